@@ -1,0 +1,219 @@
+"""init, set, forget, show, pending, confirm, graph, check."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .. import render
+from ..slug import split_key
+from ..vault import Result, Vault
+from .app import (
+    DateOpt,
+    DryRunOpt,
+    EntityOpt,
+    JsonOpt,
+    VaultOpt,
+    WaitOpt,
+    command,
+    open_vault,
+    print_json,
+)
+
+
+def _report(result: Result, as_json: bool) -> None:
+    changes = result.plan.changes
+    if as_json:
+        print_json(
+            {
+                "dry_run": result.dry_run,
+                "journal_id": result.entry["id"] if result.entry else None,
+                "decisions": [{"fact": st.key, "decision": d} for st, d in result.plan.decisions],
+                "changes": [render.change_json(c) for c in changes],
+            }
+        )
+        return
+    if not changes:
+        for st, decision in result.plan.decisions:
+            render.stdout.print(f"{decision:<9} {st.key}: nothing to change.")
+        return
+    render.print_changes(changes, dry_run=result.dry_run)
+
+
+@command()
+def init(
+    path: Annotated[Path, typer.Argument(help="Folder for the new vault.")],
+    rules: Annotated[
+        str, typer.Option("--rules", help="A rule pack name or a rules.yaml path.")
+    ] = "personal",
+) -> None:
+    """Create a vault with a rule pack."""
+    vault = Vault.create(path, rules)
+    typer.echo(f"Created vault {vault.root} with the {rules!r} rules.", err=True)
+
+
+@command("set")
+def set_(
+    attribute: Annotated[str, typer.Argument(help="Attribute, or entity/attribute.")],
+    value: Annotated[str, typer.Argument(help="The value, as the person said it.")],
+    entity: EntityOpt = "user",
+    date: DateOpt = None,
+    tentative: Annotated[
+        bool, typer.Option("--tentative", help="Weak evidence: store unconfirmed.")
+    ] = False,
+    vault: VaultOpt = None,
+    wait: WaitOpt = 10.0,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """State a fact, as if the person said it; dependents cascade."""
+    entity, attribute = split_key(attribute, entity)
+    v = open_vault(vault, wait)
+    _report(
+        v.set(attribute, value, entity=entity, date=date, dry_run=dry_run, tentative=tentative),
+        as_json,
+    )
+
+
+@command()
+def forget(
+    attribute: Annotated[str, typer.Argument(help="Attribute, or entity/attribute.")],
+    entity: EntityOpt = "user",
+    purge: Annotated[
+        bool, typer.Option("--purge", help="Also strip the value from the journal.")
+    ] = False,
+    vault: VaultOpt = None,
+    wait: WaitOpt = 10.0,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Forget a fact at the person's request; a tombstone stays, dependents become uncertain."""
+    entity, attribute = split_key(attribute, entity)
+    v = open_vault(vault, wait)
+    _report(v.forget(attribute, entity=entity, purge=purge, dry_run=dry_run), as_json)
+
+
+@command()
+def confirm(
+    attribute: Annotated[str, typer.Argument(help="Attribute, or entity/attribute.")],
+    value: Annotated[str | None, typer.Argument(help="The right value, if it changed.")] = None,
+    keep: Annotated[bool, typer.Option("--keep", help="The shown value is still right.")] = False,
+    reject: Annotated[
+        bool, typer.Option("--reject", help="The shown value no longer holds.")
+    ] = False,
+    entity: EntityOpt = "user",
+    vault: VaultOpt = None,
+    wait: WaitOpt = 10.0,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Answer a pending question: give the VALUE, or --keep or --reject the shown one."""
+    entity, attribute = split_key(attribute, entity)
+    v = open_vault(vault, wait)
+    _report(
+        v.confirm(attribute, entity=entity, value=value, keep=keep, reject=reject, dry_run=dry_run),
+        as_json,
+    )
+
+
+@command()
+def show(
+    attribute: Annotated[
+        str | None, typer.Argument(help="Attribute, or entity/attribute (default: all).")
+    ] = None,
+    entity: Annotated[str | None, typer.Option("--entity", "-e", help="Only this entity.")] = None,
+    vault: VaultOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Print facts: one, an entity's, or all."""
+    v = open_vault(vault)
+    facts = v.facts
+    if attribute is not None:
+        ent, attr = split_key(attribute, entity or "user")
+        fact = v.get(attr, ent)
+        if fact is None:
+            typer.echo(f"No fact {ent}/{attr}.", err=True)
+            raise typer.Exit(1)
+        selected = [fact]
+    else:
+        selected = [f for k, f in sorted(facts.items()) if entity is None or f.entity == entity]
+    if as_json:
+        if attribute is not None:
+            print_json(selected[0].to_mapping())
+        else:
+            print_json([f.to_mapping() for f in selected])
+        return
+    if not selected:
+        typer.echo("No facts yet.", err=True)
+        return
+    render.stdout.print(render.facts_table(selected))
+
+
+class Lang(StrEnum):
+    en = "en"
+    zh = "zh"
+
+
+@command()
+def pending(
+    vault: VaultOpt = None,
+    lang: Annotated[
+        Lang | None,
+        typer.Option("--lang", help="Language of the questions (default: the value's)."),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List the questions waiting for the person."""
+    items = open_vault(vault).pending()
+    if as_json:
+        print_json(items)
+        return
+    if not items:
+        typer.echo("Nothing pending.", err=True)
+        return
+    for p in items:
+        q = render.pick_lang(p["question"], p["value"], lang.value if lang else None)
+        render.stdout.print(f"[yellow]{p['fact']}[/] ({p['status']}): {render.escape(q)}")
+
+
+class GraphFormat(StrEnum):
+    tree = "tree"
+    mermaid = "mermaid"
+    dot = "dot"
+
+
+@command()
+def graph(
+    fmt: Annotated[
+        GraphFormat, typer.Option("--format", help="tree, mermaid or dot.")
+    ] = GraphFormat.tree,
+    vault: VaultOpt = None,
+) -> None:
+    """Draw the dependency graph: declared in rules.yaml and learned from conversation."""
+    v = open_vault(vault)
+    g = v.graph()
+    if fmt is GraphFormat.mermaid:
+        typer.echo(render.graph_mermaid(g), nl=False)
+    elif fmt is GraphFormat.dot:
+        typer.echo(render.graph_dot(g), nl=False)
+    else:
+        render.stdout.print(render.graph_tree(g, list(v.rules.attributes)))
+
+
+@command()
+def check(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
+    """Validate rules.yaml and every fact file; exit 1 on any problem."""
+    v = open_vault(vault)
+    problems = v.check()
+    if as_json:
+        print_json([{"path": p.path, "line": p.line, "message": p.message} for p in problems])
+    else:
+        for p in problems:
+            typer.echo(str(p))
+        if not problems:
+            typer.echo(f"OK: {len(v.facts)} facts, rules valid.", err=True)
+    if problems:
+        raise typer.Exit(1)

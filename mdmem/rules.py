@@ -1,0 +1,408 @@
+"""rules.yaml: the attribute schema and the dependency graph, loaded and validated with lines."""
+
+from __future__ import annotations
+
+import re
+import string
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import RulesError, SlugError
+from .factfile import ACTIONS, _Loader
+from .slug import check_slug
+
+TOP_KEYS = {"version", "attributes", "topics", "dependencies"}
+ATTR_KEYS = {"label", "aliases", "stability", "cardinality", "values", "extract", "invalidate"}
+TOPIC_KEYS = {"label", "aliases", "attributes"}
+DEP_KEYS = {"id", "when", "then", "action", "value", "lookup", "ask"}
+STABILITIES = ("low", "medium", "high")
+CARDINALITIES = ("one", "many")
+
+
+def norm(value: str) -> str:
+    """Comparison form of a value: NFKC (full/half width), case-folded, spaces collapsed."""
+    return " ".join(unicodedata.normalize("NFKC", value).casefold().split())
+
+
+@dataclass(frozen=True)
+class Attribute:
+    name: str
+    label: dict[str, str]
+    aliases: tuple[str, ...] = ()
+    stability: str = "medium"
+    cardinality: str = "one"
+    values: tuple[tuple[str, ...], ...] = ()
+    extract: tuple[re.Pattern[str], ...] = ()
+    invalidate: tuple[re.Pattern[str], ...] = ()
+    declared: bool = True
+
+    def label_for(self, lang: str) -> str:
+        return self.label.get(lang) or self.label.get("en") or self.name.replace("_", " ")
+
+
+@dataclass(frozen=True)
+class Topic:
+    name: str
+    label: dict[str, str]
+    aliases: tuple[str, ...]
+    attributes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Dependency:
+    """An edge: when `when` changes, do `action` to `then` (same entity unless learned says so)."""
+
+    when: str
+    then: str
+    action: str = "confirm"
+    value: str | None = None
+    lookup: dict[str, str] | None = None
+    ask: dict[str, str] | None = None
+    id: str = ""
+    line: int | None = None
+    learned: bool = False
+
+    @property
+    def specific(self) -> bool:
+        return self.action == "derive" and (self.value is not None or bool(self.lookup))
+
+
+@dataclass
+class Rules:
+    attributes: dict[str, Attribute] = field(default_factory=dict)
+    topics: dict[str, Topic] = field(default_factory=dict)
+    dependencies: list[Dependency] = field(default_factory=list)
+    path: str = "rules.yaml"
+
+    def attribute(self, name: str) -> Attribute:
+        """The declared attribute, or a plain default for one no rule names."""
+        found = self.attributes.get(name)
+        if found is not None:
+            return found
+        return Attribute(name=name, label={"en": name.replace("_", " ")}, declared=False)
+
+    def group(self, attribute: str, value: str) -> tuple[str, ...] | None:
+        n = norm(value)
+        for grp in self.attribute(attribute).values:
+            if any(norm(v) == n for v in grp):
+                return grp
+        return None
+
+    def same_value(self, attribute: str, a: Any, b: Any) -> bool:
+        """True when a and b are the same value (any spelling of one `values` group)."""
+        if isinstance(a, list) or isinstance(b, list):
+            if not (isinstance(a, list) and isinstance(b, list)) or len(a) != len(b):
+                return False
+            return all(
+                self.same_value(attribute, x, y) for x, y in zip(sorted(a), sorted(b), strict=True)
+            )
+        if a is None or b is None:
+            return a is b
+        if norm(a) == norm(b):
+            return True
+        grp = self.group(attribute, a)
+        return grp is not None and grp is self.group(attribute, b)
+
+    def spelling(self, attribute: str, value: str, lang: str) -> str:
+        """The spelling of value's group that fits a language (zh: CJK), else value itself."""
+        grp = self.group(attribute, value)
+        if not grp:
+            return value
+        want_cjk = lang == "zh"
+        for v in grp:
+            if has_cjk(v) == want_cjk:
+                return v
+        return value
+
+    def edges_from(self, attribute: str) -> list[Dependency]:
+        return [d for d in self.dependencies if d.when == attribute]
+
+
+def has_cjk(text: str) -> bool:
+    return any("\u4e00" <= c <= "\u9fff" or "\u3400" <= c <= "\u4dbf" for c in text)
+
+
+def template_fields(template: str) -> list[str]:
+    """The {placeholders} a template names."""
+    return [name for _, name, _, _ in string.Formatter().parse(template) if name]
+
+
+# --- loading with line numbers -------------------------------------------------------------
+
+
+class _LineMap(dict):  # type: ignore[type-arg]
+    line: int | None = None
+    lines: dict[Any, int]
+
+
+class _LineSeq(list):  # type: ignore[type-arg]
+    line: int | None = None
+    lines: list[int]
+
+
+class _LineLoader(_Loader):
+    pass
+
+
+def _construct_map(loader: _LineLoader, node: yaml.MappingNode) -> _LineMap:
+    m = _LineMap(loader.construct_mapping(node, deep=True))
+    m.line = node.start_mark.line + 1
+    m.lines = {
+        k.value: k.start_mark.line + 1 for k, _ in node.value if isinstance(k, yaml.ScalarNode)
+    }
+    return m
+
+
+def _construct_seq(loader: _LineLoader, node: yaml.SequenceNode) -> _LineSeq:
+    s = _LineSeq(loader.construct_sequence(node, deep=True))
+    s.line = node.start_mark.line + 1
+    s.lines = [item.start_mark.line + 1 for item in node.value]
+    return s
+
+
+_LineLoader.add_constructor("tag:yaml.org,2002:map", _construct_map)
+_LineLoader.add_constructor("tag:yaml.org,2002:seq", _construct_seq)
+
+
+def load_rules(path: Path | str) -> Rules:
+    """Read and validate a rules file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RulesError("not found; create it with `mdmem init`", path=str(path)) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise RulesError(f"cannot be read: {e}", path=str(path)) from None
+    return parse_rules(text, str(path))
+
+
+def parse_rules(text: str, path: str = "rules.yaml") -> Rules:
+    """Parse and validate rules.yaml text; every error names its line."""
+    try:
+        data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        raise RulesError(
+            f"invalid YAML: {getattr(e, 'problem', None) or e}",
+            path=path,
+            line=mark.line + 1 if mark else None,
+        ) from None
+    if data is None:
+        data = {}
+    return rules_from_mapping(data, path)
+
+
+def rules_from_mapping(data: Any, path: str = "rules.yaml") -> Rules:
+    """Validate a rules mapping (from a file, or inline in a scenario) and build Rules."""
+    v = _Validator(path)
+    if not isinstance(data, dict):
+        raise v.error(data, None, "must be a mapping with 'attributes' and 'dependencies'")
+    v.keys(data, TOP_KEYS, "top level")
+    if str(data.get("version", 1)) != "1":
+        raise v.error(
+            data, "version", f"version {data['version']!r} is not supported; use 'version: 1'"
+        )
+    rules = Rules(path=path)
+    attrs = data.get("attributes") or {}
+    v.mapping(attrs, data, "attributes")
+    for name, spec in attrs.items():
+        rules.attributes[name] = v.attribute(name, spec, attrs)
+    topics = data.get("topics") or {}
+    v.mapping(topics, data, "topics")
+    for name, spec in topics.items():
+        rules.topics[name] = v.topic(name, spec, topics, rules)
+    deps = data.get("dependencies") or []
+    if not isinstance(deps, list):
+        raise v.error(data, "dependencies", "must be a list of {when, then, action} mappings")
+    for i, dep in enumerate(deps):
+        rules.dependencies.append(v.dependency(dep, deps, i, rules))
+    from .graph import find_cycle  # graph imports this module
+
+    cycle = find_cycle((d.when, d.then) for d in rules.dependencies)
+    if cycle:
+        first = next(d for d in rules.dependencies if (d.when, d.then) == (cycle[0], cycle[1]))
+        raise RulesError(
+            f"dependency cycle {' → '.join(cycle)}; remove one of these dependencies",
+            path=path,
+            line=first.line,
+        )
+    return rules
+
+
+class _Validator:
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def error(self, container: Any, key: Any, msg: str) -> RulesError:
+        line = None
+        if key is not None and hasattr(container, "lines"):
+            lines = container.lines
+            line = lines[key] if isinstance(lines, list) else lines.get(key)
+        if line is None:
+            line = getattr(container, "line", None)
+        return RulesError(msg, path=self.path, line=line)
+
+    def keys(self, m: dict[str, Any], allowed: set[str], where: str) -> None:
+        for k in m:
+            if k not in allowed:
+                raise self.error(
+                    m, k, f"unknown key {k!r} in {where}; allowed: {', '.join(sorted(allowed))}"
+                )
+
+    def mapping(self, value: Any, parent: Any, key: str) -> None:
+        if not isinstance(value, dict):
+            raise self.error(parent, key, f"'{key}' must be a mapping")
+
+    def slug(self, name: Any, parent: Any, kind: str) -> str:
+        try:
+            return check_slug(str(name), kind)
+        except SlugError as e:
+            raise self.error(parent, name, e.bare_message) from None
+
+    def strings(self, value: Any, parent: Any, key: str) -> tuple[str, ...]:
+        if value is None:
+            return ()
+        if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+            raise self.error(parent, key, f"'{key}' must be a list of text")
+        return tuple(value)
+
+    def label(self, value: Any, parent: Any, name: str) -> dict[str, str]:
+        if value is None:
+            return {"en": name.replace("_", " ")}
+        if isinstance(value, str):
+            return {"en": value}
+        if isinstance(value, dict) and all(isinstance(x, str) for x in value.values()):
+            return dict(value)
+        raise self.error(parent, "label", "'label' must be text or {en: …, zh: …}")
+
+    def attribute(self, name: str, spec: Any, parent: Any) -> Attribute:
+        name = self.slug(name, parent, "attribute")
+        if spec is None:
+            spec = {}
+        if not isinstance(spec, dict):
+            raise self.error(parent, name, f"attribute {name!r} must be a mapping")
+        self.keys(spec, ATTR_KEYS, f"attribute {name!r}")
+        stability = spec.get("stability", "medium")
+        if stability not in STABILITIES:
+            raise self.error(
+                spec, "stability", f"stability must be one of {', '.join(STABILITIES)}"
+            )
+        cardinality = spec.get("cardinality", "one")
+        if cardinality not in CARDINALITIES:
+            raise self.error(spec, "cardinality", "cardinality must be 'one' or 'many'")
+        groups = spec.get("values") or []
+        if not isinstance(groups, list) or not all(
+            isinstance(g, list) and g and all(isinstance(x, str) for x in g) for g in groups
+        ):
+            raise self.error(spec, "values", "'values' must be a list of lists of spellings")
+        return Attribute(
+            name=name,
+            label=self.label(spec.get("label"), spec, name),
+            aliases=self.strings(spec.get("aliases"), spec, "aliases"),
+            stability=stability,
+            cardinality=cardinality,
+            values=tuple(tuple(g) for g in groups),
+            extract=self.patterns(spec, "extract", require_value=True),
+            invalidate=self.patterns(spec, "invalidate", require_value=False),
+        )
+
+    def patterns(self, spec: Any, key: str, require_value: bool) -> tuple[re.Pattern[str], ...]:
+        raw = spec.get(key) or []
+        items = self.strings(raw, spec, key)
+        out = []
+        for i, pattern in enumerate(items):
+            where = raw if hasattr(raw, "lines") else spec
+            try:
+                rx = re.compile(pattern)
+            except re.error as e:
+                raise self.error(where, i, f"invalid regex in '{key}': {e}") from None
+            if require_value and "value" not in rx.groupindex:
+                raise self.error(where, i, f"'{key}' pattern needs a named group (?P<value>…)")
+            out.append(rx)
+        return tuple(out)
+
+    def topic(self, name: str, spec: Any, parent: Any, rules: Rules) -> Topic:
+        name = self.slug(name, parent, "topic")
+        if isinstance(spec, list):
+            spec = {"attributes": spec}
+        if not isinstance(spec, dict):
+            raise self.error(
+                parent, name, f"topic {name!r} must be a list of attributes or a mapping"
+            )
+        self.keys(spec, TOPIC_KEYS, f"topic {name!r}")
+        attrs = self.strings(spec.get("attributes"), spec, "attributes")
+        for a in attrs:
+            if a not in rules.attributes:
+                raise self.error(
+                    spec, "attributes", f"topic {name!r} names undeclared attribute {a!r}"
+                )
+        return Topic(
+            name=name,
+            label=self.label(spec.get("label"), spec, name),
+            aliases=self.strings(spec.get("aliases"), spec, "aliases"),
+            attributes=attrs,
+        )
+
+    def dependency(self, dep: Any, parent: Any, i: int, rules: Rules) -> Dependency:
+        if not isinstance(dep, dict):
+            raise self.error(parent, i, "each dependency must be a mapping {when, then, action}")
+        self.keys(dep, DEP_KEYS, "a dependency")
+        for key in ("when", "then"):
+            if not isinstance(dep.get(key), str):
+                raise self.error(
+                    dep, key if key in dep else None, f"dependency needs '{key}: ATTRIBUTE'"
+                )
+            if dep[key] not in rules.attributes:
+                raise self.error(
+                    dep,
+                    key,
+                    f"'{key}: {dep[key]}' names an undeclared attribute; declare it under 'attributes'",
+                )
+        if dep["when"] == dep["then"]:
+            raise self.error(dep, "then", f"dependency cycle {dep['when']} → {dep['then']}")
+        action = dep.get("action", "confirm")
+        if action not in ACTIONS:
+            raise self.error(dep, "action", f"action {action!r} is not one of {', '.join(ACTIONS)}")
+        value, lookup, ask = dep.get("value"), dep.get("lookup"), dep.get("ask")
+        if action == "derive" and value is None and not lookup:
+            raise self.error(dep, "action", "a derive needs 'value: TEMPLATE' or 'lookup: {…}'")
+        if value is not None and not isinstance(value, str):
+            raise self.error(dep, "value", "'value' must be a template text like '{home_city}'")
+        if lookup is not None and not (
+            isinstance(lookup, dict) and all(isinstance(x, str) for x in lookup.values())
+        ):
+            raise self.error(dep, "lookup", "'lookup' must map values to values")
+        if isinstance(ask, str):
+            ask = {"en": ask}
+        if ask is not None and not (
+            isinstance(ask, dict) and all(isinstance(x, str) for x in ask.values())
+        ):
+            raise self.error(dep, "ask", "'ask' must be text or {en: …, zh: …}")
+        for key, templates in (
+            ("value", [value] if value else []),
+            ("ask", list((ask or {}).values())),
+        ):
+            for t in templates:
+                try:
+                    names = template_fields(t)
+                except ValueError as e:
+                    raise self.error(dep, key, f"bad template {t!r}: {e}") from None
+                for n in names:
+                    if n not in rules.attributes:
+                        raise self.error(dep, key, f"template names unknown attribute {{{n}}}")
+        return Dependency(
+            when=dep["when"],
+            then=dep["then"],
+            action=action,
+            value=value,
+            lookup=dict(lookup) if lookup else None,
+            ask=dict(ask) if ask else None,
+            id=str(dep.get("id") or f"{dep['when']}->{dep['then']}"),
+            line=getattr(parent, "lines", [None] * (i + 1))[i]
+            if hasattr(parent, "lines")
+            else None,
+        )

@@ -1,0 +1,100 @@
+"""The one module that writes vault files: atomic, only when bytes change, never outside."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+
+def sha256(data: bytes | str) -> str:
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    return hashlib.sha256(data).hexdigest()
+
+
+def atomic_write(path: Path, data: bytes | str) -> None:
+    """Write through a temporary file in the same folder and an atomic rename."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(path.parent)
+
+
+def write_if_changed(path: Path, text: str) -> bool:
+    """Write text unless the file already holds exactly these bytes; True if written."""
+    data = text.encode("utf-8")
+    try:
+        if path.read_bytes() == data:
+            return False
+    except FileNotFoundError:
+        pass
+    atomic_write(path, data)
+    return True
+
+
+def remove(path: Path) -> bool:
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        return False
+    _fsync_dir(path.parent)
+    return True
+
+
+def read_text(path: Path) -> str | None:
+    try:
+        return path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        return None
+
+
+def _fsync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):  # not every file system lets a folder be fsynced
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+class Manifest:
+    """What mdmem last wrote, per fact file (relative path → SHA-256), so hand edits show."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._data: dict[str, str] | None = None
+
+    @property
+    def data(self) -> dict[str, str]:
+        if self._data is None:
+            try:
+                self._data = json.loads(self.path.read_text(encoding="utf-8"))
+            except (FileNotFoundError, ValueError):
+                self._data = {}
+        return self._data
+
+    def record(self, rel: str, text: str | None) -> None:
+        if text is None:
+            self.data.pop(rel, None)
+        else:
+            self.data[rel] = sha256(text)
+
+    def save(self) -> None:
+        atomic_write(
+            self.path, json.dumps(self.data, sort_keys=True, ensure_ascii=False, indent=0) + "\n"
+        )
