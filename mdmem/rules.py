@@ -327,8 +327,10 @@ class _Validator:
 
     def topic(self, name: str, spec: Any, parent: Any, rules: Rules) -> Topic:
         name = self.slug(name, parent, "topic")
-        if isinstance(spec, list):
-            spec = {"attributes": spec}
+        if isinstance(spec, list):  # short form: a list of attributes, on the topic's own line
+            short = _LineMap(attributes=spec)
+            short.line, short.lines = parent.lines.get(name) if hasattr(parent, "lines") else None, {}
+            spec = short
         if not isinstance(spec, dict):
             raise self.error(
                 parent, name, f"topic {name!r} must be a list of attributes or a mapping"

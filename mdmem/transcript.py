@@ -133,13 +133,9 @@ def read_transcript(
         try:
             data = Path(path).read_bytes()
             mtime = Path(path).stat().st_mtime
-        except FileNotFoundError:
-            raise TranscriptError("no such file: check the path", path=source) from None
-        except IsADirectoryError:
-            raise TranscriptError("is a directory: give a transcript file", path=source) from None
-        except OSError as e:
+        except OSError as e:  # missing, a directory, no permission, …
             raise TranscriptError(
-                f"cannot be read ({e.strerror or e}): check the path and its permissions",
+                f"cannot be read ({e.strerror or e}): give the path of a readable transcript file",
                 path=source,
             ) from None
         if default_time is None:
@@ -182,10 +178,10 @@ def _stamp(groups: tuple[str | None, ...], raw: str) -> str:
         if hh is None:
             return day.isoformat()
         moment = datetime.combine(day, time(int(hh), int(mm or 0), int(ss or 0)))
-    except ValueError:
+        if zone:
+            moment = moment.replace(tzinfo=_zone(zone)).astimezone(UTC).replace(tzinfo=None)
+    except (ValueError, OverflowError):
         raise ValueError(f"{raw.strip()!r} is not a valid date or time") from None
-    if zone:
-        moment = moment.replace(tzinfo=_zone(zone)).astimezone(UTC).replace(tzinfo=None)
     return moment.isoformat()
 
 
@@ -276,14 +272,7 @@ def _record(obj: Any, source: str, index: int, *, jsonl: bool) -> Message | None
             stamp = normalize_time(str(stamp))
     except (ValueError, OverflowError, OSError) as e:
         raise fail(f"timestamp {e}") from None
-    return Message(
-        speaker=str(name or role),
-        role=role_for_speaker(str(role or name)),
-        text=body,
-        time=stamp,
-        line=index,
-        session=None,
-    )
+    return Message(str(name or role), role_for_speaker(str(role or name)), body, stamp, index, None)
 
 
 # --- Plain text and Markdown ------------------------------------------------------------
@@ -292,9 +281,7 @@ def _record(obj: Any, source: str, index: int, *, jsonl: bool) -> Message | None
 @dataclass
 class _Open:
     speaker: str
-    line: int
-    time: str | None
-    session: int | None
+    when: tuple[str | None, int, int | None]  # time, line, session
     body: list[str]
 
 
@@ -320,7 +307,7 @@ def _parse_text(lines: list[str], source: str, fallback: str | None) -> list[Mes
             if own and own.startswith("T"):  # a clock time only: take the day from context
                 base = session_time or fallback
                 own = base[:10] + own if base else None
-            current = _Open(kind[1], lineno, own or session_time or fallback, session, [kind[3]])
+            current = _Open(kind[1], (own or session_time or fallback, lineno, session), [kind[3]])
         elif current is not None:
             current.body.append(line)
         # Anything else before the first speaker line (titles, preamble) is not a message.
@@ -329,12 +316,9 @@ def _parse_text(lines: list[str], source: str, fallback: str | None) -> list[Mes
 
 
 def _close(current: _Open | None, messages: list[Message]) -> None:
-    if current is None or not (text := "\n".join(current.body).strip()):
-        return
-    role = role_for_speaker(current.speaker)
-    messages.append(
-        Message(current.speaker, role, text, current.time, current.line, current.session)
-    )
+    if current and (text := "\n".join(current.body).strip()):
+        role = role_for_speaker(current.speaker)
+        messages.append(Message(current.speaker, role, text, *current.when))
 
 
 def _known_speakers(names: list[str]) -> set[str]:
@@ -377,10 +361,10 @@ def _classify(line: str, lineno: int, source: str) -> tuple[Any, ...]:
             continue
         if stamp := _STAMP.fullmatch(raw.strip()):
             own = _checked(stamp.groups(), raw, source, lineno)
-        elif clock := _CLOCK_ONLY.fullmatch(raw.strip()):
-            own = (
-                "T" + _checked(("2000", "1", "1", *clock.groups(), None), raw, source, lineno)[11:]
-            )
+        elif clock := _CLOCK_ONLY.fullmatch(
+            raw.strip()
+        ):  # kept as "THH:MM:SS" until a day is known
+            own = _checked(("2000", "1", "1", *clock.groups(), None), raw, source, lineno)[10:]
         else:
             return ("text",)  # "[1] Note: …" or "Alice (2): …" are not timestamps
     text = m["text"]
