@@ -223,7 +223,7 @@ def _apply(
             source=f"rule:{edge.dep.id}", derived_from=derived_from, uncertain_because=None,
             history=history,
         )  # fmt: skip
-    if fact.status == "expired":
+    if fact.status == "expired" and not (eff.kind == "deleted" and _mentions(fact, eff.key)):
         return None  # already known to be no longer true: doubt adds nothing
     target = fact.evolve(status="uncertain" if kind == "uncertain" else "expired")
     if kind == "expire" and fact.value is not None:
@@ -235,6 +235,11 @@ def _apply(
     target.uncertain_because = because
     target.derived_from = None
     return target
+
+
+def _mentions(fact: Fact, key: str) -> bool:
+    why = fact.uncertain_because or {}
+    return key in (why.get("fact"), why.get("origin"))
 
 
 def _same_cause(old: dict[str, Any] | None, new: dict[str, Any]) -> bool:

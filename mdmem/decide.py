@@ -135,8 +135,11 @@ def _assert(
                 if deps == before.depends_on
                 else ("UPDATE", before.evolve(depends_on=deps))
             )
-        if missing:
-            value = [*current, *missing]
+        if missing:  # a list grows: nothing stopped being true, so nothing is archived
+            return "UPDATE", before.evolve(
+                value=[*current, *missing], status="active", recorded_at=now, source=st.source,
+                uncertain_because=None, depends_on=deps,
+            )  # fmt: skip
     if rules.same_value(st.attribute, current, value):
         if before.status == "active" or st.tentative:
             if deps != before.depends_on:
@@ -177,7 +180,8 @@ def _backfill(before: Fact, st: Statement, now: str) -> Fact:
     # Each entry ends where the next begins; the last one ends where the current value begins.
     ends = [h.get("valid_from") for h in history[1:]] + [before.valid_from]
     for h, end in zip(history, ends, strict=True):
-        if h is entry or h.get("valid_to") is None:
+        # One value at a time: a period runs at most until the next one starts.
+        if end is not None and (h.get("valid_to") is None or h["valid_to"] > end):
             h["valid_to"] = end
     return before.evolve(history=history)
 

@@ -106,7 +106,10 @@ class _Dumper(yaml.SafeDumper):
 
 
 def _str_representer(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
-    style = "|" if "\n" in data else None  # the emitter falls back to quotes when | can't hold it
+    if any(c in data for c in "\x85\u2028\u2029"):
+        style: str | None = '"'  # YAML reads these as line breaks unless escaped
+    else:
+        style = "|" if "\n" in data else None  # the emitter falls back to quotes when | can't hold it
     return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
 
 
@@ -158,9 +161,13 @@ def parse(text: str, path: str = "<fact>", expect: tuple[str, str] | None = None
         finally:
             loader.dispose()
     except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
+        # The context mark is where the broken construct began (the '[' left open): the
+        # line to fix. The problem mark is where the parser gave up, often lines later.
+        mark = getattr(e, "context_mark", None) or getattr(e, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         problem = getattr(e, "problem", None) or str(e)
+        if getattr(e, "context", None):
+            problem = f"{problem} {e.context}"
         raise FactFileError(
             f"invalid YAML ({problem}); fix the syntax or quote the value", path=path, line=line
         ) from None

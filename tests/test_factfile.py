@@ -61,7 +61,7 @@ def test_no_line_folding_and_one_final_newline() -> None:
     [
         ("no frontmatter\n", 1, "does not start"),
         ("---\nvalue: x\n", None, "no closing"),
-        ("---\nvalue: [x\nstatus: active\n---\n", 3, "invalid YAML"),
+        ("---\nvalue: [x\nstatus: active\n---\n", 2, "invalid YAML"),
         ("---\nvalue: x\nstatus: maybe\n---\n", 3, "status"),
         ("---\nentity: bob\nvalue: x\n---\n", 2, "path says 'user'"),
         ("---\nvalue: {a: 1}\n---\n", 2, "must be text"),
