@@ -180,6 +180,22 @@ def question(
     }
 
 
+def plain_question(fact: Fact, rules: Rules) -> dict[str, str]:
+    """A question for a doubtful fact that carries none (set by hand, or tentative)."""
+    label = rules.attribute(fact.attribute)
+    value = fact.last_value()
+    shown = ", ".join(value) if isinstance(value, list) else (value or "?")
+    if fact.status == "tentative":
+        return {
+            "en": f"Is your {label.label_for('en')} “{shown}”? (not confirmed yet)",
+            "zh": f"你的{label.label_for('zh')}是“{shown}”吗？（尚未确认）",
+        }
+    return {
+        "en": f"Is your {label.label_for('en')} still “{shown}”?",
+        "zh": f"你的{label.label_for('zh')}还是“{shown}”吗？",
+    }
+
+
 class _Missing(dict):  # type: ignore[type-arg]
     def __missing__(self, key: str) -> str:
         return "?"

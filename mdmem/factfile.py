@@ -166,8 +166,9 @@ def parse(text: str, path: str = "<fact>", expect: tuple[str, str] | None = None
         mark = getattr(e, "context_mark", None) or getattr(e, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         problem = getattr(e, "problem", None) or str(e)
-        if getattr(e, "context", None):
-            problem = f"{problem} {e.context}"
+        context = getattr(e, "context", None)
+        if context:
+            problem = f"{problem} {context}"
         raise FactFileError(
             f"invalid YAML ({problem}); fix the syntax or quote the value", path=path, line=line
         ) from None

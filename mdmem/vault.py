@@ -185,34 +185,15 @@ class Vault:
 
     def pending(self) -> list[dict[str, Any]]:
         """Questions waiting for the person: doubtful facts, oldest change first."""
-        from .cascade import Effect, question
+        from .cascade import plain_question
 
-        out = []
+        out: list[dict[str, Any]] = []
         for key, fact in sorted(self.facts.items()):
-            why = fact.uncertain_because or {}
-            if fact.status not in ("uncertain", "tentative") and not (
-                fact.status == "expired" and why
-            ):
+            why: dict[str, Any] = fact.uncertain_because or {}
+            if fact.status not in ("uncertain", "tentative") and not (fact.status == "expired" and why):
                 continue
-            q = why.get("question")
-            if not q:
-                eff = Effect(key, "changed", fact.valid_from or "")
-                q = question(fact, None, eff, self.facts, self.rules)
-                if fact.status == "tentative":
-                    label = self.rules.attribute(fact.attribute)
-                    q = {
-                        "en": f"Is your {label.label_for('en')} {fact.value}? (not confirmed yet)",
-                        "zh": f"你的{label.label_for('zh')}是{fact.value}吗？（尚未确认）",
-                    }
-            out.append(
-                {
-                    "fact": key,
-                    "status": fact.status,
-                    "value": fact.value,
-                    "because": why,
-                    "question": q,
-                }
-            )
+            q = why.get("question") or plain_question(fact, self.rules)
+            out.append({"fact": key, "status": fact.status, "value": fact.value, "because": why, "question": q})
         out.sort(key=lambda p: (str(p["because"].get("changed_at", "")), p["fact"]))
         return out
 
