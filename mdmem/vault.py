@@ -190,10 +190,20 @@ class Vault:
         out: list[dict[str, Any]] = []
         for key, fact in sorted(self.facts.items()):
             why: dict[str, Any] = fact.uncertain_because or {}
-            if fact.status not in ("uncertain", "tentative") and not (fact.status == "expired" and why):
+            if fact.status not in ("uncertain", "tentative") and not (
+                fact.status == "expired" and why
+            ):
                 continue
             q = why.get("question") or plain_question(fact, self.rules)
-            out.append({"fact": key, "status": fact.status, "value": fact.value, "because": why, "question": q})
+            out.append(
+                {
+                    "fact": key,
+                    "status": fact.status,
+                    "value": fact.value,
+                    "because": why,
+                    "question": q,
+                }
+            )
         out.sort(key=lambda p: (str(p["because"].get("changed_at", "")), p["fact"]))
         return out
 
@@ -242,10 +252,24 @@ class Vault:
                         f"{broken[rel]}\n{rel} must be fixed by hand before mdmem can change it"
                         " (run `mdmem check`)"
                     )
+            if any(c.after is not None and c.after.depends_on for c in plan.changes):
+                self._refuse_cycle(facts, plan)
             if dry_run or not plan.changes:
                 return Result(plan, None, dry_run)
             entry = self.apply(plan, command=command, source=source or {"kind": command})
             return Result(plan, entry)
+
+    def _refuse_cycle(self, facts: dict[str, Fact], plan: Plan) -> None:
+        """A learned dependency must not close a loop in the graph."""
+        state = dict(facts)
+        for change in plan.changes:
+            if change.after is not None:
+                state[change.key] = change.after
+        cycle = Graph(self.rules, state).cycle()
+        if cycle and not Graph(self.rules, facts).cycle():
+            raise RefusedError(
+                f"this would make a dependency cycle {' → '.join(cycle)}; not applied"
+            )
 
     def apply(self, plan: Plan, *, command: str, source: dict[str, Any]) -> dict[str, Any]:
         """Write a plan as one transaction and journal it. Caller holds the lock."""

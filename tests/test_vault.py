@@ -211,3 +211,18 @@ def test_confirm_keep_reject_and_value(story_vault: Vault) -> None:
     with pytest.raises(RefusedError, match="already active"):
         v.confirm("employer", keep=True)
     assert os.path.exists(v.root / ".mdmem/.gitignore")
+
+
+def test_learned_dependency_that_closes_a_loop_is_refused(story_vault: Vault) -> None:
+    from mdmem.decide import Statement
+
+    v = before_move(story_vault)
+    loop = Statement("user", "home_city", value="广州", at="2025-08-15", depends_on=({"on": "commute_mode"},))
+    with pytest.raises(RefusedError, match="cycle"):
+        v.say([loop], command="test")
+    assert "depends_on" not in (v.root / "facts/user/home_city.md").read_text(encoding="utf-8")
+    ok = Statement("user", "employer", value="岭南科技", at="2025-08-15", depends_on=({"on": "birthday"},))
+    v.say([ok], command="test")
+    assert v.facts["user/employer"].depends_on == [{"on": "birthday"}]
+    v.set("birthday", "03-15", date="2026-01-01")
+    assert v.facts["user/employer"].status == "uncertain"
