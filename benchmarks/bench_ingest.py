@@ -1,0 +1,86 @@
+"""Ingest all of LoCoMo with the default extractor; print turns per second and peak memory.
+
+    .venv/bin/python benchmarks/bench_ingest.py [path/to/locomo10.json]
+
+The corpus is read from ../shared/corpora/locomo/locomo10.json (CC BY-NC 4.0: never copied
+into this repository). Each of its 10 conversations goes into its own temporary vault with
+the `personal` rule pack, as one transcript (one journal entry), exactly as `mdmem ingest`
+would do it: parse, extract, decide, write the fact files and the journal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT = ROOT.parent / "shared" / "corpora" / "locomo" / "locomo10.json"
+
+
+def locomo_text(conversation: dict) -> tuple[str, int]:
+    """One conversation as a Markdown transcript with dated session headers, and its turns."""
+    cv, out, n, turns = conversation["conversation"], [], 1, 0
+    while f"session_{n}" in cv:
+        when = datetime.strptime(cv[f"session_{n}_date_time"], "%I:%M %p on %d %B, %Y")
+        out.append(f"## {when:%Y-%m-%d %H:%M}\n")
+        out += [f"{t['speaker']}: {t['text']}" for t in cv[f"session_{n}"]]
+        turns += len(cv[f"session_{n}"])
+        out.append("")
+        n += 1
+    return "\n".join(out) + "\n", turns
+
+
+def main() -> int:
+    path = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT
+    if not path.is_file():
+        print(f"LoCoMo not found at {path}; pass its path", file=sys.stderr)
+        return 2
+    os.environ.setdefault("MDMEM_NOW", "2026-03-01T12:00:00Z")
+    from mdmem.extract import extract
+    from mdmem.ingest import ingest_text, summary
+    from mdmem.transcript import parse_transcript
+    from mdmem.vault import Vault
+
+    data = json.loads(path.read_text(encoding="utf-8"))
+    texts = [(c["sample_id"], *locomo_text(c)) for c in data]
+    turns = sum(t for _, _, t in texts)
+    with tempfile.TemporaryDirectory() as tmp:
+        vaults = [Vault.create(Path(tmp) / sid, "personal") for sid, _, _ in texts]
+        t0 = time.perf_counter()
+        results = [
+            ingest_text(v, text, source=f"locomo/{sid}.md")
+            for v, (sid, text, _) in zip(vaults, texts, strict=True)
+        ]
+        total = time.perf_counter() - t0
+        facts = sum(len(v.scan(refresh=True)[0]) for v in vaults)
+        # Extraction alone (parse + extract, no decisions or writes), warm.
+        rules = vaults[0].rules
+        t1 = time.perf_counter()
+        statements = 0
+        for sid, text, _ in texts:
+            msgs = parse_transcript(text, source=sid)
+            statements += len(
+                extract(msgs, rules, {}, source=sid, default_date="2026-03-01").statements
+            )
+        extract_only = time.perf_counter() - t1
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    print(
+        f"LoCoMo: {len(texts)} conversations, {turns} turns, {statements} statements, {facts} fact files"
+    )
+    print(f"ingest (parse+extract+decide+write): {total:.2f} s  = {turns / total:,.0f} turns/s")
+    print(
+        f"extract only (warm):                 {extract_only:.2f} s  = {turns / extract_only:,.0f} turns/s"
+    )
+    print(f"peak memory (RSS):                   {peak:.0f} MiB")
+    print(summary(results))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

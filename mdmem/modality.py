@@ -1,0 +1,140 @@
+"""Sentences, clauses and the mood of a statement: plain, hedged, future, negated, questioned."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# A sentence ends at . ! ? (followed by a space or the end, and not after a title such as
+# "Dr."), at Chinese full stops, at ";", or at a line break.
+_BOUNDARY = re.compile(
+    r"(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!Mrs\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bvs\.)"
+    r"(?<=[.!?…])[\"”’')\]]*\s+"
+    r"|(?<=[。！？；…])[”’」』）)]*\s*"
+    r"|(?<=;)\s+"
+    r"|\s*\n\s*"
+)
+_CLAUSE = re.compile(
+    r"[,;，；、:：—–]|\s-\s|\b(?:but|and|so|because|though|although|while)\b", re.I
+)
+
+_QUESTION_START = re.compile(
+    r"^\s*(?:and |but |so |oh,? |hey,? )?(?:did|do|does|is|are|was|were|can|could|would|should|have|has|"
+    r"will|am|shall|may|might|isn't|aren't|didn't|don't|doesn't|haven't|hasn't|won't)\b",
+    re.I,
+)
+_QUESTION_END = re.compile(
+    r"[?？]\s*[\"”’)]*\s*$|[吗么嘛][。！!]?\s*$|(?:是不是|有没有|对不对|是吗)"
+)
+_HYPOTHETICAL = re.compile(
+    r"\b(?:if|unless|suppose|supposing|imagine|assuming|in case|would|wish|dream(?:ing|t)? of)\b"
+    r"|如果|要是|假如|假设|万一|的话|想象|假使|倘若|如若",
+    re.I,
+)
+_HEDGE = re.compile(
+    r"\b(?:might|may|maybe|perhaps|probably|possibly|likely|could|not sure|unsure|i think|i guess|"
+    r"i suppose|i believe|thinking (?:of|about)|considering|hopefully|sort of|kind of|apparently|"
+    r"seems?|rumou?r)\b"
+    r"|可能|也许|或许|大概|说不定|不确定|考虑|好像|似乎|估计|应该|不一定|说不准|听说|据说",
+    re.I,
+)
+_FUTURE = re.compile(
+    r"\b(?:will|shall|going to|gonna|plan(?:ning|s)? to|about to|intend(?:ing|s)? to|want(?:s|ing)? to|"
+    r"would like to|hop(?:e|ing) to|trying to|aim(?:ing)? to|looking to|next (?:week|month|year)|"
+    r"soon|tomorrow|someday|one day)\b|\w'll\b"
+    r"|将要|将会|打算|准备|计划|下个?月|下周|明年|以后|将来|未来|快要|即将|要(?=搬|去|换|转|入职|跳槽)|想(?=搬|去|换|转)",
+    re.I,
+)
+_FUTURE_AFTER = re.compile(
+    r"^[^,;，；]*?(?:\b(?:next (?:week|month|year|spring|summer|fall|autumn|winter)|tomorrow|soon|"
+    r"later this (?:year|month))\b|下个?月|下周|明年)",
+    re.I,
+)
+_NEGATION = re.compile(
+    r"\b(?:not|never|no|nobody|neither|nor|cannot|without)\b|n[’']t\b"
+    r"|不(?!错|过|久|少|同|仅|但|如|然|断|停|管)|没(?!错)|未(?!来)|别(?!人|的|处)|非(?!常)",
+    re.I,
+)
+_NO_LONGER = re.compile(
+    r"\bno longer\b|\bany ?more\b|\bnot\b.{0,30}\bagain\b|不再|再也不|不[^，。！？,]{0,8}了", re.I
+)
+_PAST_ONLY = re.compile(
+    r"\bused to\b|\bback then\b|\bformerly\b|以前|之前|曾经|原来|当年|那时候|小时候", re.I
+)
+
+
+@dataclass(frozen=True)
+class Mood:
+    """How a statement was said; only `plain` (and `weak`, as tentative) may write a value."""
+
+    question: bool = False
+    hypothetical: bool = False
+    negated: bool = False
+    hedged: bool = False
+    future: bool = False
+    past: bool = False
+    no_longer: bool = False  # "not … any more", "不…了": a change of state, not a plain denial
+
+    @property
+    def blocked(self) -> bool:
+        """Said as a question, a supposition, a denial or about the past: states nothing now."""
+        return self.question or self.hypothetical or self.negated or self.past
+
+    @property
+    def weak(self) -> bool:
+        """Hedged or about the future: at most a tentative fact."""
+        return self.hedged or self.future
+
+
+def sentences(text: str) -> list[str]:
+    """Split a message into sentences (English and Chinese punctuation, line breaks)."""
+    return [s.strip() for s in _BOUNDARY.split(text) if s and s.strip()]
+
+
+def clause_start(sentence: str, pos: int) -> int:
+    """Where the clause holding position `pos` begins."""
+    start = 0
+    for m in _CLAUSE.finditer(sentence, 0, pos):
+        start = m.end()
+    return start
+
+
+def is_question(sentence: str) -> bool:
+    """A question, by its mark, its opening word ("did I…") or a Chinese question particle."""
+    return bool(_QUESTION_END.search(sentence) or _QUESTION_START.match(sentence))
+
+
+def mood(sentence: str, start: int, value_start: int, end: int) -> Mood:
+    """The mood of the statement at sentence[start:end] whose value begins at value_start."""
+    while start < value_start and sentence[start] in "，,；;：: \t":
+        start += 1  # a match that begins at a clause boundary belongs to the clause after it
+    window = sentence[clause_start(sentence, start) : value_start]
+    return Mood(
+        question=is_question(sentence),
+        hypothetical=bool(_HYPOTHETICAL.search(sentence, 0, value_start)),
+        negated=bool(_NEGATION.search(window)),
+        hedged=bool(_HEDGE.search(window)),
+        future=_future(sentence, window, start, end),
+        past=bool(_PAST_ONLY.search(window)),
+        no_longer=bool(
+            _NO_LONGER.search(sentence[clause_start(sentence, start) : clause_end(sentence, end)])
+        ),
+    )
+
+
+def _future(sentence: str, window: str, start: int, end: int) -> bool:
+    if _FUTURE_AFTER.match(sentence, end):
+        return True
+    found = [m.group() for m in _FUTURE.finditer(window)]
+    # "以后改成周二发版了": "from now on", a change made (了), not a plan.
+    if found == ["以后"] and sentence[end : clause_end(sentence, end)].rstrip("。！!").endswith(
+        "了"
+    ):
+        return False
+    return bool(found)
+
+
+def clause_end(sentence: str, pos: int) -> int:
+    """Where the clause holding position `pos` ends."""
+    m = _CLAUSE.search(sentence, pos)
+    return m.start() if m else len(sentence)

@@ -1,0 +1,165 @@
+"""Cheap literal tests that let the extractor skip a regex that cannot match a sentence.
+
+For each pattern we compute a set of lower-cased strings of which every match must contain
+at least one ("moved"/"relocated" for the home-city patterns). Checking `in` on a sentence
+costs nanoseconds; running a pack's hundred-odd patterns on every sentence of a long chat
+costs seconds. A pattern we cannot analyse simply runs every time.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any, Generic, TypeVar
+
+try:  # the regex parser moved in 3.11; its output format is stable in practice
+    from re import _constants as _c  # type: ignore[attr-defined]
+    from re import _parser as _p  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - an interpreter without it just loses the speed-up
+    _p = _c = None
+
+_Alts = frozenset[str]
+T = TypeVar("T")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+
+
+_CACHE: dict[tuple[str, int], tuple[_Alts, ...]] = {}
+
+
+def required(pattern: re.Pattern[str]) -> tuple[_Alts, ...]:
+    """Sets of strings (lower-cased): each match contains one string of every set."""
+    key = (pattern.pattern, pattern.flags)
+    if key not in _CACHE:  # parsing a pack's patterns takes a noticeable fraction of a second
+        _CACHE[key] = _required(pattern)
+    return _CACHE[key]
+
+
+def _required(pattern: re.Pattern[str]) -> tuple[_Alts, ...]:
+    if _p is None:
+        return ()
+    try:
+        parsed = _p.parse(pattern.pattern, pattern.flags)
+    except Exception:  # noqa: BLE001 - any parser quirk only costs the optimisation
+        return ()
+    found = [o for o in _options(list(parsed)) if o and all(_selective(s) for s in o)]
+    # The most selective first (long needles, few of them); two tests are plenty.
+    return tuple(sorted(set(found), key=_score, reverse=True)[:2])
+
+
+def _selective(needle: str) -> bool:
+    # One Latin letter is everywhere; one CJK character ("我") is rare in English chat.
+    return len(needle) >= 2 or not needle.isascii()
+
+
+def _score(alts: _Alts) -> tuple[int, int]:
+    return (min(len(s) for s in alts), -len(alts))
+
+
+def _best(options: Iterable[_Alts | None]) -> _Alts | None:
+    usable = [o for o in options if o]
+    return max(usable, key=_score) if usable else None
+
+
+def _seq(items: list[tuple[Any, Any]]) -> _Alts | None:
+    return _best(_options(items))
+
+
+def _options(items: list[tuple[Any, Any]]) -> list[_Alts | None]:
+    """For each part of a sequence, what it requires (every part is required)."""
+    options: list[_Alts | None] = []
+    run: list[str] = []
+    for op, av in items:
+        if op is _c.LITERAL:
+            run.append(chr(av).lower())
+            continue
+        if run:
+            options.append(frozenset(["".join(run)]))
+            run = []
+        options.append(_item(op, av))
+    if run:
+        options.append(frozenset(["".join(run)]))
+    return options
+
+
+def _item(op: Any, av: Any) -> _Alts | None:
+    if op is _c.SUBPATTERN:
+        return _seq(list(av[-1]))
+    if op is _c.BRANCH:
+        branches = [_seq(list(b)) for b in av[1]]
+        if any(b is None for b in branches):
+            return None  # one branch can match without any literal
+        return frozenset(n for b in branches if b for n in b)
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, getattr(_c, "POSSESSIVE_REPEAT", None)):
+        lo, _hi, sub = av
+        return _seq(list(sub)) if lo >= 1 else None
+    if op is getattr(_c, "ATOMIC_GROUP", None):
+        return _seq(list(av))
+    return None  # classes, anchors, look-arounds, back-references: no literal to rely on
+
+
+class Guarded:
+    """A compiled pattern and literal tests a sentence must pass before it is searched."""
+
+    __slots__ = ("rx", "needles", "_tests")
+
+    def __init__(self, rx: re.Pattern[str]) -> None:
+        self.rx = rx
+        self.needles = required(rx)
+        # Few needles: `in` is fastest. Many (a list of sixty cities): one alternation, whose
+        # compiled first-character set lets the regex engine skip most positions.
+        self._tests = tuple(
+            tuple(alts) if len(alts) <= 4 else _alternation(alts) for alts in self.needles
+        )
+
+    def may_match(self, lowered: str) -> bool:
+        """False only when the pattern certainly cannot match (`lowered` is the lower-cased text)."""
+        for test in self._tests:
+            if isinstance(test, tuple):
+                if not any(n in lowered for n in test):
+                    return False
+            elif test.search(lowered) is None:
+                return False
+        return True
+
+
+def _alternation(alts: _Alts) -> re.Pattern[str]:
+    return re.compile("|".join(re.escape(a) for a in sorted(alts, key=lambda a: (-len(a), a))))
+
+
+def guard(rx: re.Pattern[str]) -> Guarded:
+    """Wrap a compiled pattern with its literal prefilter."""
+    return Guarded(rx)
+
+
+class PatternSet(Generic[T]):
+    """Many guarded patterns; `candidates` finds the few a text could match in one pass."""
+
+    def __init__(self, items: Iterable[tuple[T, re.Pattern[str]]]) -> None:
+        self.items = [(tag, guard(rx)) for tag, rx in items]
+        self._always: list[int] = []
+        by_needle: dict[str, list[int]] = {}
+        for i, (_, g) in enumerate(self.items):
+            if not g.needles:
+                self._always.append(i)
+                continue
+            # Index each pattern under its rarest needle set (long needles, few of them).
+            key = min(g.needles, key=lambda alts: sum(0.5 ** len(n) for n in alts))
+            for needle in key:
+                by_needle.setdefault(needle, []).append(i)
+        self._by_needle = by_needle
+        cjk = {n for n in by_needle if _CJK.search(n)}
+        self._plain = sorted(set(by_needle) - cjk)
+        self._cjk = sorted(cjk)
+
+    def candidates(self, lowered: str) -> list[tuple[T, Guarded]]:
+        """Patterns that may match somewhere in `lowered`, in their original order."""
+        hit = set(self._always)
+        needles = self._plain + self._cjk if _CJK.search(lowered) else self._plain
+        for needle in needles:
+            if needle in lowered:
+                hit.update(self._by_needle[needle])
+        out = []
+        for i in sorted(hit):
+            if self.items[i][1].may_match(lowered):  # every needle set, not just the first
+                out.append(self.items[i])
+        return out

@@ -1,0 +1,544 @@
+"""The default extractor: rule patterns, generic forms, moods, dates, requests, dependencies."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mdmem.dates import find_when
+from mdmem.decide import Statement
+from mdmem.extract import extract, speaker_entities
+from mdmem.extract_generic import Resolver, canonical
+from mdmem.factfile import Fact
+from mdmem.prefilter import PatternSet, guard
+from mdmem.rules import load_rules, rules_from_mapping
+from mdmem.slug import check_slug
+from mdmem.transcript import parse_transcript
+
+ROOT = Path(__file__).resolve().parent.parent
+PERSONAL = load_rules(ROOT / "rules" / "personal.yaml")
+SOFTWARE = load_rules(ROOT / "rules" / "software_project.yaml")
+DAY = "2026-02-10"
+
+
+def said(text: str, rules=PERSONAL, facts: dict[str, Fact] | None = None, day: str = DAY) -> list[Statement]:  # fmt: skip
+    msgs = parse_transcript(text, default_time=day)
+    return extract(msgs, rules, facts or {}, source="t.md", default_date=day).statements
+
+
+def brief(statements: list[Statement]) -> list[tuple[str, str, object]]:
+    return [(s.kind, s.key, s.value) for s in statements]
+
+
+def fact(
+    key: str, value: str, since: str = "2025-01-01", status: str = "active"
+) -> dict[str, Fact]:
+    e, a = key.split("/")
+    return {key: Fact(e, a, value, status, valid_from=since)}
+
+
+# --- rule patterns, speakers, canonical values ---------------------------------------------
+
+
+def test_rule_patterns_in_english_and_chinese():
+    assert brief(said("User: I moved to Shanghai for a new job.")) == [
+        ("assert", "user/home_city", "Shanghai"),
+        ("invalidate", "user/employer", None),
+    ]
+    assert brief(said("用户：我搬到上海了，换了份新工作。"))[0] == (
+        "assert",
+        "user/home_city",
+        "上海",
+    )
+
+
+def test_statement_carries_source_line_date_and_a_neutral_body():
+    [s] = said("## 2025-08-15\n\nUser: hi\nUser: I live in Guangzhou.\n")
+    assert (s.source, s.at, s.tentative) == ("t.md#L4", "2025-08-15", False)
+    assert s.body == "Learned from t.md on 2025-08-15."
+
+
+def test_only_the_people_are_read_never_the_assistant():
+    assert said("User: hello\nAssistant: I moved to Shanghai last year.\n") == []
+
+
+def test_each_named_speaker_is_an_entity_of_their_own():
+    text = "Caroline: I moved to Berlin.\nMelanie: I live in Paris.\nCaroline: ok\n"
+    assert brief(said(text)) == [
+        ("assert", "caroline/home_city", "Berlin"),
+        ("assert", "melanie/home_city", "Paris"),
+    ]
+
+
+def test_one_named_person_with_an_assistant_is_the_user():
+    msgs = parse_transcript("Alice: I moved to Berlin.\nAssistant: Nice!\n")
+    assert speaker_entities(msgs) == {"alice": "user"}
+    msgs = parse_transcript("User: hi\nBob Smith: I live in Paris.\nUser: ok\nBob Smith: yes\n")
+    assert speaker_entities(msgs) == {"user": "user", "bob smith": "bob_smith"}
+
+
+def test_canonical_spelling_fixes_case_only():
+    assert canonical(PERSONAL, "home_city", "shanghai") == "Shanghai"
+    assert canonical(PERSONAL, "home_city", "上海市") == "上海市"  # the person's spelling stays
+    assert canonical(PERSONAL, "home_city", "Atlantis") == "Atlantis"
+
+
+# --- moods ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Did I tell you I moved to Shanghai?",
+        "It's not true that I live in Berlin.",
+        "If I moved to Hangzhou I would miss the food.",
+        "I used to live in Paris.",
+        "我们搬到深圳了吗？",
+        "我不住在广州。",
+        "I can't believe I moved to Berlin, said nobody ever.",
+    ],
+)
+def test_questions_denials_suppositions_and_the_past_write_nothing(text):
+    assert said(f"User: {text}\n") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Maybe I live in Shanghai now.",
+        "I think I moved to Berlin, not sure yet.",
+        "Probably I live in Seoul.",
+    ],
+)
+def test_hedged_statements_are_at_most_tentative(text):
+    [s] = said(f"User: {text}\n")
+    assert s.tentative and s.kind == "assert"
+
+
+def test_a_hedged_statement_never_overwrites_a_plain_one():
+    from mdmem.decide import plan_statements
+
+    facts = fact("user/home_city", "Guangzhou")
+    sts = said("User: Maybe I live in Shanghai now.\n", facts=facts)
+    plan = plan_statements(facts, PERSONAL, sts, now="2026-03-01T12:00:00Z")
+    assert [d for _, d in plan.decisions] == ["NOOP"] and plan.changes == []
+
+
+def test_a_date_still_to_come_makes_a_plan_not_a_fact():
+    [s] = said("User: I moved to Berlin in 2027, the papers say so.\n")
+    assert s.tentative and s.at == DAY
+
+
+def test_hedge_after_the_statement_does_not_weaken_it():
+    [s] = said("User: I moved to Shanghai, and I might change jobs too.\n")
+    assert not s.tentative
+
+
+# --- dates ----------------------------------------------------------------------------------
+
+PAST = rules_from_mapping(
+    {
+        "attributes": {
+            "home_city": {
+                "extract": [r"(?i)\bI (?:lived|live|moved) (?:in|to) (?P<value>[A-Z]\w+)"]
+            }
+        }
+    }
+)
+
+
+def test_relative_dates_resolve_against_the_message_time():
+    [s] = said("## 2026-02-10\nUser: I moved to Shanghai last month.\n")
+    assert s.at == "2026-01-01"
+    [s] = said("## 2026-02-10\n用户：我去年搬到了上海。\n")
+    assert (s.value, s.at) == ("上海", "2025-01-01")
+
+
+def test_a_closed_past_period_with_nothing_current_is_added_then_ended():
+    sts = said("User: I lived in Berlin from 2019 to 2021.\n", rules=PAST)
+    assert [(s.kind, s.value, s.at) for s in sts] == [
+        ("assert", "Berlin", "2019-01-01"),
+        ("invalidate", None, "2021-01-01"),
+    ]
+
+
+def test_a_closed_past_period_before_the_current_value_is_a_backfill():
+    from mdmem.decide import plan_statements
+
+    facts = fact("user/home_city", "Shanghai", since="2024-03-01")
+    sts = said("User: I lived in Berlin from 2019 to 2021.\n", rules=PAST, facts=facts)
+    plan = plan_statements(facts, PAST, sts, now="2026-03-01T12:00:00Z")
+    assert [d for _, d in plan.decisions] == ["BACKFILL"]
+    after = plan.changes[0].after
+    assert after.value == "Shanghai"
+    assert after.history[0]["value"] == "Berlin" and after.history[0]["valid_from"] == "2019-01-01"
+
+
+def test_since_dates_open_a_value():
+    [s] = said("## 2026-02-10\n用户：2024年3月起我住在上海。\n")
+    assert s.at == "2024-03-01"
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("from 2019 to 2021", "2019-01-01", "2021-01-01"),
+        ("since March 2024", "2024-03-01", None),
+        ("从2019年到2021年", "2019-01-01", "2021-01-01"),
+        ("two years ago", "2024-01-01", None),
+        ("3年前", "2023-01-01", None),
+        ("yesterday", "2026-02-09", None),
+        ("on 3 March 2024", "2024-03-03", None),
+    ],
+)
+def test_date_phrases(text, start, end):
+    w = find_when(text, DAY)
+    assert w is not None and (w.start, w.end) == (start, end)
+
+
+def test_no_date_in_plain_numbers():
+    assert find_when("I have 12 cats and 3 dogs", DAY) is None
+
+
+# --- generic forms --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ('My favorite book is "Charlotte\'s Web".', "user/favorite_book", "Charlotte's Web"),
+        ("My favorite character is Aragorn.", "user/favorite_character", "Aragorn"),
+        ("My name is Caroline.", "user/name", "Caroline"),
+        ("My sister's name is Ruth.", "sister/name", "Ruth"),
+        ("Lisa Wong is our new designer.", "user/designer", "Lisa Wong"),
+        ("Editor: Neovim", "user/editor", "Neovim"),
+        ("Invoices go to Anna Smith.", "user/invoices", "Anna Smith"),
+        ("Update: my locker number is 42.", "user/locker_number", "42"),
+        ("我的血型是A型。", "user/血型", "A型"),
+    ],
+)
+def test_generic_forms(text, key, value):
+    assert brief(said(f"User: {text}\n")) == [("assert", key, value)]
+
+
+def test_generic_slot_named_by_a_declared_label_takes_plain_words():
+    rules = rules_from_mapping({"attributes": {"commute_mode": {"label": {"en": "commute mode"}}}})
+    assert brief(said("User: My commute mode is cycling.\n", rules=rules)) == [
+        ("assert", "user/commute_mode", "cycling")
+    ]
+
+
+def test_updates_named_only_by_their_value():
+    rules = rules_from_mapping(
+        {"attributes": {"package_manager": {"values": [["npm"], ["pnpm"], ["yarn", "Yarn"]]}}}
+    )
+    for text in [
+        "We switched to pnpm.",
+        "we're now using yarn",
+        "我们换成了pnpm了。",
+        "Update: we've moved over to Yarn.",
+    ]:
+        [s] = said(f"User: {text}\n", rules=rules)
+        assert s.key == "user/package_manager" and s.value in ("pnpm", "yarn", "Yarn"), text
+    assert said("User: We switched to decaf.\n", rules=rules) == []
+
+
+def test_generic_forms_leave_patterned_attributes_to_the_rules():
+    # "my job is …" names employer (alias) whose own patterns decide; generic stays out.
+    assert said("User: My job is Lingnan Tech.\n") == []
+
+
+# Chit-chat seen in LoCoMo (real chat between two people) that must not become facts.
+CHITCHAT = [
+    "My favorite part is when we all danced.",
+    "The thing is, I never liked it.",
+    "My goal is to give kids a loving home.",
+    "My job was tough but it gave me the push I needed.",
+    "My kids are so excited about summer break!",
+    "My art is about expressing my trans experience.",
+    "My favorite is the amazing banana split sundae - I enjoy it after dinner.",
+    "My favorite thing is Hawaiian pizza.",
+    "My customer base is the main focus right now.",
+    "My Unity strategy game is finally finished!",
+    "My mood is terrible now.",
+    "My dream is to create a safe and loving home for these kids.",
+    "Our bond with him was so special and something I cherish.",
+    "My family is my motivation and they keep me going.",
+    "My pup Toby is German Shephard and loves cute sweaters.",
+    "The weather is Great today.",
+    "I'll never forget that day.",
+    "Don't forget to bring snacks!",
+    "Forget it, it doesn't matter.",
+    "I forgot my keys again.",
+    "Note: bring the blue folder.",
+    "Lol: that was funny.",
+    "We go to Paris every summer.",
+    "The kids go to Lincoln Elementary.",
+    "If you ever need help, my door is always open.",
+    "What if the team lead changes?",
+    "My hard work is paying off.",
+    "My old area was hit by a nasty flood last week.",
+]
+
+
+@pytest.mark.parametrize("text", CHITCHAT)
+def test_chitchat_is_not_a_fact(text):
+    assert said(f"Caroline: {text}\nMelanie: ha\nCaroline: ok\n") == []
+
+
+# --- forget requests ------------------------------------------------------------------------
+
+
+def test_forget_that_in_the_same_message_drops_the_value_before_it_is_written():
+    sts = said("User: Our staging password is Tr0ub4dor. Please delete that from your memory.\n")
+    assert brief(sts) == [("forget", "user/staging_password", None)]
+
+
+def test_forget_that_refers_to_the_previous_message_of_the_speaker():
+    text = "User: My locker number is 42.\nAssistant: Noted.\nUser: Actually, please forget that.\n"
+    assert brief(said(text)) == [("forget", "user/locker_number", None)]
+
+
+def test_forget_an_existing_fact_by_name_in_both_languages():
+    facts = {**fact("user/home_address", "Haizhu"), **fact("user/birthday", "14 March")}
+    assert brief(said("User: Please forget my address.\n", facts=facts)) == [
+        ("forget", "user/home_address", None)
+    ]
+    assert brief(said("用户：忘掉我的地址\n", facts=facts)) == [
+        ("forget", "user/home_address", None)
+    ]
+    assert brief(said("用户：别记我的生日了。\n", facts=facts)) == [
+        ("forget", "user/birthday", None)
+    ]
+    assert brief(said("用户：把这个忘了吧\n", facts=facts)) == []  # nothing said just before
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Don't forget my birthday!",
+        "I forget my address all the time.",
+        "我忘记带钥匙了。",
+        "别忘了我的生日。",
+    ],
+)
+def test_forgetting_in_passing_is_not_a_request(text):
+    facts = {**fact("user/home_address", "Haizhu"), **fact("user/birthday", "14 March")}
+    assert said(f"User: {text}\n", facts=facts) == []
+
+
+# --- verbatim -------------------------------------------------------------------------------
+
+
+def test_verbatim_quote_is_kept_byte_for_byte():
+    text = 'User: Remember word for word: "  Deploy key: ab\tcd — 测试  "\n'
+    [s] = said(text)
+    assert (s.key, s.value) == ("user/note", "  Deploy key: ab\tcd — 测试  ")
+
+
+def test_verbatim_fenced_block_with_a_named_slot():
+    text = "User: Please remember this error log word for word:\n```text\nE1: boom  \n\tat x()\n```\nthanks\n"
+    [s] = said(text)
+    assert (s.key, s.value) == ("user/error_log", "E1: boom  \n\tat x()")
+
+
+def test_verbatim_in_chinese_and_its_text_is_not_read_for_facts():
+    [s] = said("用户：原文记下：“我搬到上海了，别改一个字。”\n")
+    assert (s.key, s.value, s.kind) == ("user/note", "我搬到上海了，别改一个字。", "assert")
+
+
+# --- learned dependencies -------------------------------------------------------------------
+
+
+def test_conditional_will_be_is_a_derive_on_the_dependent():
+    sts = said(
+        "User: The weekly report goes to Minji Park. If the team lead changes, the weekly report"
+        " recipient will be James Lee.\n",
+        rules=SOFTWARE,
+    )
+    assert brief(sts) == [("assert", "user/weekly_report_recipient", "Minji Park")]
+    assert sts[0].depends_on == ({"on": "team_lead", "action": "derive", "value": "James Lee"},)
+
+
+def test_assignment_would_change_is_a_confirm_on_the_statement_just_made():
+    sts = said(
+        "User: Code reviews go to Seoyun Choi — Seokjin Kang assigned it; if the team lead"
+        " changes, this assignment would change.\n",
+        rules=SOFTWARE,
+    )
+    assert brief(sts) == [("assert", "user/code_reviewer", "Seoyun Choi")]
+    assert sts[0].depends_on == ({"on": "team_lead", "action": "confirm"},)
+
+
+def test_chinese_conditionals():
+    sts = said("用户：如果组长换了，周报就发给李明。\n", rules=SOFTWARE,
+               facts=fact("user/weekly_report_recipient", "王芳"))  # fmt: skip
+    assert brief(sts) == [("assert", "user/weekly_report_recipient", "王芳")]
+    assert sts[0].depends_on == ({"on": "team_lead", "action": "derive", "value": "李明"},)
+    sts = said("用户：我的健身房是乐刻。如果我换城市，这个也会变。\n")
+    assert brief(sts) == [("assert", "user/gym", "乐刻")]
+    assert sts[0].depends_on == ({"on": "home_city", "action": "confirm"},)
+
+
+def test_a_dependency_on_another_entity_names_it():
+    facts = {**fact("team/team_lead", "Dana"), **fact("user/weekly_report_recipient", "Minji Park")}
+    sts = said(
+        "User: If the team lead changes, the weekly report recipient will be James Lee.\n",
+        rules=SOFTWARE, facts=facts,
+    )  # fmt: skip
+    assert sts[0].depends_on == (
+        {"on": "team/team_lead", "action": "derive", "value": "James Lee"},
+    )
+
+
+def test_depends_on_and_would_end_forms():
+    sts = said("User: My gym is Iron Temple Gym. My gym membership depends on my city.\n")
+    assert [(s.key, s.depends_on) for s in sts][-1] == (
+        "user/gym_membership",
+        ({"on": "home_city", "action": "confirm"},),
+    )
+    rules = rules_from_mapping(
+        {"attributes": {"home_city": {"aliases": ["move"]}, "parking_permit": {}}}
+    )
+    facts = fact("user/parking_permit", "P-17")
+    [s] = said("User: If I move, the parking permit would end.\n", rules=rules, facts=facts)
+    assert s.depends_on == ({"on": "home_city", "action": "expire"},) and s.value == "P-17"
+
+
+def test_a_question_about_a_condition_is_not_a_rule():
+    assert said("User: What happens if the team lead changes?\n", rules=SOFTWARE) == []
+
+
+# --- the prefilter ----------------------------------------------------------------------------
+
+
+def test_prefilter_never_hides_a_match():
+    patterns = [rx for a in PERSONAL.attributes.values() for rx in a.extract + a.invalidate]
+    samples = ["I moved to Shanghai for a new job.", "我住在广州海珠，在天河上班，骑车通勤20分钟。",
+               "I take the metro to work now.", "my birthday is 14 March", "I work at Lingnan Tech."]  # fmt: skip
+    for rx in patterns:
+        g = guard(rx)
+        for s in samples:
+            if rx.search(s):
+                assert g.may_match(s.lower()), rx.pattern[:80]
+    pset = PatternSet((i, rx) for i, rx in enumerate(patterns))
+    for s in samples:
+        hits = {i for i, rx in enumerate(patterns) if rx.search(s)}
+        assert hits <= {i for i, _ in pset.candidates(s.lower())}
+
+
+def test_prefilter_literals():
+    g = guard(re.compile(r"(?i)\bI (?:just )?(?:moved|relocated) to (?P<value>\w+)"))
+    assert frozenset({"moved", "relocated"}) in g.needles
+    assert not g.may_match("i live in paris")
+
+
+# --- properties -----------------------------------------------------------------------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=200))
+def test_any_text_extracts_without_error_and_with_valid_slugs(text):
+    text = text.replace("\x00", "")
+    if not text.strip():
+        return
+    try:
+        msgs = parse_transcript(f"User: {text}\n", default_time=DAY)
+    except Exception:  # noqa: BLE001 - the parser's own errors are its tests' business
+        return
+    for s in extract(msgs, SOFTWARE, {}, source="t.md", default_date=DAY).statements:
+        assert check_slug(s.attribute) == s.attribute
+        assert check_slug(s.entity, "entity") == s.entity
+
+
+def test_resolver_prefers_labels_then_aliases_then_slugs():
+    r = Resolver(PERSONAL)
+    assert r.declared("home city") == "home_city"
+    assert r.declared("address") == "home_address"
+    assert r.declared("地址") == "home_address"
+    assert r.declared("favourite band") is None
+    assert r.attribute("Favourite Band's") == "favourite_band"
+
+
+# --- changes of state, said as denials or switches --------------------------------------------
+
+DIET = rules_from_mapping(
+    {
+        "attributes": {
+            "diet": {
+                "extract": [
+                    r"(?i)\bI(?: don't)? eat (?P<value>meat|fish)",
+                    "我(?:现在)?(?P<value>吃素)",
+                ],
+                "invalidate": ["我(?:现在)?不吃素了"],
+            }
+        }
+    }
+)
+
+
+def test_no_longer_ends_the_current_value_and_only_that_one():
+    assert brief(
+        said("User: I don't eat meat anymore.\n", rules=DIET, facts=fact("user/diet", "meat"))
+    ) == [("invalidate", "user/diet", None)]
+    assert (
+        said("User: I don't eat fish anymore.\n", rules=DIET, facts=fact("user/diet", "meat")) == []
+    )
+    assert said("User: I don't eat meat.\n", rules=DIET, facts=fact("user/diet", "meat")) == []
+
+
+def test_a_switch_after_an_ending_names_the_same_slot():
+    sts = said("用户：我现在不吃素了，医生说我蛋白质不够，改成正常饮食了。\n", rules=DIET,
+               facts=fact("user/diet", "吃素"))  # fmt: skip
+    assert brief(sts) == [("invalidate", "user/diet", None), ("assert", "user/diet", "正常饮食")]
+    assert said("用户：改成正常饮食了。\n", rules=DIET) == []  # no slot just ended: no guess
+
+
+def test_from_now_on_with_a_done_change_is_not_a_plan():
+    [s] = said(
+        "用户：以后改成周二发版了。\n", rules=SOFTWARE, facts=fact("user/release_day", "周四")
+    )
+    assert (s.key, s.value, s.tentative) == ("user/release_day", "周二", False)
+
+
+def test_every_verbatim_note_keeps_its_own_slot():
+    text = 'User: Remember word for word: "Gate code 4471#".\nUser: Also remember this verbatim: "T2, gate B7."\n'
+    assert brief(said(text)) == [
+        ("assert", "user/note", "Gate code 4471#"),
+        ("assert", "user/note_2", "T2, gate B7."),
+    ]
+    same = said(
+        'User: Remember word for word: "Gate code 4471#"\n',
+        facts=fact("user/note", "Gate code 4471#"),
+    )
+    assert brief(same) == [("assert", "user/note", "Gate code 4471#")]  # said again: the same slot
+
+
+def test_dependencies_on_a_job_in_both_languages():
+    facts = fact("user/车位", "B2-108")
+    [s] = said("用户：不过车位是跟着工作的，如果我换工作，这个也会变。\n", facts=facts)
+    assert s.key == "user/车位" and s.depends_on == ({"on": "employer", "action": "confirm"},)
+    [s] = said("User: My parking spot is B2-108. If I change jobs, this would change.\n")
+    assert s.key == "user/parking_spot" and s.depends_on == (
+        {"on": "employer", "action": "confirm"},
+    )
+
+
+def test_forget_a_slot_named_loosely():
+    facts = fact("user/repo_url", "https://git.example/x")
+    for text in ["Please forget the repo URL, it is internal.", "另外把仓库地址从记忆里删掉吧。"]:
+        assert brief(said(f"User: {text}\n", rules=SOFTWARE, facts=facts)) == [
+            ("forget", "user/repo_url", None)
+        ]
+
+
+def test_a_date_that_is_a_value_is_not_the_time_of_the_statement():
+    sts = said("## 2025-02-14\nUser: My birthday is 3 March 1990, and I'm originally from Leeds.\n")
+    assert {s.key: s.at for s in sts} == {
+        "user/birthday": "2025-02-14",
+        "user/hometown": "2025-02-14",
+    }
