@@ -73,7 +73,7 @@ def cascade(
             continue
         if rules.attribute(fact.attribute).stability == "high" or key in justified:
             continue
-        if fact.valid_from and fact.valid_from >= trigger.at:
+        if fact.derived_from is None and fact.valid_from and fact.valid_from >= trigger.at:
             continue  # stated at or after the change: it already reflects it
         outcome, edge, eff = max(
             ((_outcome(e.dep, eff, state, fact, rules), e, eff) for e, eff in incoming),

@@ -26,6 +26,7 @@ class Statement:
     tentative: bool = False  # weak evidence: hedged, indirect
     body: str = ""  # first body line for a new file
     depends_on: tuple[dict[str, object], ...] = ()
+    until: str = ""  # for a closed past period: when it stopped being true
 
     @property
     def key(self) -> str:
@@ -171,7 +172,8 @@ def _confirm(before: Fact, st: Statement, now: str, deps: list[dict[str, object]
 
 def _backfill(before: Fact, st: Statement, now: str) -> Fact:
     entry = {
-        "value": st.value, "status": "archived", "valid_from": st.at, "recorded_at": now,
+        "value": st.value, "status": "archived", "valid_from": st.at, "valid_to": st.until or None,
+        "recorded_at": now,
         "source": st.source, "reason": "earlier value, stated later",
     }  # fmt: skip
     history = sorted(

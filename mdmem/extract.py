@@ -247,7 +247,7 @@ class Extractor:
             self.emit(key, kind="assert", value=value, at=when.start, where=where, body=body)
             self.emit(key, kind="invalidate", value=None, at=when.end, where=where)
         elif slot.valid_from and when.start < slot.valid_from and f.kind == "assert":
-            self.emit(key, kind="assert", value=value, at=when.start, where=where, body=body)
+            self.emit(key, kind="assert", value=value, at=when.start, where=where, body=body, until=when.end)
         else:
             self.notes.append(
                 f"{where}: {key}: a past period that overlaps the current value; nothing written"
@@ -309,10 +309,11 @@ class Extractor:
         return others[0] if len(others) == 1 else attribute
 
     def emit(self, key: str, *, kind: str, value: Value, at: str, where: str,
-             tentative: bool = False, body: str = "", depends_on: tuple[dict[str, Any], ...] = ()) -> None:  # fmt: skip
+             tentative: bool = False, body: str = "", depends_on: tuple[dict[str, Any], ...] = (),
+             until: str = "") -> None:  # fmt: skip
         """Add a statement (once per message) and update the extractor's view of the vault."""
         entity, attribute = key.split("/", 1)
-        st = Statement(entity, attribute, kind, value, at, f"{self.path}#{where}", tentative, body, depends_on)  # fmt: skip
+        st = Statement(entity, attribute, kind, value, at, f"{self.path}#{where}", tentative, body, depends_on, until)  # fmt: skip
         for old in self.out[-8:]:
             if _same(old, st, self.rules):
                 return

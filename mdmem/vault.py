@@ -12,12 +12,14 @@ from typing import Any
 from . import txn
 from .decide import Plan, Statement, plan_statements
 from .errors import MdmemError, RefusedError, VaultNotFound
-from .factfile import Fact, parse, render
+from .factfile import Fact, render
 from .graph import Graph
 from .journal import Journal, make_entry
+from .lastgood import good_rules, journal_facts
 from .lock import VaultLock
 from .rules import Rules, load_rules
 from .slug import check_slug, fact_path
+from .snapshot import Snapshot
 from .store import Manifest, atomic_write
 
 DEFAULT_ENTITY = "user"
@@ -91,6 +93,7 @@ class Vault:
         self.lock = VaultLock(self.meta / "lock", wait)
         self._rules: Rules | None = None
         self._scan: tuple[dict[str, Fact], list[Problem]] | None = None
+        self._served: dict[str, Fact] | None = None
 
     # --- finding and creating -----------------------------------------------------------
 
@@ -128,7 +131,8 @@ class Vault:
     @property
     def rules(self) -> Rules:
         if self._rules is None:
-            self._rules = load_rules(self.root / RULES_FILE)
+            # A rules.yaml that stopped validating leaves the last good copy in force.
+            self._rules = good_rules(self.root, self.meta).rules
         return self._rules
 
     def rel(self, path: Path) -> str:
@@ -153,29 +157,22 @@ class Vault:
         """Every fact that parses, keyed 'entity/attribute', and a Problem for each that doesn't."""
         if self._scan is not None and not refresh:
             return self._scan
-        facts: dict[str, Fact] = {}
-        problems: list[Problem] = []
-        for path in self.fact_files():
-            rel = self.rel(path)
-            try:
-                entity = check_slug(path.parent.name, "entity")
-                attribute = check_slug(path.stem, "attribute")
-                fact = parse(path.read_bytes().decode("utf-8"), rel, expect=(entity, attribute))
-            except UnicodeDecodeError as e:
-                problems.append(
-                    Problem(rel, None, f"not UTF-8 text ({e.reason} at byte {e.start})")
-                )
-                continue
-            except MdmemError as e:
-                problems.append(Problem(rel, e.line, e.bare_message))
-                continue
-            facts[fact.key] = fact
-        self._scan = (facts, problems)
+        # Through the snapshot cache: only files whose stat signature changed are parsed again.
+        snap = Snapshot.open(self.meta)
+        snap.refresh(
+            self.root, lambda: self.manifest.data, lambda: journal_facts(self.journal.entries())
+        )
+        facts, problems, self._served = snap.facts(self.root)
+        snap.save(self.root)
+        self._scan = (facts, [Problem(*p) for p in problems])
         return self._scan
 
     @property
     def facts(self) -> dict[str, Fact]:
-        return self.scan()[0]
+        """Facts to read from: each that parses, and the last good state of each that doesn't."""
+        self.scan()
+        assert self._served is not None
+        return self._served
 
     def get(self, attribute: str, entity: str = DEFAULT_ENTITY) -> Fact | None:
         return self.facts.get(f"{check_slug(entity, 'entity')}/{check_slug(attribute)}")

@@ -216,3 +216,26 @@ def test_result_does_not_depend_on_load_order(order) -> None:
         (c.key, c.decision, c.after) for c in reference.changes
     ]
     assert final(plan, shuffled)["user/f"].value == "2+!"
+
+
+def test_backfill_of_a_closed_period_keeps_its_end() -> None:
+    rules = make_rules([])
+    state = facts(city="Shanghai")
+    state["user/city"] = state["user/city"].evolve(valid_from="2026-02-10")
+    st_ = Statement("user", "city", value="Berlin", at="2019-01-01", until="2021-01-01")
+    after = final(plan_statements(state, rules, [st_], now=NOW), state)
+    assert after["user/city"].history == [
+        {
+            "value": "Berlin", "status": "archived", "valid_from": "2019-01-01",
+            "valid_to": "2021-01-01", "recorded_at": NOW, "source": "cli",
+            "reason": "earlier value, stated later",
+        }
+    ]  # fmt: skip
+
+
+def test_second_change_on_the_same_day_is_derived_again() -> None:
+    rules = make_rules([{"when": "city", "then": "insurance", "action": "derive", "value": "{city}"}])
+    state = facts(city="A", insurance="A")
+    once = final(say(state, rules, "city", "B", at="2026-02-10"), state)
+    twice = final(say(once, rules, "city", "C", at="2026-02-10"), once)
+    assert twice["user/insurance"].value == "C"

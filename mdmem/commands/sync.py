@@ -1,0 +1,85 @@
+"""sync, watch: hand edits to the fact files become what the person meant."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .. import render
+from ..edits import Action
+from .app import DryRunOpt, JsonOpt, VaultOpt, WaitOpt, command, open_vault, print_json
+
+
+@command()
+def sync(
+    vault: VaultOpt = None,
+    wait: WaitOpt = 10.0,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Apply hand edits made since mdmem last wrote the files; exit 1 if some are left to fix."""
+    from ..sync import sync as run_sync
+    from ..watch import result_lines
+
+    v = open_vault(vault, wait)
+    result = run_sync(v, dry_run=dry_run)
+    if as_json:
+        print_json(
+            {
+                "dry_run": result.dry_run,
+                "baseline": result.baseline,
+                "journal_id": result.entry["id"] if result.entry else None,
+                "rules": {"status": result.rules or "unchanged", "note": result.rules_note},
+                "actions": [_action_json(a) for a in result.actions],
+                "problems": [
+                    {"path": p.path, "line": p.line, "message": p.message} for p in result.problems
+                ],
+            }
+        )
+    else:
+        for line in result_lines(result):
+            render.stdout.print(render.escape(line))
+        if result.dry_run and result.plan.changes:
+            typer.echo("(dry run: nothing was written)", err=True)
+        elif result.entry:
+            typer.echo(f"Synced; journal entry {result.entry['id']}.", err=True)
+        elif not result.actions and not result.problems and not result.rules:
+            typer.echo("Nothing to sync.", err=True)
+    if result.problems:
+        raise typer.Exit(1)
+
+
+@command()
+def watch(
+    debounce: Annotated[
+        int,
+        typer.Option("--debounce", min=0, help="Milliseconds of quiet before syncing a change."),
+    ] = 300,
+    vault: VaultOpt = None,
+    wait: WaitOpt = 10.0,
+) -> None:
+    """Sync on every change to the vault's files, logging one line per action; Ctrl-C stops."""
+    from ..watch import Watcher
+
+    v = open_vault(vault, wait)
+    watcher = Watcher(v.root, debounce=debounce / 1000, wait=wait, log=_log)
+    typer.echo(f"Watching {v.root} (debounce {debounce} ms); Ctrl-C to stop.", err=True)
+    code = watcher.run()
+    if code:
+        typer.echo("Stopped.", err=True)
+        raise typer.Exit(code)
+
+
+def _log(line: str) -> None:
+    typer.echo(line)
+
+
+def _action_json(a: Action) -> dict[str, object]:
+    return {
+        "path": a.rel,
+        "kind": a.kind,
+        "message": a.message,
+        "line": a.line,
+        "changes": [render.change_json(c) for c in a.changes],
+    }
