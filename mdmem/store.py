@@ -23,6 +23,12 @@ def atomic_write(path: Path, data: bytes | str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        # mkstemp makes 0600 files; keep the replaced file's mode, else the usual umask default.
+        try:
+            mode = path.stat().st_mode & 0o777
+        except FileNotFoundError:
+            mode = 0o666 & ~_umask()
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -33,6 +39,12 @@ def atomic_write(path: Path, data: bytes | str) -> None:
             os.unlink(tmp)
         raise
     _fsync_dir(path.parent)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def write_if_changed(path: Path, text: str) -> bool:

@@ -226,3 +226,18 @@ def test_learned_dependency_that_closes_a_loop_is_refused(story_vault: Vault) ->
     assert v.facts["user/employer"].depends_on == [{"on": "birthday"}]
     v.set("birthday", "03-15", date="2026-01-01")
     assert v.facts["user/employer"].status == "uncertain"
+
+
+def test_new_files_get_normal_permissions_and_edits_keep_theirs(story_vault: Vault) -> None:
+    v = before_move(story_vault)
+    path = v.root / "facts/user/home_city.md"
+    assert path.stat().st_mode & 0o777 == 0o666 & ~_umask()
+    path.chmod(0o640)
+    v.set("home_city", "上海", date="2026-02-10")
+    assert path.stat().st_mode & 0o777 == 0o640
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
