@@ -17,42 +17,12 @@ from .scenario import (
     GATED,
     LANGS,
     TYPES,
+    Needle,
     Probe,
     Scenario,
     find_scenarios,
     load_scenario,
     scenario_from_mapping,
-)
-
-# How an answer says a value is doubtful / unknown, or that it was forgotten. These must agree
-# with ask.py's templates: `wording()` takes them from there when ask.py exports them.
-UNCERTAIN_WORDS = (
-    "uncertain",
-    "unknown",
-    "not sure",
-    "no longer known",
-    "don't know",
-    "do not know",
-    "不确定",
-    "未知",
-    "不知道",
-    "不清楚",
-    "不再确定",
-    "待确认",
-)
-REMOVED_WORDS = (
-    "removed",
-    "deleted",
-    "forgotten",
-    "no information",
-    "已删除",
-    "删除",
-    "已移除",
-    "移除",
-    "已忘记",
-    "忘掉",
-    "没有相关信息",
-    "没有信息",
 )
 
 Ingest = Callable[..., Any]  # (vault, text, *, source, date, llm) -> IngestResult
@@ -66,15 +36,10 @@ def normalize(text: str, *, fold: bool = True) -> str:
 
 
 def wording() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The phrases that mean 'uncertain/unknown' and 'removed', shared with ask.py when it has them."""
-    uncertain, removed = UNCERTAIN_WORDS, REMOVED_WORDS
-    try:
-        from . import ask
-    except ImportError:  # ask.py not there yet (or broken): the fallbacks above still score
-        return uncertain, removed
-    uncertain = tuple(getattr(ask, "UNCERTAIN_WORDS", ())) or uncertain
-    removed = tuple(getattr(ask, "REMOVED_WORDS", ())) or removed
-    return uncertain, removed
+    """The phrases that mean 'uncertain/unknown' and 'removed': ask.py's own, so the two agree."""
+    from .ask import REMOVED_WORDS, UNCERTAIN_WORDS  # late: ask pulls in the index
+
+    return tuple(UNCERTAIN_WORDS), tuple(REMOVED_WORDS)
 
 
 def says_any(answer: str, phrases: Iterable[str]) -> bool:
@@ -89,22 +54,32 @@ def check(answer: str, probe: Probe, words: tuple[tuple[str, ...], tuple[str, ..
     # `exact` wants the stored text verbatim: only whitespace and width are forgiven, not case.
     fold = probe.type != "exact"
     text = normalize(answer, fold=fold)
+
+    def find(needle: Needle, start: int = 0) -> tuple[int, int]:
+        """Where the first-placed alternative of needle is in the answer: (start, end) or (-1, -1)."""
+        spots = []
+        for alt in (needle,) if isinstance(needle, str) else needle:
+            n = normalize(alt, fold=fold)
+            at = text.find(n, start)
+            if at >= 0:
+                spots.append((at, at + len(n)))
+        return min(spots) if spots else (-1, -1)
+
     why = []
     for s in exp.contains:
-        if normalize(s, fold=fold) not in text:
-            why.append(f"missing {s!r}")
+        if find(s)[0] < 0:
+            why.append(f"missing {show(s)}")
     for s in exp.absent:
         if normalize(s) in normalize(answer):
             why.append(f"should not say {s!r}")
-    if exp.order:
-        pos = 0
-        for s in exp.order:
-            found = text.find(normalize(s, fold=fold), pos)
-            if found < 0:
-                where = "missing" if normalize(s, fold=fold) not in text else "out of order:"
-                why.append(f"{where} {s!r} (expected order: {' → '.join(exp.order)})")
-                break
-            pos = found + len(normalize(s, fold=fold))
+    pos = 0
+    for s in exp.order:
+        at, end = find(s, pos)
+        if at < 0:
+            where = "missing" if find(s)[0] < 0 else "out of order:"
+            why.append(f"{where} {show(s)} (expected order: {' → '.join(map(show, exp.order))})")
+            break
+        pos = end
     if exp.uncertain is not None and says_any(answer, uncertain_words) != exp.uncertain:
         why.append(
             "does not say it is uncertain/unknown" if exp.uncertain else "says uncertain/unknown"
@@ -112,6 +87,10 @@ def check(answer: str, probe: Probe, words: tuple[tuple[str, ...], tuple[str, ..
     if exp.removed is not None and says_any(answer, removed_words) != exp.removed:
         why.append("does not say it was removed" if exp.removed else "says it was removed")
     return why
+
+
+def show(needle: Needle) -> str:
+    return repr(needle) if isinstance(needle, str) else " or ".join(map(repr, needle))
 
 
 @dataclass
@@ -199,10 +178,8 @@ def run_scenario(
     """Run one scenario in a fresh temporary vault; ingest/answer default to mdmem's own."""
     from .vault import Vault
 
-    if ingest is None:
-        from .ingest import ingest_text as ingest
-    if answer is None:
-        answer = ask_text
+    ingest = ingest or default_ingest()
+    answer = answer or ask_text
     started = time.perf_counter()
     result = ScenarioResult(scenario.path, scenario)
     answers: dict[int, str] = {}
@@ -212,24 +189,31 @@ def run_scenario(
             inline = Path(tmp) / "rules.yaml"
             inline.write_text(dump_yaml(pack), encoding="utf-8")
             pack = str(inline)
-        root = Path(tmp) / "vault"
-        Vault.create(root, pack)
+        vault = Vault.create(Path(tmp) / "vault", pack)
         for number, session in enumerate(scenario.sessions, start=1):
-            # The vault's clock stands at the session's date, as if each were a day of real use.
-            vault = Vault(root, now=_clock(session.date))
+            # The clock stands at the session's date, as if each were a day of real use. One
+            # Vault object serves every session so the rules are parsed once per scenario.
+            vault._now = _clock(session.date)
             source = f"sessions/{number:02d}-{session.date[:10]}.md"
             out = ingest(vault, session.transcript, source=source, date=session.date[:10], llm=llm)
             errors = getattr(out, "errors", None)
             if errors:
                 raise MdmemError(f"session {number}: {'; '.join(map(str, errors))}",
                                  path=scenario.path, line=session.line)  # fmt: skip
-            vault = Vault(root, now=_clock(session.date))
+            vault.scan(refresh=True)  # read what the ingest wrote, as a new `mdmem ask` would
             for probe in scenario.probes:
                 if probe.after == number:
                     answers[probe.index] = answer(vault, probe.ask, as_of=probe.as_of, llm=llm)
     result.probes = score(scenario.probes, answers)
     result.seconds = time.perf_counter() - started
     return result
+
+
+def default_ingest() -> Ingest:
+    """mdmem's own ingest (imported late: it is another module's work and may pull in more)."""
+    from .ingest import ingest_text
+
+    return ingest_text
 
 
 def ask_text(vault: Any, question: str, *, as_of: str | None = None, llm: str | None = None) -> str:
@@ -255,9 +239,15 @@ def evaluate(
 ) -> Report:
     """Run every scenario file under paths; one that cannot be loaded or run is reported, not fatal."""
     report = Report()
-    for path in find_scenarios(paths):
+    files: list[Path | ScenarioResult] = []
+    for arg in paths:  # a missing path is reported like a broken file: the others still run
         try:
-            scenarios = load_scenarios(path)
+            files.extend(find_scenarios([arg]))
+        except MdmemError as e:
+            files.append(ScenarioResult(str(arg), error=str(e)))
+    for path in files:
+        try:
+            scenarios = [path] if isinstance(path, ScenarioResult) else load_scenarios(path)
         except MdmemError as e:
             scenarios = [ScenarioResult(str(path), error=str(e))]
         for scenario in scenarios:

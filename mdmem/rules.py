@@ -110,9 +110,9 @@ class Rules:
     def spelling(self, attribute: str, value: str, lang: str) -> str:
         """The spelling of value's group that fits a language (zh: CJK), else value itself."""
         grp = self.group(attribute, value)
-        if not grp:
-            return value
         want_cjk = lang == "zh"
+        if not grp or has_cjk(value) == want_cjk:
+            return value  # the person's own spelling, when it already fits the language
         for v in grp:
             if has_cjk(v) == want_cjk:
                 return v

@@ -45,13 +45,16 @@ class ScenarioError(MdmemError):
     """A scenario file that cannot be read or is malformed."""
 
 
+Needle = str | tuple[str, ...]  # a text, or alternatives of which any one will do
+
+
 @dataclass(frozen=True)
 class Expect:
-    contains: tuple[str, ...] = ()
+    contains: tuple[Needle, ...] = ()
     absent: tuple[str, ...] = ()
     uncertain: bool | None = None
     removed: bool | None = None
-    order: tuple[str, ...] = ()
+    order: tuple[Needle, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -123,7 +126,10 @@ def find_scenarios(paths: Iterable[Path | str]) -> list[Path]:
     out: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
-            out.extend(sorted(q for q in p.rglob("*") if q.suffix in SUFFIXES and q.is_file()))
+            found = sorted(q for q in p.rglob("*") if q.suffix in SUFFIXES and q.is_file())
+            if not found:
+                raise ScenarioError("no scenario files (*.yaml) in this folder", path=str(p))
+            out.extend(found)
         elif p.exists():
             out.append(p)
         else:
@@ -256,7 +262,10 @@ class _Checker:
             raise self.error(probe, "expect" if "expect" in probe else None,
                              f"{where} needs 'expect:' with contains, absent, uncertain, removed or order")  # fmt: skip
         self.keys(raw, EXPECT_KEYS, f"{where}'s expect")
-        lists = {k: self.strings(raw, k, where) for k in ("contains", "absent", "order")}
+        lists = {
+            k: self.strings(raw, k, where, any_of=k != "absent")
+            for k in ("contains", "absent", "order")
+        }
         flags = {k: self.flag(raw, k, where) for k in ("uncertain", "removed")}
         for key, value in IMPLIED.get(kind, {}).items():
             if flags[key] is False:
@@ -265,7 +274,11 @@ class _Checker:
         for key in REQUIRED[kind]:
             if not lists[key]:
                 raise self.error(raw, None, f"{where}: a {kind} probe needs 'expect: {{{key}: [...]}}'")  # fmt: skip
-        both = {s.casefold() for s in lists["contains"]} & {s.casefold() for s in lists["absent"]}
+        if not any(lists.values()) and all(f is None for f in flags.values()):
+            raise self.error(raw, None, f"{where}: 'expect' checks nothing; give contains, absent, uncertain, removed or order")  # fmt: skip
+        both = {s.casefold() for s in lists["contains"] if isinstance(s, str)} & {
+            s.casefold() for s in lists["absent"] if isinstance(s, str)
+        }
         if both:
             raise self.error(raw, "absent", f"{where}: {sorted(both)[0]!r} is both in contains and absent")  # fmt: skip
         return Expect(
@@ -273,15 +286,26 @@ class _Checker:
             uncertain=flags["uncertain"], removed=flags["removed"],
         )  # fmt: skip
 
-    def strings(self, m: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
+    def strings(
+        self, m: dict[str, Any], key: str, where: str, any_of: bool = False
+    ) -> tuple[Any, ...]:
+        """A list of text; with any_of, an item may itself be a list of alternatives."""
         value = m.get(key)
         if value is None:
             return ()
         if isinstance(value, str):
             value = [value]
-        if not isinstance(value, list) or not all(isinstance(x, str) and x.strip() for x in value):
-            raise self.error(m, key, f"{where}: '{key}' must be a list of non-empty text")
-        return tuple(value)
+
+        def text(x: Any) -> bool:
+            return isinstance(x, str) and bool(x.strip())
+
+        def item(x: Any) -> bool:
+            return text(x) or (any_of and isinstance(x, list) and bool(x) and all(map(text, x)))
+
+        if not isinstance(value, list) or not all(map(item, value)):
+            also = " (or a list of alternatives, any one of which will do)" if any_of else ""
+            raise self.error(m, key, f"{where}: '{key}' must be a list of non-empty text{also}")
+        return tuple(tuple(x) if isinstance(x, list) else x for x in value)
 
     def flag(self, m: dict[str, Any], key: str, where: str) -> bool | None:
         value = m.get(key)

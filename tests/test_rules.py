@@ -33,6 +33,7 @@ def test_values_groups_make_spellings_equal() -> None:
     assert r.same_value("employer", "ＡＢＣ  Corp", "abc corp")  # width, case and spaces
     assert r.spelling("home_city", "Shanghai", "zh") == "上海"
     assert r.spelling("home_city", "上海", "en") == "Shanghai"
+    assert r.spelling("home_city", "上海市", "zh") == "上海市"  # the person's spelling fits: kept
 
 
 def test_cycle_is_named_with_its_line() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from . import core, ingest, sync  # noqa: F401  (each registers its commands)
+from . import core, eval, ingest, read, sync  # noqa: F401  (each registers its commands)
 from .app import app
 
 

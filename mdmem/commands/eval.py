@@ -1,0 +1,143 @@
+"""eval and eval-convert: measure memory quality on scenario files (DESIGN §7)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from .. import render
+from ..evaluate import Report, ScenarioResult, evaluate
+from ..scenario import ScenarioError
+from .app import JsonOpt, command, print_json
+
+stderr = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _pct(tally: dict[str, object]) -> str:
+    acc = tally.get("accuracy")
+    if acc is None:
+        return "—"
+    return f"{float(acc):.2f}  ({tally['passed']}/{tally['probes']})"  # type: ignore[arg-type]
+
+
+def print_report(report: Report, *, verbose: bool = False) -> None:
+    """The accuracy table per task type (overall and per language), then failures and errors."""
+    langs = report.langs()
+    table = Table(title="mdmem eval: accuracy per task type", title_justify="left")
+    table.add_column("task type")
+    table.add_column("all", justify="right")
+    for lang in langs:
+        table.add_column(lang, justify="right")
+    per_lang = {lang: report.by_type(lang) for lang in langs}
+    for kind, tally in report.by_type().items():
+        table.add_row(kind, _pct(tally), *(_pct(per_lang[lg].get(kind, {})) for lg in langs))
+    table.add_section()
+    table.add_row(
+        "[bold]overall[/]", _pct(report.overall()), *(_pct(report.overall(lg)) for lg in langs)
+    )
+    render.stdout.print(table)
+    gate = report.gate()
+    render.stdout.print(
+        f"Before-change gate: {_pct(gate['gated'])} gated cascade/absence/deletion probes passed"
+        f" ({gate['blocked_by_gate']} failed only because their before-change probe did);"
+        f" before-change probes, counted as recall: {_pct(gate['before_change'])}."
+    )
+    ran = len(report.results) - len(report.errors)
+    render.stdout.print(f"{ran} of {len(report.results)} scenarios ran.")
+    if verbose:
+        for res, p in report.failures():
+            where = f"{res.path}:{p.probe.line}" if p.probe.line else res.path
+            kind = p.probe.type + (", counted as recall" if p.role == "before" else "")
+            when = f"after session {p.probe.after}" + (
+                f", as of {p.probe.as_of}" if p.probe.as_of else ""
+            )
+            render.stdout.print(f"\n[bold red]FAIL[/] {escape(f'{where} [{kind}] {when}')}")
+            render.stdout.print(f"  Q: {escape(p.probe.ask)}")
+            render.stdout.print(f"  A: {escape(p.answer)}")
+            for why in p.why():
+                render.stdout.print(f"  ✗ {escape(why)}")
+    for res in report.errors:
+        stderr.print(f"[red]Error:[/] {escape(res.error or '')}")
+
+
+@command("eval")
+def eval_(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="Scenario files or folders of them (.json/.jsonl: MEME episodes)."),
+    ],
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Show each failing probe and why.")
+    ] = False,
+    llm: Annotated[
+        str | None, typer.Option("--llm", help="Extract and answer with this litellm model.")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Run scenarios in throwaway vaults and report accuracy per task type."""
+
+    def progress(res: ScenarioResult) -> None:
+        if res.error and not as_json:
+            return  # listed at the end
+        if verbose and not as_json:
+            failed = sum(not p.passed for p in res.probes)
+            stderr.print(
+                f"[dim]{escape(res.path)}: {len(res.probes) - failed}/{len(res.probes)}[/]"
+            )
+
+    report = evaluate(paths, llm=llm, progress=progress)
+    if as_json:
+        print_json(report.to_json())
+        for res in report.errors:
+            stderr.print(f"[red]Error:[/] {escape(res.error or '')}")
+    else:
+        print_report(report, verbose=verbose)
+    if report.errors:
+        raise typer.Exit(1)
+
+
+@command("eval-convert")
+def eval_convert(
+    episodes: Annotated[list[Path], typer.Argument(help="MEME episode files (.json or .jsonl).")],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Folder for the scenario files (default: print YAML)."),
+    ] = None,
+    rules: Annotated[
+        str, typer.Option("--rules", help="The rule pack the scenarios name.")
+    ] = "personal",
+) -> None:
+    """Convert MEME benchmark episodes into scenario YAML files for `mdmem eval`."""
+    from ..factfile import dump_yaml
+    from ..meme import load_meme, meme_to_scenario
+    from ..scenario import scenario_from_mapping
+    from ..store import atomic_write
+
+    written = 0
+    for path in episodes:
+        for i, episode in enumerate(load_meme(path), start=1):
+            mapping = meme_to_scenario(episode, name=f"{path.stem}-{i}", rules=rules)
+            scenario_from_mapping(mapping, f"{path}#{i}")  # refuse what eval would refuse
+            text = dump_yaml(mapping)
+            if out is None:
+                typer.echo("---\n" + text, nl=False)
+                continue
+            out.mkdir(parents=True, exist_ok=True)
+            target = out / f"{_safe(mapping['name'])}.yaml"
+            if target.exists():
+                raise ScenarioError(f"{target} already exists; not overwriting it")
+            atomic_write(target, text)
+            written += 1
+    if out is not None:
+        stderr.print(f"Wrote {written} scenario file(s) to {out}.")
+
+
+def _safe(name: str) -> str:
+    from ..slug import slugify
+
+    return slugify(name) or "episode"

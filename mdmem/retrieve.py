@@ -1,0 +1,208 @@
+"""Retrieval for `ask`: which facts a question is about, scored and chosen (DESIGN §6).
+
+A fact's score adds how much of the question its attribute's words from rules.yaml explain
+(match.py) and which query tokens the full-text index found in its name, value, history and
+body (index.py). The best facts are answered, plus near-ties, plus any fact whose old value
+the question takes for current (the stale premise to correct). A broad question about a
+topic gets every fact of the topic.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .factfile import Fact
+from .index import Hit, Index
+from .match import (
+    Question,
+    attribute_cover,
+    mentioned_entities,
+    mentions,
+    score,
+    topic_cover,
+    value_spellings,
+)
+from .rules import Rules
+from .tokens import tokens, weight
+from .vault import DEFAULT_ENTITY
+
+COLUMN_WEIGHT = {"name": 1.0, "value": 2.0, "history": 1.5, "body": 0.5}
+MIN_SCORE = 0.8  # below this a fact is noise, and "nothing found" is the honest answer
+KEEP_RATIO = 0.9  # other facts are answered too when they score this close to the best
+MAX_FACTS = 3
+MAX_PREMISE = 2  # facts added because the question names their old value
+
+_BROAD = re.compile(
+    r"\b(?:everything|all about|tell me about|what do you know about|overview|summar(?:y|i[sz]e)"
+    r"|situation|set-?up|details|all (?:my|our|the) \w+ (?:info|information|facts))\b"
+    r"|情况|所有|全部|一切|都有什么|有哪些|都有|介绍|概况|总结|汇总|相关信息|都记得",
+    re.I,
+)
+_VERBATIM = re.compile(
+    r"\b(?:(?:asked|told) you to (?:remember|note|keep)|word for word|verbatim|exact words"
+    r"|remember(?:ed)? exactly|the note)\b|让你记|叫你记|要你记|原话|原样|一字不差|逐字|记下的|记住的",
+    re.I,
+)
+NOTE_SLOT = "note"  # where ingest keeps verbatim requests: note, note_2, … (extract.VERBATIM_SLOT)
+
+
+@dataclass
+class Match:
+    """A fact the question may be about, with the parts of its score."""
+
+    fact: Fact
+    score: float = 0.0
+    rules: float = 0.0
+    text: float = 0.0
+    topic: str | None = None
+
+
+def premise(fact: Fact, q: Question, rules: Rules) -> tuple[bool, bool]:
+    """Whether the question names the fact's current value, and one of its old values."""
+    current = _spellings(rules, fact.attribute, fact.value)
+    old = {
+        s for h in fact.history for s in _spellings(rules, fact.attribute, h.get("value"))
+    } - current
+    return any(mentions(q, s) for s in current), any(mentions(q, s) for s in old)
+
+
+def _spellings(rules: Rules, attribute: str, value: Any) -> set[str]:
+    values = value if isinstance(value, list) else [value] if isinstance(value, str) else []
+    out: set[str] = set()
+    for v in values:
+        out.update(rules.group(attribute, v) or (v,))
+    return out
+
+
+def fact_json(m: Match) -> dict[str, Any]:
+    f = m.fact
+    out: dict[str, Any] = {
+        "key": f.key,
+        "entity": f.entity,
+        "attribute": f.attribute,
+        "status": f.status,
+        "value": f.value,
+        "valid_from": f.valid_from,
+        "score": round(m.score, 3),
+        "score_rules": round(m.rules, 3),
+        "score_text": round(m.text, 3),
+    }
+    if f.status == "deleted":
+        return out
+    if f.history:
+        out["history"] = [
+            {
+                "value": h.get("value"),
+                "valid_from": h.get("valid_from"),
+                "valid_to": h.get("valid_to"),
+            }
+            for h in f.history
+        ]
+    if f.derived_from:
+        out["derived_from"] = f.derived_from
+    if f.uncertain_because:
+        why = f.uncertain_because
+        out["uncertain_because"] = {
+            k: why[k] for k in ("fact", "change", "changed_at", "question") if k in why
+        }
+    if f.status == "expired":
+        out["last_value"] = f.last_value()
+    return out
+
+
+def retrieve(
+    index: Index, rules: Rules, q: Question, *, entity: str | None = None
+) -> tuple[list[Match], str | None]:
+    """The facts to answer from, best first, and the topic when the question is a broad one."""
+    if entity is not None:
+        return _retrieve(index, rules, q, [entity])
+    known = index.entities()
+    named = mentioned_entities(known, q)
+    if named:
+        return _retrieve(index, rules, q, named)
+    if DEFAULT_ENTITY in known:  # the person by default; anyone else when that finds nothing
+        found = _retrieve(index, rules, q, [DEFAULT_ENTITY])
+        if found[0] or known == [DEFAULT_ENTITY]:
+            return found
+    return _retrieve(index, rules, q, None)
+
+
+def _retrieve(
+    index: Index, rules: Rules, q: Question, scope: list[str] | None
+) -> tuple[list[Match], str | None]:
+    attr_spots = attribute_cover(rules, q)
+    attr_scores = {a: score(spots) for a, spots in attr_spots.items()}
+    topic_spots = topic_cover(rules, q)
+    topics = {t: score(spots) for t, spots in topic_spots.items()}
+    for broad in _broad_topics(topic_spots, attr_spots, q):
+        facts = index.facts(attributes=rules.topics[broad].attributes, entities=scope)
+        if facts:  # the best-matching topic that holds anything
+            order = {a: i for i, a in enumerate(rules.topics[broad].attributes)}
+            facts.sort(key=lambda f: (f.entity, order[f.attribute]))
+            return [Match(f, topics[broad], topic=broad) for f in facts], broad
+    found: dict[str, Match] = {}
+    if attr_scores:
+        for fact in index.facts(attributes=attr_scores, entities=scope):
+            found[fact.key] = Match(fact, rules=attr_scores[fact.attribute])
+    if _VERBATIM.search(q.text):  # "what did I ask you to remember": the verbatim notes
+        for fact in index.facts(numbered=NOTE_SLOT, entities=scope):
+            found.setdefault(fact.key, Match(fact)).rules += 1.0
+    query = list(q.query) + [t for s in value_spellings(rules, q) for t in tokens(s)]
+    for hit in index.search(query, entities=scope):
+        m = found.setdefault(
+            hit.fact.key, Match(hit.fact, rules=attr_scores.get(hit.fact.attribute, 0.0))
+        )
+        # A declared attribute's name was already weighed with its labels and aliases.
+        m.text = _text_score(hit, with_name=hit.fact.attribute not in rules.attributes)
+    for m in found.values():
+        m.score = m.rules + m.text
+    ranked = sorted(
+        (m for m in found.values() if m.score >= MIN_SCORE),
+        key=lambda m: (-m.score, m.fact.entity != DEFAULT_ENTITY, m.fact.key),
+    )
+    if not ranked:
+        return [], None
+    best = ranked[0].score
+    chosen = [m for m in ranked if m.score >= KEEP_RATIO * best][:MAX_FACTS]
+    # A fact whose old value the question takes as current is part of the answer: the
+    # correction ("from Haizhu" after the move names the new address too).
+    keys = {m.fact.key for m in chosen}
+    stale = [
+        m for m in ranked if m not in chosen and m.fact.status != "deleted"
+        and premise(m.fact, q, rules) == (False, True)
+        and (m.fact.derived_from or {}).get("fact") not in keys  # its cause says it already
+    ]  # fmt: skip
+    return chosen + stale[:MAX_PREMISE], None
+
+
+def _broad_topics(
+    topics: dict[str, dict[int, float]], attrs: dict[str, dict[int, float]], q: Question
+) -> list[str]:
+    """Topics the question asks for as a whole ('tell me everything about my commute',
+    '我的联系方式有哪些', 'what is our tech stack?'), best first; [] for a narrow question."""
+    best = max((score(spots) for spots in attrs.values()), default=0.0)
+    # Everything the leading attributes (near-ties included) explain in the question.
+    leading = {i for spots in attrs.values() if score(spots) >= KEEP_RATIO * best for i in spots}
+    cue = bool(_BROAD.search(q.text))
+    out = []
+    for name, spots in sorted(topics.items(), key=lambda kv: (-score(kv[1]), kv[0])):
+        s = score(spots)
+        # A cue word; a topic named more strongly than any one attribute; or the question
+        # is the topic's own name, which an attribute also answers to ("我们的技术栈是什么").
+        named = s >= 2.0 and set(spots) == leading
+        if s >= MIN_SCORE and (cue or s > best + 0.5 or named):
+            out.append(name)
+    return out
+
+
+def _text_score(hit: Hit, *, with_name: bool = True) -> float:
+    """Each matched query token counts once, by its best column."""
+    best: dict[str, float] = {}
+    for col, toks in hit.matched.items():
+        if col == "name" and not with_name:
+            continue
+        for t in toks:
+            best[t] = max(best.get(t, 0.0), COLUMN_WEIGHT[col] * weight(t))
+    return sum(best.values())
