@@ -164,8 +164,10 @@ def question(
         values[fact.attribute] = old_s or "?"
         out = {}
         for lang, template in sorted(dep.ask.items()):
+            # Each language gets the spelling that fits it (上海 in Chinese, Shanghai in English).
+            spelled = {a: rules.spelling(a, v, lang) for a, v in values.items()}
             try:
-                out[lang] = template.format_map(_Missing(values))
+                out[lang] = template.format_map(_Missing(spelled))
             except (ValueError, IndexError):
                 out[lang] = template
         return out
@@ -174,9 +176,10 @@ def question(
             "en": f"What is your {attr.label_for('en')} now? ({trig.label_for('en')} changed on {eff.at})",
             "zh": f"你现在的{attr.label_for('zh')}是什么？（{trig.label_for('zh')}在{eff.at}有变化）",
         }
+    en, zh = (rules.spelling(fact.attribute, old_s, lang) for lang in ("en", "zh"))
     return {
-        "en": f"Is your {attr.label_for('en')} still “{old_s}”? ({trig.label_for('en')} changed on {eff.at})",
-        "zh": f"你的{attr.label_for('zh')}还是“{old_s}”吗？（{trig.label_for('zh')}在{eff.at}有变化）",
+        "en": f"Is your {attr.label_for('en')} still “{en}”? ({trig.label_for('en')} changed on {eff.at})",
+        "zh": f"你的{attr.label_for('zh')}还是“{zh}”吗？（{trig.label_for('zh')}在{eff.at}有变化）",
     }
 
 
