@@ -16,8 +16,11 @@ def sha256(data: bytes | str) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def atomic_write(path: Path, data: bytes | str) -> None:
-    """Write through a temporary file in the same folder and an atomic rename."""
+def atomic_write(path: Path, data: bytes | str, *, durable: bool = True) -> None:
+    """Write through a temporary file in the same folder and an atomic rename.
+
+    durable=False skips the fsyncs, for a caller that flushes a whole batch at once.
+    """
     if isinstance(data, str):
         data = data.encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -32,13 +35,15 @@ def atomic_write(path: Path, data: bytes | str) -> None:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-    _fsync_dir(path.parent)
+    if durable:
+        _fsync_dir(path.parent)
 
 
 def _umask() -> int:
@@ -59,12 +64,13 @@ def write_if_changed(path: Path, text: str) -> bool:
     return True
 
 
-def remove(path: Path) -> bool:
+def remove(path: Path, *, durable: bool = True) -> bool:
     try:
         path.unlink()
     except FileNotFoundError:
         return False
-    _fsync_dir(path.parent)
+    if durable:
+        _fsync_dir(path.parent)
     return True
 
 
