@@ -30,7 +30,7 @@ def build(root: Path, n: int, second_hop: bool) -> None:
     for i in range(n):
         d = {"when": "home_city", "then": f"dep_{i:05d}", "action": actions[i % 3]}
         if d["action"] == "derive":
-            d["value"] = "{home_city} #%d" % i
+            d["value"] = "{home_city} #" + str(i)
         deps.append(d)
     (root / "facts" / "user").mkdir(parents=True)
     (root / "rules.yaml").write_text(
