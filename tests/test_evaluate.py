@@ -471,3 +471,13 @@ def test_wording_agrees_with_the_answers_ask_gives(story_vault: Vault) -> None:
         assert ev.says_any(text, words[1]) and "Acme" not in text, text
     text = ev.ask_text(story_vault, "Which city do I live in?")
     assert "Shanghai" in text and not ev.says_any(text, words[0] + words[1]), text
+
+
+def test_numbers_match_as_whole_numbers_not_inside_dates() -> None:
+    from mdmem.evaluate import locate
+
+    assert locate("was 20 until 2026-02-10", "20") == 4
+    assert locate("since 2025-08-15", "20") == -1
+    assert locate("since 2025-08-15", "25") == -1
+    assert locate("about 25 minutes", "25 minutes") == 6
+    assert locate("20分钟", "20") == 0
