@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .factfile import Fact
@@ -81,7 +82,22 @@ PHRASES: dict[str, dict[str, str]] = {
     "now_uncertain_mark": {"en": "now uncertain", "zh": "现在不确定"},
     "unconfirmed_mark": {"en": "unconfirmed", "zh": "尚未确认"},
     "ended": {"en": "then unknown from {date}", "zh": "{date}之后未知"},
+    "note": {
+        "en": "{who} asked me to keep this word for word ({date}):{sep}{value}",
+        "zh": "{who}让我记下的原话（{date}）：{sep}{value}",
+    },
+    "origin": {
+        "en": "{whose} {label} changed to {value} on {date}. ",
+        "zh": "{whose}{label}在{date}变成了{value}。",
+    },
+    "origin_gone": {
+        "en": "{whose} {label} {change} on {date}. ",
+        "zh": "{whose}{label}在{date}{change}。",
+    },
 }
+NOTE_SLOT = "note"  # where ingest keeps verbatim requests: note, note_2, … (extract.VERBATIM_SLOT)
+NOTE_LABEL = {"en": "note", "zh": "记下的原话"}
+_NOTE = re.compile(rf"{NOTE_SLOT}(?:_[0-9]+)?")
 CHANGE = {
     "changed": {"en": "changed", "zh": "有变化"},
     "uncertain": {"en": "became uncertain", "zh": "变得不确定"},
@@ -115,6 +131,45 @@ def show(rules: Rules, attribute: str, value: Any, lang: str) -> str:
     return rules.spelling(attribute, str(value), lang) if value is not None else "?"
 
 
+def is_note(attribute: str) -> bool:
+    """True for the verbatim slots ingest fills: note, note_2, note_3 …"""
+    return bool(_NOTE.fullmatch(attribute))
+
+
+def label(rules: Rules, attribute: str, lang: str) -> str:
+    """A readable label: the declared one; for an undeclared slot the slug in words (a verbatim
+    note: 'note' / '记下的原话'), never the raw slug."""
+    attr = rules.attributes.get(attribute)
+    if attr is not None:
+        return attr.label_for(lang)
+    if is_note(attribute):
+        return NOTE_LABEL[lang]
+    return attribute.replace("_", " ")
+
+
+def note_sentence(fact: Fact, lang: str) -> str:
+    """A verbatim note, given back exactly as kept (no re-spelling, nothing appended)."""
+    value = fact.value if isinstance(fact.value, str) else "\n".join(fact.value or [])
+    if fact.entity == "user":
+        who = "You" if lang == "en" else "你"
+    else:
+        who = whose(fact.entity, lang).removesuffix("'s").removesuffix("的")
+    sep = "\n" if "\n" in value else " " if lang == "en" else ""
+    return phrase("note", lang, who=who, date=day(fact.valid_from), sep=sep, value=value)
+
+
+def origin_sentence(origin: Fact, rules: Rules, lang: str, when: str | None = None) -> str:
+    """What changed upstream of a doubtful fact: 'Your home city changed to Hangzhou on D.'"""
+    b = _base(origin, rules, lang)
+    if origin.status in ("active", "tentative") and origin.value is not None:
+        value = show(rules, origin.attribute, origin.value, lang)
+        return _cap(phrase("origin", lang, value=value, date=day(origin.valid_from or when), **b))
+    change = {"deleted": "deleted", "expired": "expired"}.get(origin.status, "uncertain")
+    why = origin.uncertain_because or {}
+    at = origin.recorded_at if origin.status == "deleted" else why.get("changed_at")
+    return _cap(phrase("origin_gone", lang, change=CHANGE[change][lang], date=day(at or when), **b))
+
+
 def day(value: str | None) -> str:
     return (value or "?")[:10]
 
@@ -124,7 +179,7 @@ def _base(fact: Fact, rules: Rules, lang: str) -> dict[str, str]:
     return {
         "whose": w,
         "whose_lower": w[:1].lower() + w[1:] if fact.entity == "user" else w,
-        "label": rules.attribute(fact.attribute).label_for(lang),
+        "label": label(rules, fact.attribute, lang),
     }
 
 
@@ -133,15 +188,13 @@ def _trigger(fact: Fact, rules: Rules, lang: str) -> tuple[str, str, str]:
     why = fact.uncertain_because or {}
     key = str(why.get("fact") or "")
     attr = key.split("/", 1)[-1] if key else ""
-    label = rules.attribute(attr).label_for(lang) if attr else "?"
+    name = label(rules, attr, lang) if attr else "?"
     if key and not key.startswith(fact.entity + "/"):
-        label = (
-            f"{key.split('/', 1)[0]} {label}"
-            if lang == "en"
-            else f"{key.split('/', 1)[0]}的{label}"
+        name = (
+            f"{key.split('/', 1)[0]} {name}" if lang == "en" else f"{key.split('/', 1)[0]}的{name}"
         )
     change = CHANGE.get(str(why.get("change")), CHANGE["changed"])[lang]
-    return label, change, day(why.get("changed_at") or fact.valid_from)
+    return name, change, day(why.get("changed_at") or fact.valid_from)
 
 
 def state_sentence(fact: Fact, rules: Rules, lang: str) -> str:
@@ -159,6 +212,12 @@ def state_sentence(fact: Fact, rules: Rules, lang: str) -> str:
     value = show(rules, fact.attribute, fact.value, lang)
     if fact.value is None:
         return _cap(phrase("unknown", lang, **b))
+    if (
+        fact.status == "active"
+        and is_note(fact.attribute)
+        and fact.attribute not in rules.attributes
+    ):
+        return note_sentence(fact, lang)
     if fact.status == "uncertain":
         trig, change, when = _trigger(fact, rules, lang)
         text = phrase("uncertain", lang, value=value, trigger=trig, change=change, date=when, **b)
@@ -172,7 +231,7 @@ def state_sentence(fact: Fact, rules: Rules, lang: str) -> str:
     if fact.derived_from:
         src = str(fact.derived_from.get("fact", "")).split("/", 1)[-1]
         note = phrase("derived", lang, date=day(fact.valid_from),
-                      trigger=rules.attribute(src).label_for(lang), **b)  # fmt: skip
+                      trigger=label(rules, src, lang), **b)  # fmt: skip
     elif fact.valid_from:
         note = phrase("since", lang, date=day(fact.valid_from))
     else:

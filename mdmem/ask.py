@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -87,9 +88,17 @@ def _is_day(text: str) -> bool:
     return bool(DATE_RE.fullmatch(text))
 
 
+_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
 def detect_lang(text: str) -> str:
-    """zh when the question has Chinese characters, else en."""
-    return "zh" if any("\u3400" <= c <= "\u9fff" for c in text) else "en"
+    """zh when Chinese carries the question, else en: an English question that names a
+    Chinese place ('How long is my ride to 珠江新城?') is answered in English. About two
+    Chinese characters make a word; a tie goes to Chinese (我在Lingnan Tech工作吗)."""
+    cjk = sum(1 for c in text if "\u3400" <= c <= "\u9fff")
+    if not cjk:
+        return "en"
+    return "zh" if cjk >= 2 * len(_LATIN_WORD.findall(text)) else "en"
 
 
 def ask(
@@ -150,23 +159,59 @@ def answer_from_index(
         )
     else:
         yes_no = bool(_YES_NO.search(question))
-        ans.text = " ".join(_current(f, q, rules, lang, yes_no) for f in facts)
+        ans.text = _join(_current(f, q, rules, lang, yes_no, index, facts) for f in facts)
     return ans
 
 
-def _current(fact: Fact, q: Question, rules: Rules, lang: str, yes_no: bool) -> str:
-    """The state sentence, led by a correction when the question assumes an old value."""
+def _join(parts: Iterable[tuple[str, ...]]) -> str:
+    """Each fact's sentence after its lead-ins ('That is out of date. ', what changed
+    upstream): a lead-in already said for an earlier fact is not said again."""
+    said: set[str] = set()
+    out = []
+    for *leads, sentence in parts:
+        out.append("".join(lead for lead in leads if lead not in said) + sentence)
+        said.update(leads)
+    return " ".join(out)
+
+
+def _current(
+    fact: Fact, q: Question, rules: Rules, lang: str, yes_no: bool, index: Index,
+    answered: list[Fact],
+) -> tuple[str, str, str]:  # fmt: skip
+    """(lead-in, upstream change, sentence): the state, led by a correction when the question assumes an old
+    value, and by what changed upstream when the value it assumes is now in doubt."""
     sentence = tpl.state_sentence(fact, rules, lang)
     if fact.status == "deleted":
-        return sentence
+        return "", "", sentence
     says_current, says_old = premise(fact, q, rules)
+    origin = ""
+    why = fact.uncertain_because or {}
+    # An uncertain fact's sentence names its own trigger; what started the cascade further
+    # upstream (or what an expired fact's sentence leaves out) is said before it.
+    upstream = fact.status == "expired" or why.get("origin") not in (None, why.get("fact"))
+    if (says_old or says_current) and fact.status in ("uncertain", "expired") and upstream:
+        origin = _origin(fact, rules, lang, index, answered)
     if says_old and not says_current:
-        return tpl.phrase("stale", lang) + sentence
+        return tpl.phrase("stale", lang), origin, sentence
     if fact.status in ("uncertain", "expired") and (says_old or says_current):
-        return tpl.phrase("doubtful", lang) + sentence
+        return tpl.phrase("doubtful", lang), origin, sentence
     if says_current and yes_no and fact.status == "active":
-        return tpl.phrase("yes", lang) + sentence
-    return sentence
+        return tpl.phrase("yes", lang), origin, sentence
+    return "", origin, sentence
+
+
+def _origin(fact: Fact, rules: Rules, lang: str, index: Index, answered: list[Fact]) -> str:
+    """'You moved to Hangzhou on D.' for a doubtful fact whose cause started upstream ('' when
+    that change is already part of the answer or not on record)."""
+    why = fact.uncertain_because or {}
+    key = str(why.get("origin") or why.get("fact") or "")
+    if "/" not in key or any(f.key == key for f in answered):
+        return ""
+    entity, attribute = key.split("/", 1)
+    found = index.facts(attributes=[attribute], entities=[entity])
+    if not found:
+        return ""
+    return tpl.origin_sentence(found[0], rules, lang, str(why.get("changed_at") or ""))
 
 
 # --- the model path --------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .answer import label as label_of
 from .answer import show
 from .factfile import Fact
 from .rules import Rules, has_cjk
@@ -110,7 +111,7 @@ def _fact_items(facts: Mapping[str, Fact], rules: Rules, lang: str, now: str) ->
     items = []
     for key, f in facts.items():
         attr = rules.attribute(f.attribute)
-        label = attr.label_for(lang)
+        label = label_of(rules, f.attribute, lang)
         who = "" if f.entity == "user" else f"{f.entity} · "
         ent_rank = (f.entity != "user", f.entity)
         value = (
@@ -151,11 +152,7 @@ def _fact_items(facts: Mapping[str, Fact], rules: Rules, lang: str, now: str) ->
             note = since
             if f.derived_from:
                 src = str(f.derived_from.get("fact", "")).split("/", 1)[-1]
-                note = (
-                    f"{since[:-1]}; derived from {rules.attribute(src).label_for(lang)})"
-                    if since
-                    else ""
-                )
+                note = f"{since[:-1]}; derived from {label_of(rules, src, lang)})" if since else ""
             t_pos, t_label, a_pos = topics.get(f.attribute, (len(topics) + 1, "other", 0))
             group = f"### {f.entity}\n#### {t_label}"
             rank = (2, (STABILITY_RANK.get(attr.stability, 1), *recency), key)

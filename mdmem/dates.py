@@ -1,4 +1,11 @@
-"""Dates said in passing ("from 2019 to 2021", "last year", "2024年3月起"), resolved to ISO days."""
+"""Dates said in passing ("from 2019 to 2021", "last year", "2024年3月起"), resolved to ISO days.
+
+The end a person names is included, and stored exclusive like every validity period in mdmem
+([valid_from, valid_to)): "till 2023", "到2023年" and "from 2019 to 2023" end on 2024-01-01,
+"until March 2021" on 2021-04-01, "until 5 March 2021" on 2021-03-06. When only the end is said
+("I lived in Calgary till 2023"), the value is dated from the start of that end period: the
+earliest time the sentence vouches for.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +29,8 @@ MONTHS = {
 }  # fmt: skip
 _MONTH = r"\b(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _YEAR = r"(?:19|20)\d{2}"
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_ZH_WEEKDAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 _NUM = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "一": 1, "两": 2, "二": 2, "三": 3,
@@ -35,17 +44,26 @@ _POINT = (
     rf"|(?P<dm_mon>{_MONTH})\s+(?:(?P<dm_day>\d{{1,2}})(?:st|nd|rd|th)?,?\s+)?(?P<dm_year>{_YEAR})"
     rf"|(?P<zh_year>{_YEAR})\s*年(?:\s*(?P<zh_mon>\d{{1,2}})\s*月(?:\s*(?P<zh_day>\d{{1,2}})\s*[日号])?)?"
     rf"|(?P<year>{_YEAR})\b"
-    r"|(?P<rel>yesterday|last\s+(?:week|month|year|spring|summer|fall|autumn|winter)"
+    rf"|\bin\s+(?P<mo_mon>{_MONTH})(?![\w.]|\s*\d)"
+    r"|(?<![\d年])(?P<mo_zh>1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])\s*月(?:份|初|中|底)?(?![\d一二三四五六七八九十]{0,3}\s*[日号])"
+    rf"|(?P<rel>yesterday|last\s+(?:week|month|year|spring|summer|fall|autumn|winter|{'|'.join(_WEEKDAYS)})\b"
     r"|(?P<ago_n>\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
     r"(?P<ago_u>day|week|month|year)s?\s+ago"
+    r"|上周[一二三四五六日天]|上个?(?:星期|礼拜)[一二三四五六日天]"
     r"|昨天|前天|上周|上个?星期|上个?礼拜|上个月|去年|前年"
     r"|(?P<zh_n>\d+|[一两二三四五六七八九十半])\s*(?P<zh_u>天|周|个星期|个月|年)(?:以)?前))"
 )
 _POINT_RE = re.compile(_POINT, re.I)
 _PERIOD_RE = re.compile(
-    rf"(?:\bfrom|\bbetween|从|自)\s*(?P<a>{_POINT.replace('?P<', '?P<a_')})\s*"
+    rf"(?:\bfrom|\bbetween|\bsince|从|自)\s*(?P<a>{_POINT.replace('?P<', '?P<a_')})\s*"
     rf"(?:to|until|till|through|and|-|–|—|到|至)\s*"
     rf"(?P<b>{_POINT.replace('?P<', '?P<b_')}|now|today|present|现在|今天)",
+    re.I,
+)
+# Only the end said: "till 2023", "until last year", "到2023年", "一直住到去年".
+_UNTIL_RE = re.compile(
+    rf"(?:\buntil|\btill|['’]til|\bup\s+(?:to|until)|(?<![搬迁调转去回])到|直到)\s*"
+    rf"(?P<b>{_POINT.replace('?P<', '?P<b_')})",
     re.I,
 )
 _SINCE_RE = re.compile(
@@ -54,7 +72,8 @@ _SINCE_RE = re.compile(
     re.I,
 )
 # Cheap test before the big expressions: a digit, a month name or a relative word.
-_ANY = re.compile(rf"\d|{_MONTH}|yesterday|last\s|ago\b|[昨前去上]", re.I)
+_ANY = re.compile(rf"\d|{_MONTH}|yesterday|last\s|ago\b|[昨前去上月]", re.I)
+_NOW = ("now", "today", "present", "现在", "今天")
 
 
 @dataclass(frozen=True)
@@ -64,6 +83,7 @@ class When:
     start: str
     end: str | None = None
     open_start: bool = False  # "since …" / "…起": the value still holds
+    through: str | None = None  # a single point: the exclusive end of the span it names
 
 
 def _point(groups: dict[str, str | None], prefix: str, ref: date) -> date | None:
@@ -83,6 +103,12 @@ def _point(groups: dict[str, str | None], prefix: str, ref: date) -> date | None
             return date(int(g("zh_year") or 0), int(g("zh_mon") or 1), int(g("zh_day") or 1))
         if g("year"):
             return date(int(g("year") or 0), 1, 1)
+        if g("mo_mon") or g("mo_zh"):  # "in March", "3月": the latest March not after ref
+            raw = str(g("mo_mon") or g("mo_zh"))
+            month = (
+                int(raw) if raw.isdigit() else MONTHS.get(raw.lower().rstrip(".")) or _zh_month(raw)
+            )
+            return date(ref.year if month <= ref.month else ref.year - 1, month, 1)
     except ValueError:
         return None  # "31 February 2024": not a date
     rel = g("rel")
@@ -91,8 +117,47 @@ def _point(groups: dict[str, str | None], prefix: str, ref: date) -> date | None
     return None
 
 
+def _unit(groups: dict[str, str | None], prefix: str) -> str:
+    """How much time a point names: a "year", a "month", a "season" or a "day"."""
+
+    def g(name: str) -> str:
+        return (groups.get(prefix + name) or "").lower()
+
+    rel = " ".join(g("rel").split())
+    unit = g("ago_u") or {"年": "year", "个月": "month"}.get(g("zh_u"), "")
+    if g("year") or (g("zh_year") and not g("zh_mon")) or rel in ("last year", "去年", "前年"):
+        return "year"
+    if (g("dm_year") and not g("dm_day")) or (g("zh_mon") and not g("zh_day")) or g("mo_mon"):
+        return "month"
+    if g("mo_zh") or rel in ("last month", "上个月") or unit in ("year", "month"):
+        return unit or "month"
+    if rel.split()[-1:] and rel.split()[-1] in ("spring", "summer", "fall", "autumn", "winter"):
+        return "season"
+    return "day"
+
+
+def _after(day: date, unit: str) -> date:
+    """The exclusive end of the span of `unit` that begins on `day`."""
+    if unit == "year":
+        return date(day.year + 1, 1, 1)
+    if unit in ("month", "season"):
+        return _add_months(day.replace(day=1), 3 if unit == "season" else 1)
+    return day + timedelta(days=1)
+
+
+def _zh_month(raw: str) -> int:
+    return {"十": 10, "十一": 11, "十二": 12}.get(raw) or _NUM.get(raw, 1)
+
+
 def _relative(rel: str, g: Callable[[str], str | None], ref: date) -> date | None:
     last = rel.split()[-1] if rel.startswith("last") else ""
+    if last in _WEEKDAYS:  # "last Monday": the latest Monday before the day it was said
+        back = (ref.weekday() - _WEEKDAYS.index(last) - 1) % 7 + 1
+        return ref - timedelta(days=back)
+    if (
+        rel[-1:] in _ZH_WEEKDAY and rel[:1] == "上" and len(rel) > 2
+    ):  # 上周三: last week's Wednesday
+        return ref - timedelta(days=ref.weekday() + 7) + timedelta(days=_ZH_WEEKDAY[rel[-1]])
     if rel in ("yesterday", "昨天"):
         return ref - timedelta(days=1)
     if rel == "前天":
@@ -142,11 +207,20 @@ def find_when(text: str, ref: str | None) -> When | None:
         start = _point(m.groupdict(), "a_", today)
         end_raw = m.group("b")
         if start is not None:
-            if end_raw.lower() in ("now", "today", "present", "现在", "今天"):
+            if end_raw.lower() in _NOW:
                 return When(start.isoformat(), None, True)
             end = _point(m.groupdict(), "b_", today)
+            if end is not None:
+                end = _after(end, _unit(m.groupdict(), "b_"))
             if end is not None and end > start:
                 return When(start.isoformat(), end.isoformat())
+    m = _UNTIL_RE.search(text)
+    if m:
+        last = _point(m.groupdict(), "b_", today)
+        if last is not None:
+            end = _after(last, _unit(m.groupdict(), "b_"))
+            if end <= today:  # "until next year" is a plan, not a closed period
+                return When(last.isoformat(), end.isoformat())
     m = _SINCE_RE.search(text)
     if m:
         start = _point(m.groupdict(), "a_" if m.group("a") else "z_", today)
@@ -156,7 +230,9 @@ def find_when(text: str, ref: str | None) -> When | None:
     if m:
         start = _point(m.groupdict(), "", today)
         if start is not None:
-            return When(start.isoformat())
+            return When(
+                start.isoformat(), through=_after(start, _unit(m.groupdict(), "")).isoformat()
+            )
     return None
 
 
@@ -164,3 +240,74 @@ def parse_date(text: str, ref: str | None) -> str | None:
     """One date phrase (a pattern's `date` group) as YYYY-MM-DD, or None."""
     found = find_when(text, ref)
     return found.start if found else None
+
+
+_ZH_DIGIT = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}  # fmt: skip
+_ZH_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百]{1,6}")
+
+
+def zh_number(text: str) -> int | None:
+    """A Chinese numeral below a thousand ("四十" 40, "二十五" 25, "十五" 15, "一百二" 120)."""
+    if not _ZH_NUMBER.fullmatch(text):
+        return None
+    total, digit = 0, None
+    for i, ch in enumerate(text):
+        if ch in _ZH_DIGIT:
+            if digit is not None and ch not in "零〇":
+                return None  # "四五": two digits in a row is a range, not a number
+            digit = _ZH_DIGIT[ch] or None
+        elif ch == "十":
+            total += (digit if digit is not None else 1) * 10
+            digit = None
+        else:  # 百
+            if digit is None:
+                return None
+            total += digit * 100
+            digit = None
+            if i == len(text) - 2 and text[-1] in _ZH_DIGIT:  # 一百二 = 120
+                return total + _ZH_DIGIT[text[-1]] * 10
+    return total + (digit or 0)
+
+
+_NUMBER_WORD = r"\d{1,3}(?:\.\d)?|[零〇一二两三四五六七八九十百]{1,6}|an?|one|two|three|half\s+an?"
+_DURATION = re.compile(
+    rf"^(?:(?:about|around|roughly|almost|nearly|over|under|just|only|大概|大约|差不多|将近|快)\s*)?"
+    rf"(?:(?P<h>{_NUMBER_WORD})\s*(?:个\s*)?(?P<half>半)?\s*(?:hours?|hrs?|h|小时|钟头)"
+    rf"(?:\s*(?:and\s+(?P<ah>a\s+half)|(?P<hm>\d{{1,2}}|[一二三四五六七八九十]{{1,3}})\s*(?:minutes?|mins?|分钟?)))?"
+    rf"|(?P<halfh>半\s*个?\s*(?:小时|钟头))"
+    rf"|(?P<m>\d{{1,3}}|[零〇一二两三四五六七八九十百]{{1,6}})\s*多?\s*(?:minutes?|mins?|分钟|分)?)"
+    rf"(?:\s*(?:左右|多))?$",
+    re.I,
+)
+
+
+def _amount(word: str) -> float | None:
+    word = " ".join(word.lower().split())
+    if re.fullmatch(r"\d{1,3}(?:\.\d)?", word):
+        return float(word)
+    if word.startswith("half"):
+        return 0.5
+    if word in _NUM:
+        return float(_NUM[word])
+    n = zh_number(word)
+    return float(n) if n is not None else None
+
+
+def minutes(text: str) -> str | None:
+    """A duration as whole minutes in digits: "四十分钟" '40', "半小时" '30', "an hour" '60'."""
+    m = _DURATION.match(text.strip())
+    if m is None:
+        return None
+    if m["halfh"]:
+        return "30"
+    if m["m"]:
+        n = _amount(m["m"])
+        return str(int(n)) if n is not None and 0 < n < 1000 else None
+    hours = _amount(m["h"])
+    if hours is None:
+        return None
+    if m["half"] or m["ah"]:
+        hours += 0.5
+    extra = _amount(m["hm"]) if m["hm"] else 0.0
+    total = round(hours * 60 + (extra or 0))
+    return str(total) if 0 < total < 1000 else None

@@ -14,10 +14,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .dates import When, find_when, parse_date
+from .dates import When, find_when, minutes, parse_date
 from .decide import Statement
 from .extract_generic import Found, Resolver, canonical, find_generic
-from .extract_requests import find_dependencies, find_forget, find_verbatim
+from .extract_requests import find_dependencies, find_forget, find_verbatims
+from .extract_values import day_before, split_items, tidy
 from .factfile import Fact, Value
 from .modality import Mood, clause_end, clause_start, mood, sentences
 from .prefilter import PatternSet
@@ -98,6 +99,7 @@ class Extractor:
         self._current: list[str] = []
         self._ended: list[str] = []
         self._values: dict[str, list[tuple[int, int]]] = {}
+        self._slot_names: dict[str | None, tuple[str, ...]] = {}
 
     def run(self, messages: list[Message]) -> Extraction:
         """Extract every human turn of a transcript, in order."""
@@ -130,11 +132,11 @@ class Extractor:
     def _find(self, msg: Message, entity: str) -> list[tuple[str, Found]]:
         text = msg.text
         out: list[tuple[str, Found]] = []
-        verbatim = find_verbatim(text)
-        if verbatim is not None:
-            slot, payload, (a, b) = verbatim
+        kept = find_verbatims(text)
+        for slot, payload, (a, b) in kept:
             attr = self.resolver.attribute(slot) if slot else None  # None: the next free note
             out.append((text, Found(attr, payload, "verbatim", a, a, b)))
+        for _, _, (a, b) in reversed(kept):
             text = text[:a] + "\n" + text[b:]  # the kept text is not read for facts
         candidates = self.patterns.candidates(text.lower())
         for sentence in sentences(text):
@@ -150,6 +152,7 @@ class Extractor:
                     vs = m.start("value") if value else m.end()
                     date = m.groupdict().get("date")
                     rules.append(Found(attr, value, kind, m.start(), vs, m.end(), date=date))
+            rules = tidy(rules)
             found = find_dependencies(sentence, self.resolver) + find_forget(
                 sentence, self.resolver
             )
@@ -179,12 +182,15 @@ class Extractor:
         owner = _owner_entity(entity, f.owner)
         key = f"{owner}/{f.attribute}"
         tentative = False
+        md = Mood()
         if f.kind != "verbatim":
-            md = mood(sentence, f.start, f.value_start, f.end)
+            md = mood(sentence, f.start, f.value_start, f.end, self._names(f.attribute))
             if f.kind == "invalidate":  # "I no longer commute": a denial is its very form
                 md = dataclasses.replace(md, negated=False)
             elif md.negated and md.no_longer and not (md.question or md.hypothetical):
                 f, md = self._no_longer(key, f, md)
+            if md.bygone and f.kind == "assert":  # "I was working at Bench back then"
+                md = dataclasses.replace(md, past=False)
             if md.blocked or (md.weak and f.kind == "invalidate"):
                 why = [n for n in ("question", "hypothetical", "negated", "past", "hedged", "future") if getattr(md, n)]  # fmt: skip
                 self.notes.append(f"{where}: {key}: {', '.join(why)} statement; nothing written")
@@ -194,10 +200,20 @@ class Extractor:
         value = f.value
         if isinstance(value, str) and f.kind != "verbatim":
             value = canonical(self.rules, f.attribute or "", " ".join(value.split()).strip(" .,;:!?，。；：！？"))  # fmt: skip
+            if (f.attribute or "").endswith("_minutes"):  # "四十分钟", "half an hour" → '40', '30'
+                value = minutes(value)
+                if value is None:
+                    self.notes.append(f"{where}: {key}: not a number of minutes; nothing written")
+                    return
         if when is not None and when.start > at:
             tentative, when = True, None  # a date still to come: a plan, not a fact
         if when is not None and when.end is not None and when.end <= at and f.kind != "invalidate":
-            self._period(key, f, value, when, where)
+            for item in self._items(f.attribute, value):
+                self._period(key, f, item, when, where)
+            return
+        if md.bygone and f.kind == "assert":
+            for item in self._items(f.attribute, value):
+                self._bygone(key, item, when, at, where)
             return
         start = when.start if when is not None else at
         kind = "invalidate" if f.kind == "invalidate" else "assert"
@@ -206,8 +222,48 @@ class Extractor:
             if f.kind == "verbatim"
             else f"Learned from {self.path} on {at}."
         )
-        self.emit(key, kind=kind, value=value if kind == "assert" else None, at=start,
-                  where=where, tentative=tentative, body=body)  # fmt: skip
+        for item in self._items(f.attribute, value) if kind == "assert" else [None]:
+            self.emit(key, kind=kind, value=item, at=start, where=where, tentative=tentative,
+                      body=body)  # fmt: skip
+
+    def _names(self, attribute: str | None) -> tuple[str, ...]:
+        """What a slot is called: its name, labels and aliases (cached)."""
+        if attribute not in self._slot_names:
+            a = self.rules.attributes.get(attribute or "")
+            names = (attribute or "").replace("_", " ")
+            self._slot_names[attribute] = (
+                (names, *a.label.values(), *a.aliases) if a is not None else (names,)
+            )
+        return self._slot_names[attribute]
+
+    def _items(self, attribute: str | None, value: Value) -> list[Value]:
+        """A list said of a many-valued slot ("bouldering and sourdough baking") item by item."""
+        return split_items(self.rules, attribute or "", value)
+
+    def _bygone(self, key: str, value: Value, when: When | None, at: str, where: str) -> None:
+        """A value said in the past tense: history before the current value, never current."""
+        slot = self.state.get(key)
+        start = when.start if when is not None else None
+        body = f"Learned from {self.path} (a past value)."
+        if slot is not None and slot.value is not None:
+            attribute = key.split("/", 1)[1]
+            held = slot.value if isinstance(slot.value, list) else [slot.value]
+            if any(self.rules.same_value(attribute, value, v) for v in held):
+                self.notes.append(f"{where}: {key}: the current value said in the past tense")
+                return
+            if not slot.valid_from:
+                self.notes.append(f"{where}: {key}: a past value, but the current one has no date")
+                return
+            if start is None or start >= str(slot.valid_from):
+                start = day_before(str(slot.valid_from))  # just before the current value
+            self.emit(key, kind="assert", value=value, at=start, where=where, body=body,
+                      until=str(slot.valid_from))  # fmt: skip
+            return
+        # Nothing current: it held then, and no longer does.
+        start = start or at
+        end = (when.through if when is not None else None) or at
+        self.emit(key, kind="assert", value=value, at=start, where=where, body=body)
+        self.emit(key, kind="invalidate", value=None, at=min(end, at), where=where)
 
     def _no_longer(self, key: str, f: Found, md: Mood) -> tuple[Found, Mood]:
         """ "I don't eat meat any more", "我不吃素了": the current value, if it is this one, ends."""
@@ -247,7 +303,15 @@ class Extractor:
             self.emit(key, kind="assert", value=value, at=when.start, where=where, body=body)
             self.emit(key, kind="invalidate", value=None, at=when.end, where=where)
         elif slot.valid_from and when.start < slot.valid_from and f.kind == "assert":
-            self.emit(key, kind="assert", value=value, at=when.start, where=where, body=body, until=when.end)
+            self.emit(
+                key,
+                kind="assert",
+                value=value,
+                at=when.start,
+                where=where,
+                body=body,
+                until=when.end,
+            )
         else:
             self.notes.append(
                 f"{where}: {key}: a past period that overlaps the current value; nothing written"

@@ -6,39 +6,98 @@ import re
 
 from .extract_generic import Found, Resolver
 from .modality import is_question
+from .rules import norm
 
 # --- verbatim: "remember this error log word for word: ```…```", "原文记下：“…”" ----------
 
+# "keep this word for word", "write this down exactly", "another one to keep exactly as I say it"
+_EN_KEEP = (
+    r"(?:remember|store|save|keep|record|log|memori[sz]e|(?:note|write|jot|copy|take)(?:\s+down)?)"
+)
+_EN_MANNER = (
+    r"(?:word\s+for\s+word|verbatim|byte\s+for\s+byte|character\s+for\s+character|to\s+the\s+letter"
+    r"|exactly(?:\s+as\s+(?:written|it\s+is|is|(?:I|you)\s+(?:say|said|wrote|write|put|typed|type)"
+    r"\s+it|(?:it['’]s|it\s+is)\s+(?:written|said))|\s+like\s+this)?|as\s+is)"
+)
 _VERBATIM = re.compile(
-    r"\b(?:please\s+)?(?:remember|store|save|keep|record|note(?:\s+down)?|memori[sz]e)\s+"
-    r"(?:(?:this|that|the\s+following|my|our|the)\s+)?(?:(?P<x>[a-z][a-z -]{0,30}?)\s+)?"
-    r"(?:word\s+for\s+word|verbatim|byte\s+for\s+byte|character\s+for\s+character|"
-    r"exactly(?:\s+as\s+(?:written|it\s+is|is|I\s+wrote\s+it))?)\s*[:：]?\s*"
-    r"|(?:请|麻烦)?(?:帮我)?(?:把(?P<zx>[\u4e00-\u9fff]{1,8}?))?"
-    r"(?:原文|原话|原样|一字不差地?|逐字|原封不动地?)(?:地)?(?:记下|记住|保存|存下|记录)(?:来)?"
-    r"(?P<zx2>[\u4e00-\u9fff]{0,8}?)\s*[:：]?\s*",
+    rf"\b(?:please\s+)?{_EN_KEEP}\s+"
+    r"(?:(?:this|that|it|the\s+following|my|our|the)\s+)?(?:down\s+)?(?:for\s+me\s+)?"
+    rf"(?:(?P<x>[a-z][a-z -]{{0,30}}?)\s+)?(?:down\s+)?(?:for\s+me\s+)?{_EN_MANNER}\s*[:：?.!,–—-]?\s*"
+    r"|(?:请|麻烦你?)?(?:再|也)?(?:帮我|给我|替我)?(?:再|也)?(?:把(?P<zx>[\u4e00-\u9fff]{1,8}?))?"
+    r"(?:按|照)?(?:原文|原话|原样|一字不差地?|一字不改地?|逐字逐句地?|逐字地?|原封不动地?)(?:地)?(?:帮我|给我|替我)?"
+    r"(?:记下来|记下|记住|记一下|记一句|记一条|记个|记着|记|保存下来|保存|存下来|存下|存一下|存着|存|"
+    r"记录下来|记录|抄下来|写下来)"
+    r"(?:(?P<zx2>[\u4e00-\u9fff]{1,8}?)(?=\s*[:：，,“\"「『]))?\s*[:：，,]?\s*",
     re.I,
 )
 _FENCE = re.compile(r"(?P<open>```|~~~)[^\n]*\n(?P<body>.*?)\n?[ \t]*(?P=open)", re.S)
 _CLOSE = {'"': '"', "“": "”", "'": "'", "‘": "’", "「": "」", "『": "』", "«": "»"}
+# Words for "this text" rather than a slot: "keep this one word for word", "原话记一句".
+_NOT_SLOT = re.compile(
+    r"^(?:(?:another|one\s+more|this|that)\s+)?(?:one|bit|line|lines|sentence|note|text|quote|message"
+    r"|phrase|part|down|for\s+me|please|too|as\s+well|also|again)$"
+    r"|^(?:这|那|下面|以下|如下)?(?:一|几)?(?:句话?|段话?|条|个|下|下来|内容|的话|原话|话|一下)$",
+    re.I,
+)
+_ZH_DET = re.compile(r"^(?:这|那|下面|以下)(?:一|几)?(?:句|段|条|个|份)?(?:的)?")
+
+
+def _slot_words(*groups: str | None) -> str | None:
+    for g in groups:
+        if not g:
+            continue
+        g = g.strip()
+        if not g.isascii():
+            g = _ZH_DET.sub("", g)
+        if g and not _NOT_SLOT.match(g):
+            return g
+    return None
 
 
 def find_verbatim(text: str) -> tuple[str | None, str, tuple[int, int]] | None:
     """(slot words or None, the exact text to keep, its span in text) for a verbatim request."""
-    m = _VERBATIM.search(text)
-    if m is None:
-        return None
-    slot = m["x"] or m["zx"] or m["zx2"] or None
+    found = find_verbatims(text)
+    return found[0] if found else None
+
+
+def find_verbatims(text: str) -> list[tuple[str | None, str, tuple[int, int]]]:
+    """Every verbatim request of a message, in order: (slot words or None, exact text, span)."""
+    out: list[tuple[str | None, str, tuple[int, int]]] = []
+    pos = 0
+    while (m := _VERBATIM.search(text, pos)) is not None:
+        kept = _payload(text, m)
+        if kept is None:
+            pos = m.end() if m.end() > m.start() else m.start() + 1
+            continue
+        out.append(kept)
+        pos = kept[2][1]
+    return out
+
+
+def _payload(text: str, m: re.Match[str]) -> tuple[str | None, str, tuple[int, int]] | None:
+    slot = _slot_words(m["x"], m["zx"], m["zx2"])
     rest = m.end()
     fence = _FENCE.match(text, rest) or _FENCE.search(text, rest)
     if fence and not text[rest : fence.start()].strip(" \t\n:："):
         return slot, fence["body"], (m.start(), fence.end())
     if rest < len(text) and text[rest] in _CLOSE:
-        close = text.rfind(_CLOSE[text[rest]])
+        # The quote closes at the last closing mark on its line (a quote may hold quotes),
+        # or before the next request when one follows on the same line.
+        eol = text.find("\n", rest)
+        eol = len(text) if eol < 0 else eol
+        following = _VERBATIM.search(text, rest + 1)
+        if following is not None and following.start() < eol:
+            eol = following.start()
+        close = text.rfind(_CLOSE[text[rest]], rest + 1, eol)
+        if close < 0:
+            close = text.rfind(_CLOSE[text[rest]])
         if close > rest + 1:
             return slot, text[rest + 1 : close], (m.start(), close + 1)
     payload = text[rest:].strip()
     if payload and m.group(0).rstrip().endswith((":", "：")):
+        eol = text.find("\n", rest)
+        if eol > rest and _VERBATIM.search(text, eol):  # the next line holds another request
+            return slot, text[rest:eol].strip(), (m.start(), eol)
         return slot, payload, (m.start(), len(text))
     return None
 
@@ -61,19 +120,26 @@ _FORGET_NAMED = re.compile(
     rf"(?P<x2>[a-z][a-z'’ -]{{0,40}}?)(?={_MEMORY}|\s*(?:$|[.,;!?])|\s+(?:anymore|any\s+more)\b)",
     re.I,
 )
-_ZH_FORGET = re.compile(
-    r"(?:把|将)(?:我的)?(?P<x>[\u4e00-\u9fff]{1,8}?)(?:给我)?(?:从(?:你的)?(?:记忆|脑子|备忘录?|记录)(?:里|中)?)?"
-    r"(?:忘掉|忘了吧|忘记|删掉|删除|去掉|抹掉)"
-    r"|(?<!我)(?<!别)(?<!不要)(?<!不能)(?<!别再)(?:忘掉|忘记|删掉|删除|别记|不要记|不用记|别再记)(?:住)?"
-    r"(?:我的)?(?P<x2>[\u4e00-\u9fff]{1,8}?)(?:了吧|了|吧)?(?=$|[，。！？,.!?])"
-)
 _FORGET_GATE = re.compile(
-    r"forget|delete|erase|remove|drop|wipe|remember|keep|stor|sav|忘|删|记|去掉|抹掉", re.I
+    r"forget|delete|erase|remove|drop|wipe|remember|keep|stor|sav|忘|删|记|存|去掉|抹|清除|清掉|移除",
+    re.I,
 )
-_ZH_REF = re.compile(
-    r"^(?:这个|那个|这条|那条|这些|那些|它|刚才(?:说的|那条|那个|的)?|上面(?:那条|的)?|这句话?)$"
+# Chinese: a verb of forgetting, and the slot found near it by its rules.yaml label or alias
+# (the longest wins), so "手机号", "老公的名字" or "体重" need no word list of their own.
+_ZH_FORGET_VERB = re.compile(
+    r"(?P<no>(?:别|不要|不用|不必|无需|甭)(?:再)?(?:帮我|给我)?(?:记|存|保存|记录)"
+    r"(?:着|住|下来|下)?(?!错|混|反|恨|性|得|忘|账|仇))"
+    r"|(?P<del>删掉|删了|删除|删(?![减改节选帖])|去掉|抹掉|抹去|清除|清掉|移除)"
+    r"|(?P<fgt>忘掉|忘了吧|忘记|忘了它|忘了这|忘了那)"
 )
-_REF_WORDS = re.compile(r"^(?:that|this|it|what\s+I\b.*)$", re.I)
+_ZH_SUBJECT = re.compile(r"(?:我|他|她|他们|她们|我们|咱们)$")
+_ZH_NOT_NOW = re.compile(r"(?:别|不要|不能|没|没有|不|差点|会|容易|经常|老是|总是|又|都快|快)$")
+_ZH_REQUEST = re.compile(r"吧|请|麻烦|帮我|给我|能不能|可以|可不可以|能否|好吗|行吗|记忆|记录|备忘")
+_ZH_CLAUSE = re.compile(r"[，,；;：:]")
+_ZH_REF = re.compile(r"这个|那个|这条|那条|这些|那些|它|刚才|刚刚|上面|这句|那句|前面")
+_ZH_MEMORY = re.compile(r"记忆|记录|备忘")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_SLOT_KEYS: dict[int, tuple[Resolver, int, list[tuple[str, str]]]] = {}
 
 
 def find_forget(sentence: str, resolver: Resolver) -> list[Found]:
@@ -88,13 +154,73 @@ def find_forget(sentence: str, resolver: Resolver) -> list[Found]:
         attr = resolver.named((m["x"] or m["x2"]).strip())
         if attr:
             out.append(Found(attr, None, "forget", m.start(), m.end(), m.end()))
-    for m in _ZH_FORGET.finditer(sentence):
-        x = m["x"] or m["x2"]
-        if _ZH_REF.match(x):
+    if _CJK.search(sentence):
+        out += _zh_forget(sentence, resolver)
+    return out
+
+
+def _zh_forget(sentence: str, resolver: Resolver) -> list[Found]:
+    out: list[Found] = []
+    bounds = [0, *(b.end() for b in _ZH_CLAUSE.finditer(sentence)), len(sentence) + 1]
+    for n, m in enumerate(_ZH_FORGET_VERB.finditer(sentence)):
+        if n >= 8:  # a request names its slot once or twice; a wall of 删 is not eight slots
+            break
+        i = max(j for j in range(len(bounds) - 1) if bounds[j] <= m.start())
+        at, end = bounds[i], max(bounds[i + 1] - 1, m.end())
+        if not _zh_request(sentence, m, at):
+            continue
+        own = sentence[at : m.start()] + " " + sentence[m.end() : end]
+        attr = _named_in(own, resolver)
+        if attr is None and (_ZH_REF.search(own) or _ZH_MEMORY.search(own)):
             out.append(Found(None, None, "forget", m.start(), m.end(), m.end()))
-        elif attr := resolver.named(x.removeprefix("我的")):
+            continue
+        for j in (i - 1, i + 1):  # "我老公的名字也别记了，忘掉吧": the slot is a clause away
+            if attr is None and 0 <= j < len(bounds) - 1:
+                attr = _named_in(sentence[bounds[j] : bounds[j + 1] - 1], resolver)
+        if attr and all(f.attribute != attr for f in out):
             out.append(Found(attr, None, "forget", m.start(), m.end(), m.end()))
     return out
+
+
+def _zh_request(sentence: str, m: re.Match[str], clause_at: int) -> bool:
+    """Whether a verb of forgetting asks to forget (not "我忘记带钥匙了", not "别忘了")."""
+    prefix = sentence[clause_at : m.start()].rstrip()
+    ba = prefix.rfind("把")
+    if ba >= 0:  # "你把我手机号…删掉吧", "帮我把X删了": the one deleting is not the speaker
+        head = prefix[:ba].rstrip()
+        return not (_ZH_SUBJECT.search(head) and not head.endswith(("帮我", "给我", "替我")))
+    if m["no"]:  # "我体重就别记了": 别/不要…记 is the request itself, but not "我不用记"
+        return not prefix.endswith("我")
+    if _ZH_NOT_NOW.search(prefix) or _ZH_SUBJECT.search(prefix):
+        return False
+    return m["fgt"] is not None or bool(_ZH_REQUEST.search(sentence))
+
+
+def _slot_keys(resolver: Resolver) -> list[tuple[str, str]]:
+    """(label or alias, attribute) pairs, longest first: the words that can name a slot."""
+    cached = _SLOT_KEYS.get(id(resolver))
+    size = len(resolver.exact) + len(resolver.alias)
+    if cached is not None and cached[0] is resolver and cached[1] == size:
+        return cached[2]
+    pairs = dict(resolver.alias)
+    pairs.update(resolver.exact)  # a name or label beats another attribute's alias
+    keys = sorted(pairs.items(), key=lambda ka: (-len(ka[0]), ka[0]))
+    if len(_SLOT_KEYS) > 16:
+        _SLOT_KEYS.clear()
+    _SLOT_KEYS[id(resolver)] = (resolver, size, keys)
+    return keys
+
+
+def _named_in(text: str, resolver: Resolver) -> str | None:
+    """The attribute whose longest label or alias occurs in a piece of (Chinese) text."""
+    low = norm(text)
+    for key, attr in _slot_keys(resolver):
+        if len(key) < 1 or key not in low:
+            continue
+        if key.isascii() and not re.search(rf"(?<![a-z0-9]){re.escape(key)}(?![a-z0-9])", low):
+            continue
+        return attr
+    return None
 
 
 # --- learned dependencies (DESIGN §4.3) -------------------------------------------------

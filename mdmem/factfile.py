@@ -109,7 +109,9 @@ def _str_representer(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
     if any(c in data for c in "\x85\u2028\u2029"):
         style: str | None = '"'  # YAML reads these as line breaks unless escaped
     else:
-        style = "|" if "\n" in data else None  # the emitter falls back to quotes when | can't hold it
+        style = (
+            "|" if "\n" in data else None
+        )  # the emitter falls back to quotes when | can't hold it
     return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
 
 

@@ -38,7 +38,8 @@ def good_rules(root: Path, meta: Path) -> RulesState:
         raise RulesError(f"cannot be read: {e}", path="rules.yaml") from None
     kept = read_text(good_path)
     try:
-        rules = parse_rules(text, "rules.yaml")
+        # Unchanged since it last validated: its regexes need not be compiled until used.
+        rules = parse_rules(text, "rules.yaml", lazy=kept == text)
     except RulesError as error:
         if kept is None:
             raise

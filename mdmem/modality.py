@@ -52,11 +52,17 @@ _FUTURE_AFTER = re.compile(
 )
 _NEGATION = re.compile(
     r"\b(?:not|never|no|nobody|neither|nor|cannot|without)\b|n[’']t\b"
-    r"|不(?!错|过|久|少|同|仅|但|如|然|断|停|管)|没(?!错)|未(?!来)|别(?!人|的|处)|非(?!常)",
+    r"|(?<!差)不(?!错|过|久|少|同|仅|但|如|然|断|停|管)|没(?!错)|未(?!来)|别(?!人|的|处)|非(?!常)",
     re.I,
 )
 _NO_LONGER = re.compile(
     r"\bno longer\b|\bany ?more\b|\bnot\b.{0,30}\bagain\b|不再|再也不|不[^，。！？,]{0,8}了", re.I
+)
+# A past tense of living or working somewhere: the value held once, and is history now.
+_BYGONE = re.compile(
+    r"\b(?:was|were)\s+(?:working|employed|living|based|staying)\b"
+    r"|(?<!['’]ve\s)(?<!have\s)(?<!has\s)(?<!['’]d\s)(?<!had\s)\b(?:worked(?!\s+out\b)|lived)\b",
+    re.I,
 )
 _PAST_ONLY = re.compile(
     r"\bused to\b|\bback then\b|\bformerly\b|以前|之前|曾经|原来|当年|那时候|小时候", re.I
@@ -74,6 +80,7 @@ class Mood:
     future: bool = False
     past: bool = False
     no_longer: bool = False  # "not … any more", "不…了": a change of state, not a plain denial
+    bygone: bool = False  # "I was working at …", "I lived in …": a value of the past, not now
 
     @property
     def blocked(self) -> bool:
@@ -104,8 +111,14 @@ def is_question(sentence: str) -> bool:
     return bool(_QUESTION_END.search(sentence) or _QUESTION_START.match(sentence))
 
 
-def mood(sentence: str, start: int, value_start: int, end: int) -> Mood:
-    """The mood of the statement at sentence[start:end] whose value begins at value_start."""
+def mood(
+    sentence: str, start: int, value_start: int, end: int, names: tuple[str, ...] = ()
+) -> Mood:
+    """The mood of the statement at sentence[start:end] whose value begins at value_start.
+
+    `names` are what the slot is called (its label and aliases): "运动计划是每天快走" or "my
+    training plan is …" name a slot that happens to hold a plan; its name is no hedge."""
+    sentence = _unnamed(sentence, value_start, names)
     while start < value_start and sentence[start] in "，,；;：: \t":
         start += 1  # a match that begins at a clause boundary belongs to the clause after it
     window = sentence[clause_start(sentence, start) : value_start]
@@ -116,10 +129,28 @@ def mood(sentence: str, start: int, value_start: int, end: int) -> Mood:
         hedged=bool(_HEDGE.search(window)),
         future=_future(sentence, window, start, end),
         past=bool(_PAST_ONLY.search(window)),
+        bygone=bool(_BYGONE.search(window)),
         no_longer=bool(
             _NO_LONGER.search(sentence[clause_start(sentence, start) : clause_end(sentence, end)])
         ),
     )
+
+
+def _unnamed(sentence: str, value_start: int, names: tuple[str, ...]) -> str:
+    """The sentence with the slot's own name blanked before the value, where that name holds a
+    future or hedge word (and no denial, supposition or question word) that would mislead."""
+    head = sentence[:value_start]
+    for name in sorted(names, key=len, reverse=True):
+        if len(name) < 2 or not (_FUTURE.search(name) or _HEDGE.search(name)):
+            continue
+        if _NEGATION.search(name) or _HYPOTHETICAL.search(name) or is_question(name):
+            continue
+        flags = re.I if name.isascii() else 0
+        bound = r"(?<!\w){}(?!\w)" if name.isascii() else "{}"
+        head = re.sub(
+            bound.format(re.escape(name)), lambda m: " " * len(m.group()), head, flags=flags
+        )
+    return head + sentence[value_start:]
 
 
 def _future(sentence: str, window: str, start: int, end: int) -> bool:

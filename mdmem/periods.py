@@ -62,3 +62,19 @@ def at_time(ps: list[Period], when: str) -> Period | None:
     t = instant(when, end_of_day=True)
     holding = [p for p in ps if instant(p.start) <= t and (p.end is None or t < instant(p.end))]
     return max(holding, key=lambda p: instant(p.start), default=None)
+
+
+def added_history(before: Fact | None, after: Fact) -> list[dict[str, Any]]:
+    """The history entries a change added (a BACKFILL's earlier value), oldest first.
+
+    An entry counts as already there when `before` held the same value from the same day: a
+    backfill slotted in after it only moves its end ("Vancouver from 2019" then "Calgary
+    from 2021" shortens Vancouver's period; Calgary is the one added)."""
+    had = [h for h in (before.history if before is not None else [])]
+    seen = {(_ident(h.get("value")), h.get("valid_from")) for h in had}
+    added = [h for h in after.history if (_ident(h.get("value")), h.get("valid_from")) not in seen]
+    return sorted(added, key=lambda h: instant(h.get("valid_from")))
+
+
+def _ident(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value

@@ -12,6 +12,7 @@ from rich.tree import Tree
 from .cascade import Change
 from .factfile import Fact
 from .graph import Graph
+from .periods import added_history
 from .rules import has_cjk
 
 STATUS_STYLE = {
@@ -33,10 +34,30 @@ def show_value(fact: Fact | None) -> str:
     return ", ".join(v) if isinstance(v, list) else v
 
 
+def backfilled(c: Change) -> str | None:
+    """'+ Vancouver (2019-01-01 – 2021-01-01)' for a BACKFILL: the earlier value it added
+    (the current value is unchanged, so showing it would say nothing); None otherwise."""
+    if c.decision != "BACKFILL" or c.after is None:
+        return None
+    added = added_history(c.before, c.after)
+    if not added:
+        return None
+    parts = []
+    for h in added:
+        v = h.get("value")
+        shown = ", ".join(v) if isinstance(v, list) else "?" if v is None else str(v)
+        start, end = (str(h.get(k) or "?")[:10] for k in ("valid_from", "valid_to"))
+        parts.append(f"+ {shown} ({start} – {end})")
+    return "; ".join(parts)
+
+
 def change_line(c: Change) -> str:
     before, after = show_value(c.before), show_value(c.after)
+    added = backfilled(c)
     if c.decision == "DELETE":
         text = "forgotten"
+    elif added is not None:
+        text = added
     elif c.before is None:
         text = after
     elif before == after:

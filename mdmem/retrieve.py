@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from .answer import NOTE_SLOT, is_note
 from .factfile import Fact
 from .index import Hit, Index
 from .match import (
@@ -40,12 +41,16 @@ _BROAD = re.compile(
     r"|情况|所有|全部|一切|都有什么|有哪些|都有|介绍|概况|总结|汇总|相关信息|都记得",
     re.I,
 )
+# Asking for a kept note by its words: the note whose text matches is the answer.
 _VERBATIM = re.compile(
-    r"\b(?:(?:asked|told) you to (?:remember|note|keep)|word for word|verbatim|exact words"
-    r"|remember(?:ed)? exactly|the note)\b|让你记|叫你记|要你记|原话|原样|一字不差|逐字|记下的|记住的",
+    r"\b(?:(?:asked|told) you to (?:remember|note|keep|save|store)|word for word|verbatim"
+    r"|exact (?:text|words?|wording|phrasing|quote|note|message|line)|exactly what"
+    r"|remember(?:ed)? exactly|in (?:my|your) own words|the note|my note)\b"
+    r"|让你记|叫你记|要你记|让你存|原话|原文|原样|一字不差|逐字|记下的|记住的|存下的",
     re.I,
 )
-NOTE_SLOT = "note"  # where ingest keeps verbatim requests: note, note_2, … (extract.VERBATIM_SLOT)
+_EXACT = re.compile(r"\bexact(?:ly)?\b|准确|确切", re.I)  # weaker: 'my exact address' is a fact
+NOTE_MATCH = 1.0  # a note's text must share this much with the question (a word, a CJK pair)
 
 
 @dataclass
@@ -132,6 +137,10 @@ def retrieve(
 def _retrieve(
     index: Index, rules: Rules, q: Question, scope: list[str] | None
 ) -> tuple[list[Match], str | None]:
+    strong = _VERBATIM.search(q.text) is not None
+    notes = _best_notes(index, q, scope) if strong or _EXACT.search(q.text) else []
+    if notes and strong:  # "发版前的检查要求原话是什么": that note, not the release facts
+        return notes, None
     attr_spots = attribute_cover(rules, q)
     attr_scores = {a: score(spots) for a, spots in attr_spots.items()}
     topic_spots = topic_cover(rules, q)
@@ -146,7 +155,7 @@ def _retrieve(
     if attr_scores:
         for fact in index.facts(attributes=attr_scores, entities=scope):
             found[fact.key] = Match(fact, rules=attr_scores[fact.attribute])
-    if _VERBATIM.search(q.text):  # "what did I ask you to remember": the verbatim notes
+    if strong:  # "what did I ask you to remember", no note's words in it: every note
         for fact in index.facts(numbered=NOTE_SLOT, entities=scope):
             found.setdefault(fact.key, Match(fact)).rules += 1.0
     query = list(q.query) + [t for s in value_spellings(rules, q) for t in tokens(s)]
@@ -162,6 +171,8 @@ def _retrieve(
         (m for m in found.values() if m.score >= MIN_SCORE),
         key=lambda m: (-m.score, m.fact.entity != DEFAULT_ENTITY, m.fact.key),
     )
+    if notes and (not ranked or notes[0].score > ranked[0].score):
+        return notes, None  # "the exact …" and a note says it better than any fact
     if not ranked:
         return [], None
     best = ranked[0].score
@@ -175,6 +186,38 @@ def _retrieve(
         and (m.fact.derived_from or {}).get("fact") not in keys  # its cause says it already
     ]  # fmt: skip
     return chosen + stale[:MAX_PREMISE], None
+
+
+def _best_notes(index: Index, q: Question, scope: list[str] | None) -> list[Match]:
+    """The kept note(s) whose own text best matches the question's words, cue words aside;
+    [] when no note shares a word (or a CJK pair) with it. Exact ties are all returned."""
+    rest = _EXACT.sub(" ", _VERBATIM.sub(" ", q.text))
+    query = set(tokens(rest, query=True)) - _NOTE_WORDS
+    if not query:
+        return []
+    scored = []
+    for fact in index.facts(numbered=NOTE_SLOT, entities=scope):
+        if fact.status == "deleted" or fact.value is None or not is_note(fact.attribute):
+            continue
+        text = fact.value if isinstance(fact.value, str) else " ".join(fact.value)
+        have = set(tokens(text))
+        s = sum(weight(t) for t in query & have)
+        if s >= NOTE_MATCH:
+            scored.append(Match(fact, score=s, text=s))
+    if not scored:
+        return []
+    scored.sort(key=lambda m: (-m.score, m.fact.entity != DEFAULT_ENTITY, m.fact.key))
+    return [m for m in scored if m.score == scored[0].score][:MAX_FACTS]
+
+
+# Words that ask for a note without saying which one.
+_NOTE_WORDS = frozenset(
+    tokens(
+        "note notes text wording word words quote said say saying told asked remember kept keep"
+        " saved save stored store exact exactly"
+    )
+    + ["记", "下", "原", "话", "文", "存", "让", "叫", "住"]
+)
 
 
 def _broad_topics(

@@ -6,6 +6,7 @@ import re
 import string
 import unicodedata
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -36,12 +37,38 @@ class Attribute:
     stability: str = "medium"
     cardinality: str = "one"
     values: tuple[tuple[str, ...], ...] = ()
-    extract: tuple[re.Pattern[str], ...] = ()
-    invalidate: tuple[re.Pattern[str], ...] = ()
+    extract_patterns: tuple[str, ...] = ()  # regex sources; `extract` compiles them
+    invalidate_patterns: tuple[str, ...] = ()
     declared: bool = True
+    path: str = field(default="rules.yaml", compare=False)  # for errors only
 
     def label_for(self, lang: str) -> str:
         return self.label.get(lang) or self.label.get("en") or self.name.replace("_", " ")
+
+    # Compiled on first use: a pack holds a few hundred regexes, and a reader (ask, show,
+    # timeline) never needs them. cached_property writes the instance dict, frozen or not.
+    @cached_property
+    def extract(self) -> tuple[re.Pattern[str], ...]:
+        """The `extract` regexes (named group `value`, optional `date`), compiled."""
+        return self._compile("extract", self.extract_patterns)
+
+    @cached_property
+    def invalidate(self) -> tuple[re.Pattern[str], ...]:
+        """The `invalidate` regexes, compiled."""
+        return self._compile("invalidate", self.invalidate_patterns)
+
+    def _compile(self, key: str, sources: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+        out = []
+        for i, pattern in enumerate(sources, 1):
+            try:
+                out.append(re.compile(pattern))
+            except re.error as e:  # only when a file was trusted unchecked (parse_rules lazy=)
+                raise RulesError(
+                    f"attribute {self.name!r}: invalid regex #{i} in '{key}': {e};"
+                    " fix it and run `mdmem check`",
+                    path=self.path,
+                ) from None
+        return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -180,8 +207,10 @@ def load_rules(path: Path | str) -> Rules:
     return parse_rules(text, str(path))
 
 
-def parse_rules(text: str, path: str = "rules.yaml") -> Rules:
-    """Parse and validate rules.yaml text; every error names its line."""
+def parse_rules(text: str, path: str = "rules.yaml", *, lazy: bool = False) -> Rules:
+    """Parse and validate rules.yaml text; every error names its line. `lazy=True` is for a
+    text that already validated (the vault's last good copy): its regexes are compiled on
+    first use instead of now, which is most of the cost of loading a pack."""
     try:
         data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as e:
@@ -193,12 +222,12 @@ def parse_rules(text: str, path: str = "rules.yaml") -> Rules:
         ) from None
     if data is None:
         data = {}
-    return rules_from_mapping(data, path)
+    return rules_from_mapping(data, path, lazy=lazy)
 
 
-def rules_from_mapping(data: Any, path: str = "rules.yaml") -> Rules:
+def rules_from_mapping(data: Any, path: str = "rules.yaml", *, lazy: bool = False) -> Rules:
     """Validate a rules mapping (from a file, or inline in a scenario) and build Rules."""
-    v = _Validator(path)
+    v = _Validator(path, lazy=lazy)
     if not isinstance(data, dict):
         raise v.error(data, None, "must be a mapping with 'attributes' and 'dependencies'")
     v.keys(data, TOP_KEYS, "top level")
@@ -234,8 +263,9 @@ def rules_from_mapping(data: Any, path: str = "rules.yaml") -> Rules:
 
 
 class _Validator:
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, lazy: bool = False) -> None:
         self.path = path
+        self.lazy = lazy
 
     def error(self, container: Any, key: Any, msg: str) -> RulesError:
         line = None
@@ -299,23 +329,34 @@ class _Validator:
             isinstance(g, list) and g and all(isinstance(x, str) for x in g) for g in groups
         ):
             raise self.error(spec, "values", "'values' must be a list of lists of spellings")
-        return Attribute(
+        extract, extract_rx = self.patterns(spec, "extract", require_value=True)
+        invalidate, invalidate_rx = self.patterns(spec, "invalidate", require_value=False)
+        attr = Attribute(
             name=name,
             label=self.label(spec.get("label"), spec, name),
             aliases=self.strings(spec.get("aliases"), spec, "aliases"),
             stability=stability,
             cardinality=cardinality,
             values=tuple(tuple(g) for g in groups),
-            extract=self.patterns(spec, "extract", require_value=True),
-            invalidate=self.patterns(spec, "invalidate", require_value=False),
+            extract_patterns=extract,
+            invalidate_patterns=invalidate,
+            path=self.path,
         )
+        if not self.lazy:  # compiled to validate them: keep them (no second compile on use)
+            attr.__dict__["extract"], attr.__dict__["invalidate"] = extract_rx, invalidate_rx
+        return attr
 
-    def patterns(self, spec: Any, key: str, require_value: bool) -> tuple[re.Pattern[str], ...]:
+    def patterns(
+        self, spec: Any, key: str, require_value: bool
+    ) -> tuple[tuple[str, ...], tuple[re.Pattern[str], ...]]:
+        """The regex sources under `key`, and (unless lazy) them compiled and checked."""
         raw = spec.get(key) or []
         items = self.strings(raw, spec, key)
         out = []
         for i, pattern in enumerate(items):
             where = raw if hasattr(raw, "lines") else spec
+            if self.lazy:
+                continue
             try:
                 rx = re.compile(pattern)
             except re.error as e:
@@ -323,13 +364,16 @@ class _Validator:
             if require_value and "value" not in rx.groupindex:
                 raise self.error(where, i, f"'{key}' pattern needs a named group (?P<value>…)")
             out.append(rx)
-        return tuple(out)
+        return items, tuple(out)
 
     def topic(self, name: str, spec: Any, parent: Any, rules: Rules) -> Topic:
         name = self.slug(name, parent, "topic")
         if isinstance(spec, list):  # short form: a list of attributes, on the topic's own line
             short = _LineMap(attributes=spec)
-            short.line, short.lines = parent.lines.get(name) if hasattr(parent, "lines") else None, {}
+            short.line, short.lines = (
+                parent.lines.get(name) if hasattr(parent, "lines") else None,
+                {},
+            )
             spec = short
         if not isinstance(spec, dict):
             raise self.error(

@@ -10,12 +10,12 @@ event, even while an unpurged journal still holds them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .errors import MdmemError
 from .factfile import Fact, from_mapping
-from .periods import instant, periods
+from .periods import added_history, instant, periods
 
 KINDS = ("stated", "derived", "uncertain", "expired", "deleted", "confirmed")
 _DECISION_KIND = {
@@ -89,15 +89,13 @@ def build_timeline(
             if key not in seen and before is not None:
                 firsts[key] = before
             seen.add(key)
-            ev = _journal_event(entry, i, change, before)
-            if ev is None:
-                continue
-            ev.seq = seq
-            parent = by_key.get(str(change.get("cause"))) if change.get("cause") else None
-            while parent is not None and parent.cause is not None and parent.cause in by_key:
-                parent = by_key[parent.cause]  # the root of the cascade in this entry
-            by_key[key] = ev
-            (parent.children if parent is not None else heads).append(ev)
+            for ev in _journal_events(entry, i, change, before):
+                ev.seq = seq
+                parent = by_key.get(str(change.get("cause"))) if change.get("cause") else None
+                while parent is not None and parent.cause is not None and parent.cause in by_key:
+                    parent = by_key[parent.cause]  # the root of the cascade in this entry
+                by_key[key] = ev
+                (parent.children if parent is not None else heads).append(ev)
     for key, before in sorted(firsts.items()):
         heads.extend(_file_events(before, f"before:{key}"))
     for key, fact in sorted(facts.items()):
@@ -133,6 +131,24 @@ def _fact(mapping: Any, key: str) -> Fact | None:
         return None
 
 
+def _journal_events(
+    entry: dict[str, Any], i: int, change: dict[str, Any], before: Fact | None
+) -> list[Event]:
+    """The events of one journal change: one, or one per value a BACKFILL added."""
+    ev = _journal_event(entry, i, change, before)
+    if ev is None or not ev.backfilled:
+        return [] if ev is None else [ev]
+    after = _fact(change.get("after"), ev.fact)
+    assert after is not None  # a backfill event is only made from a readable `after`
+    out = []
+    for n, h in enumerate(added_history(before, after)):
+        out.append(replace(
+            ev, id=ev.id if n == 0 else f"{ev.id}.{n}", value=h.get("value"),
+            at=str(h.get("valid_from") or ev.at), source=h.get("source"), children=[],
+        ))  # fmt: skip
+    return out
+
+
 def _journal_event(
     entry: dict[str, Any], i: int, change: dict[str, Any], before: Fact | None
 ) -> Event | None:
@@ -156,15 +172,10 @@ def _journal_event(
     ev.status, ev.source, ev.value = after.status, after.source, after.value
     why = after.uncertain_because or {}
     if decision == "BACKFILL":
-        new = [h for h in after.history if h not in (before.history if before else [])]
-        if not new:
+        # The event is the earlier value that was added, not the (unchanged) current one.
+        if not added_history(before, after):
             return None
-        ev.value, ev.previous, ev.at = (
-            new[0].get("value"),
-            None,
-            str(new[0].get("valid_from") or ev.at),
-        )
-        ev.source, ev.backfilled, ev.status = new[0].get("source"), True, "archived"
+        ev.previous, ev.backfilled, ev.status = None, True, "archived"
     elif kind == "expired" and before is not None and before.status == "expired":
         return None  # already unknown; only the recorded cause changed
     elif kind in ("uncertain", "expired") and why:

@@ -309,8 +309,13 @@ def test_stale_premise_on_an_expired_fact(moved: Vault) -> None:
         "That is out of date. Your commute time (minutes) is unknown — was 20 until 2026-02-10."
         in a.text
     )
-    assert "That may no longer hold. Your commute mode is uncertain — previously bike" in a.text
+    assert "Your commute mode is uncertain — previously bike" in a.text
     assert {f["key"] for f in a.facts} == {"user/commute_minutes", "user/commute_mode"}
+    # What changed upstream of both is said once, before the first of them.
+    assert a.text.count("Your home city changed to Shanghai on 2026-02-10.") == 1
+    assert a.text.startswith(
+        "That may no longer hold. Your home city changed to Shanghai on 2026-02-10."
+    )
 
 
 @pytest.mark.parametrize(
@@ -510,7 +515,8 @@ def test_a_stale_place_in_the_question_brings_its_fact(moved: Vault) -> None:
     moved.set("home_address", "Panyu", date="2026-02-15")
     a = ask(moved, "Is it still a 20-minute bike ride from Haizhu to my office?")
     assert "user/home_address" in [f["key"] for f in a.facts]
-    assert "That is out of date. Your home address is Panyu (since 2026-02-15)." in a.text
+    assert "Your home address is Panyu (since 2026-02-15)." in a.text
+    assert a.text.count("That is out of date.") == 1  # said once for all the stale facts
 
 
 def test_a_question_naming_a_topic_gets_the_topic(moved: Vault) -> None:
@@ -543,3 +549,147 @@ def test_someone_else_answers_when_the_person_has_nothing(moved: Vault) -> None:
     a = ask(moved, "Which gym?")  # the user has no gym: alice's is the only one
     assert [f["key"] for f in a.facts] == ["alice/gym"]
     assert "Lingnan" in text(moved, "Who is the employer?")  # the user's own comes first
+
+
+# --- verbatim notes by their words, upstream changes, one lead-in, labels -----------------
+
+
+@pytest.fixture
+def noted(tmp_path: Path) -> Vault:
+    """A project vault with release facts and three kept notes."""
+    v = make_vault(tmp_path / "p", "software_project")
+    v.set("ci", "GitHub Actions", date="2025-01-01")
+    v.set("default_branch", "main", date="2025-01-01")
+    v.set("note", "发版前必须跑完整回归测试，并且在群里@值班同学确认。", date="2025-02-01")
+    v.set("note_2", "Bin day is Tuesday night; green bin every other week.", date="2025-02-02")
+    v.set("note_3", "helm rollback payments 42 --namespace=Prod-CN", date="2025-02-03")
+    return v
+
+
+NOTES = (
+    "发版前必须跑完整回归测试，并且在群里@值班同学确认。",
+    "Bin day is Tuesday night; green bin every other week.",
+    "helm rollback payments 42 --namespace=Prod-CN",
+)
+
+
+@pytest.mark.parametrize(
+    ("q", "want"),
+    [
+        ("发版前的检查要求原话是什么？", 0),
+        ("what was the exact text about bin day?", 1),
+        ("What's the note about the green bin, word for word?", 1),
+        ("Give me the helm rollback command verbatim", 2),
+        ("我让你记的回滚payments命令原样是什么？", 2),
+    ],
+)
+def test_a_note_asked_for_by_its_words_is_answered_verbatim(
+    noted: Vault, q: str, want: int
+) -> None:
+    a = ask(noted, q)
+    assert [f["key"] for f in a.facts] == [f"user/{('note', 'note_2', 'note_3')[want]}"]
+    assert NOTES[want] in a.text  # exactly as kept: no re-spelling, nothing glued on
+    assert all(n not in a.text for i, n in enumerate(NOTES) if i != want)
+    assert "GitHub Actions" not in a.text and "main" not in a.text.replace(NOTES[want], "")
+
+
+def test_a_multiline_note_keeps_its_lines(noted: Vault) -> None:
+    log = "ERROR 42\n  at pay.py:10\n  at main.py:3"
+    noted.set("note_4", log, date="2025-02-04")
+    t = text(noted, "What was the exact text of the ERROR 42 log?")
+    assert t.endswith(":\n" + log)
+
+
+def test_exact_alone_still_answers_a_fact(moved: Vault) -> None:
+    moved.set("note", "Bin day is Tuesday night.", date="2025-02-02")
+    a = ask(moved, "What is my exact home address?")
+    assert a.facts[0]["key"] == "user/home_address" and "Bin day" not in a.text
+
+
+def test_notes_in_chinese_have_a_readable_label(noted: Vault) -> None:
+    from mdmem.answer import label
+
+    rules = noted.rules
+    assert label(rules, "note", "zh") == label(rules, "note_12", "zh") == "记下的原话"
+    assert label(rules, "note_2", "en") == "note"
+    assert label(rules, "pet_name", "zh") == "pet name"  # undeclared: the slug in words
+    assert label(rules, "notes_app", "zh") == "notes app"  # not a note slot
+    t = text(noted, "发版前的检查要求原话是什么？")
+    assert t.startswith("你让我记下的原话（2025-02-01）：") and "note" not in t
+    noted.set("pet_name", "豆豆", date="2025-03-01")
+    assert "你的pet name是豆豆" in text(noted, "我的pet name是什么？")
+    hist = text(noted, "我记下的原话有哪些变化？")
+    assert "note" not in hist
+
+
+def test_a_doubt_from_upstream_names_the_change_that_caused_it(tmp_path: Path) -> None:
+    v = make_vault(tmp_path / "v", "personal")
+    for attr, value, day in [
+        ("home_city", "广州", "2024-01-01"),
+        ("employer", "Lingnan Tech", "2024-01-01"),
+        ("work_address", "珠江新城", "2024-01-01"),
+        ("home_city", "杭州", "2026-02-10"),
+    ]:
+        v.set(attr, value, date=day)
+    assert v.get("work_address").status == "uncertain"
+    t = text(v, "我每天坐地铁去珠江新城要多久来着？")
+    assert "你的居住城市在2026-02-10变成了杭州。" in t
+    assert "你的工作地点不确定——之前是珠江新城" in t
+    t = text(v, "How long is my metro ride to 珠江新城?")  # English, naming a Chinese place
+    assert "Your home city changed to Hangzhou on 2026-02-10." in t
+    assert "Your work address is uncertain" in t
+    # A question that does not assume the old value gets no correction.
+    assert "changed to" not in text(v, "What is my work address?")
+
+
+def test_out_of_date_is_said_once_on_the_sample_vault(tmp_path: Path) -> None:
+    import shutil
+
+    from .conftest import ROOT
+
+    shutil.copytree(ROOT / "sample_vault", tmp_path / "s", ignore=shutil.ignore_patterns(".mdmem"))
+    t = ask(Vault(tmp_path / "s"), "Is my bike ride to Tianhe still 20 minutes?").text
+    assert t.count("That is out of date.") == 1
+    assert "was 20 until 2026-02-10" in t and "metro" in t
+
+
+@pytest.mark.parametrize(
+    ("q", "lang"),
+    [("How long is my metro ride to 珠江新城?", "en"), ("我在Lingnan Tech工作吗？", "zh"),
+     ("我住在哪里？", "zh"), ("Where do I live?", "en"), ("Is my office in 天河?", "en")],
+)  # fmt: skip
+def test_the_language_is_the_one_the_question_is_asked_in(q: str, lang: str) -> None:
+    from mdmem.ask import detect_lang
+
+    assert detect_lang(q) == lang
+
+
+# --- a reader does not pay for the extractors ---------------------------------------------
+
+
+def test_a_reader_does_not_compile_the_packs_regexes(moved: Vault) -> None:
+    from mdmem.rules import load_rules
+
+    assert moved.get("home_city") is not None  # the vault's rules validated once already
+    fresh = Vault(moved.root)
+    assert "Shanghai" in ask(fresh, "Where do I live?").text
+    attrs = fresh.rules.attributes.values()
+    assert not any("extract" in a.__dict__ or "invalidate" in a.__dict__ for a in attrs)
+    eager = load_rules(moved.root / "rules.yaml")  # validated now: compiled now
+    assert all("extract" in a.__dict__ for a in eager.attributes.values())
+    for a in attrs:  # compiled on first use, the same patterns
+        assert a.extract == eager.attributes[a.name].extract
+        assert a.invalidate == eager.attributes[a.name].invalidate
+    assert any(a.extract for a in attrs)
+
+
+def test_a_lazily_loaded_bad_regex_still_fails_with_the_file() -> None:
+    from mdmem.errors import RulesError
+    from mdmem.rules import rules_from_mapping
+
+    data = {"attributes": {"pet": {"extract": ["(?P<value>[a-z"]}}}
+    with pytest.raises(RulesError, match="invalid regex"):
+        rules_from_mapping(data)
+    lazy = rules_from_mapping(data, "x/rules.yaml", lazy=True)  # trusted: not compiled yet
+    with pytest.raises(RulesError, match=r"x/rules\.yaml.*'pet': invalid regex #1 in 'extract'"):
+        _ = lazy.attributes["pet"].extract

@@ -18,7 +18,10 @@ def make_rules(deps, **attrs):
 
 
 def facts(**values):
-    return {f"user/{k}": Fact("user", k, v, valid_from="2025-01-01", recorded_at=NOW) for k, v in values.items()}
+    return {
+        f"user/{k}": Fact("user", k, v, valid_from="2025-01-01", recorded_at=NOW)
+        for k, v in values.items()
+    }
 
 
 def say(state, rules, attribute, value, at="2026-02-10", kind="assert", **kw):
@@ -78,7 +81,12 @@ def test_derive_template_and_lookup_with_spellings() -> None:
     rules = make_rules(
         [
             {"when": "city", "then": "insurance", "action": "derive", "value": "{city}"},
-            {"when": "city", "then": "office", "action": "derive", "lookup": {"Shanghai": "Pudong HQ"}},
+            {
+                "when": "city",
+                "then": "office",
+                "action": "derive",
+                "lookup": {"Shanghai": "Pudong HQ"},
+            },
         ],
         city={"values": [["上海", "Shanghai"], ["广州", "Guangzhou"]]},
     )
@@ -152,7 +160,9 @@ def test_decision_table() -> None:
     assert say(state, rules, "city", "广州", at="2020-01-01").decisions[0][1] == "BACKFILL"
     assert say(state, rules, "city", None, kind="invalidate").decisions[0][1] == "EXPIRE"
     assert say(state, rules, "city", None, kind="forget").decisions[0][1] == "DELETE"
-    doubtful = {"user/city": state["user/city"].evolve(status="uncertain", uncertain_because={"fact": "x"})}
+    doubtful = {
+        "user/city": state["user/city"].evolve(status="uncertain", uncertain_because={"fact": "x"})
+    }
     confirm = say(doubtful, rules, "city", "Shanghai")
     assert confirm.decisions[0][1] == "CONFIRM"
     assert confirm.changes[0].after.uncertain_because is None
@@ -234,7 +244,9 @@ def test_backfill_of_a_closed_period_keeps_its_end() -> None:
 
 
 def test_second_change_on_the_same_day_is_derived_again() -> None:
-    rules = make_rules([{"when": "city", "then": "insurance", "action": "derive", "value": "{city}"}])
+    rules = make_rules(
+        [{"when": "city", "then": "insurance", "action": "derive", "value": "{city}"}]
+    )
     state = facts(city="A", insurance="A")
     once = final(say(state, rules, "city", "B", at="2026-02-10"), state)
     twice = final(say(once, rules, "city", "C", at="2026-02-10"), once)

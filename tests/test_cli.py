@@ -31,7 +31,9 @@ def vault(tmp_path: Path) -> Path:
         ("commute_minutes", "20"),
         ("birthday", "03-14"),
     ]:
-        assert mdmem("set", attr, value, "--date", "2025-08-15", "--vault", str(path)).exit_code == 0
+        assert (
+            mdmem("set", attr, value, "--date", "2025-08-15", "--vault", str(path)).exit_code == 0
+        )
     return path
 
 
@@ -72,10 +74,14 @@ def test_git_diff_shows_only_the_changed_files(vault: Path) -> None:
     subprocess.run(["git", "init", "-q"], cwd=vault, check=True)
     subprocess.run(["git", "add", "-A"], cwd=vault, check=True)
     subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base"], cwd=vault, check=True
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base"],
+        cwd=vault,
+        check=True,
     )
     mdmem("set", "home_city", "上海", "--date", "2026-02-10", "--vault", str(vault))
-    changed = subprocess.run(["git", "status", "--porcelain"], cwd=vault, capture_output=True, text=True).stdout
+    changed = subprocess.run(
+        ["git", "status", "--porcelain"], cwd=vault, capture_output=True, text=True
+    ).stdout
     files = sorted(line[3:] for line in changed.splitlines())
     assert files == [
         ".mdmem/journal.jsonl",
@@ -87,20 +93,33 @@ def test_git_diff_shows_only_the_changed_files(vault: Path) -> None:
         "facts/user/social_insurance_city.md",
     ]
     subprocess.run(["git", "add", "-A"], cwd=vault, check=True)
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "move"], cwd=vault, check=True)
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "move"],
+        cwd=vault,
+        check=True,
+    )
     again = mdmem("set", "home_city", "上海", "--date", "2026-02-10", "--vault", str(vault))
     assert "NOOP" in again.stdout
-    assert subprocess.run(["git", "status", "--porcelain"], cwd=vault, capture_output=True, text=True).stdout == ""
+    assert (
+        subprocess.run(
+            ["git", "status", "--porcelain"], cwd=vault, capture_output=True, text=True
+        ).stdout
+        == ""
+    )
 
 
 def test_check_names_a_cycle_and_exits_1(vault: Path) -> None:
     rules = vault / "rules.yaml"
     rules.write_text(
-        rules.read_text(encoding="utf-8") + "  - {when: commute_mode, then: home_city}\n", encoding="utf-8"
+        rules.read_text(encoding="utf-8") + "  - {when: commute_mode, then: home_city}\n",
+        encoding="utf-8",
     )
     out = mdmem("check", "--vault", str(vault))
     assert out.exit_code == 1
-    assert "cycle" in out.stdout and "commute_mode → home_city → home_address → commute_mode" in out.stdout
+    assert (
+        "cycle" in out.stdout
+        and "commute_mode → home_city → home_address → commute_mode" in out.stdout
+    )
     assert "rules.yaml:" in out.stdout
     data = json.loads(mdmem("check", "--json", "--vault", str(vault)).stdout)
     assert data[0]["path"] == "rules.yaml" and data[0]["line"]
@@ -121,7 +140,9 @@ def test_vault_found_upward_and_by_env(vault: Path, monkeypatch) -> None:
 
 
 def test_exit_codes(vault: Path) -> None:
-    assert mdmem("set", "home_city", "x", "--date", "tomorrow", "--vault", str(vault)).exit_code == 2
+    assert (
+        mdmem("set", "home_city", "x", "--date", "tomorrow", "--vault", str(vault)).exit_code == 2
+    )
     bad = mdmem("set", "../evil", "x", "--vault", str(vault))
     assert bad.exit_code == 1 and "Error:" in bad.stderr
     assert mdmem("confirm", "employer", "--keep", "--vault", str(vault)).exit_code == 1

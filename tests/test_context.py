@@ -142,7 +142,9 @@ def test_budget_with_every_kind_of_item(moved: Vault) -> None:
     moved.forget("hobby")
     moved.set("partner", "Sam", date="2026-01-05", tentative=True)
     full = md(moved)
-    assert "## No longer known\n- **employer**: unknown — was Lingnan Tech until 2026-03-01." in full
+    assert (
+        "## No longer known\n- **employer**: unknown — was Lingnan Tech until 2026-03-01." in full
+    )
     for limit in (300, 600, 1000, 2000):
         assert len(md(moved, max_chars=limit)) <= limit
 

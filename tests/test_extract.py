@@ -162,7 +162,7 @@ def test_a_closed_past_period_with_nothing_current_is_added_then_ended():
     sts = said("User: I lived in Berlin from 2019 to 2021.\n", rules=PAST)
     assert [(s.kind, s.value, s.at) for s in sts] == [
         ("assert", "Berlin", "2019-01-01"),
-        ("invalidate", None, "2021-01-01"),
+        ("invalidate", None, "2022-01-01"),  # "to 2021" includes 2021; ends are exclusive
     ]
 
 
@@ -186,9 +186,9 @@ def test_since_dates_open_a_value():
 @pytest.mark.parametrize(
     ("text", "start", "end"),
     [
-        ("from 2019 to 2021", "2019-01-01", "2021-01-01"),
+        ("from 2019 to 2021", "2019-01-01", "2022-01-01"),
         ("since March 2024", "2024-03-01", None),
-        ("从2019年到2021年", "2019-01-01", "2021-01-01"),
+        ("从2019年到2021年", "2019-01-01", "2022-01-01"),
         ("two years ago", "2024-01-01", None),
         ("3年前", "2023-01-01", None),
         ("yesterday", "2026-02-09", None),
@@ -542,3 +542,365 @@ def test_a_date_that_is_a_value_is_not_the_time_of_the_statement():
         "user/birthday": "2025-02-14",
         "user/hometown": "2025-02-14",
     }
+
+
+# --- held-out gap classes: job changes, Chinese job phrases, offices, commutes, … ------------
+
+
+def plan_of(text: str, facts: dict[str, Fact], rules=PERSONAL, day: str = DAY):
+    from mdmem.decide import plan_statements
+
+    sts = said(text, rules=rules, facts=facts, day=day)
+    return sts, plan_statements(facts, rules, sts, now="2026-03-01T12:00:00Z")
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "at"),
+    [
+        ("I quit Lumen Labs and started at Northwind last Monday.", "Northwind", "2026-02-09"),
+        ("I left my old agency and started at Brightline in January.", "Brightline", "2026-01-01"),
+        ("I quit Acme last month and joined Globex as a data analyst.", "Globex", "2026-01-01"),
+        ("I left Lumen Labs for Northwind.", "Northwind", DAY),
+        ("I've left Initech to join Hooli.", "Hooli", DAY),
+        ("I'm at Northwind now.", "Northwind", DAY),
+        ("I'm at Hooli now as a staff engineer.", "Hooli", DAY),
+        ("New job! I'm now at Northwind.", "Northwind", DAY),
+        ("I joined Northwind last Monday.", "Northwind", "2026-02-09"),
+        ("Started a new job at Northwind last week.", "Northwind", "2026-02-03"),
+        ("我上周一入职了美团", "美团", "2026-02-02"),
+    ],
+)
+def test_a_job_change_names_the_new_employer(text, value, at):
+    sts = [s for s in said(f"User: {text}\n") if s.attribute == "employer"]
+    assert [(s.kind, s.value, s.at) for s in sts] == [("assert", value, at)]
+
+
+def test_a_job_change_updates_the_employer_and_the_cascade_follows():
+    facts = fact("user/employer", "Lumen Labs") | fact("user/job_title", "designer")
+    _, plan = plan_of("User: I left Lumen Labs for Northwind.\n", facts)
+    assert [d for _, d in plan.decisions] == ["UPDATE"]  # one change, not an EXPIRE and an ADD
+    emp = next(c.after for c in plan.changes if c.key == "user/employer")
+    assert emp.value == "Northwind" and emp.history[-1]["value"] == "Lumen Labs"
+    assert any(c.key == "user/job_title" and c.after.status == "uncertain" for c in plan.changes)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm at Heathrow now.",
+        "I'm at Starbucks now.",
+        "I'm at Mom's now.",
+        "I'm now at Heathrow.",
+        "I'm now at Hyde Park.",
+        "I'm at the office now.",
+        "I left London for Berlin.",
+        "She quit her job and started at Google.",
+        "I've worked at Google since 2020, and I'm at home now.",
+        "I was in Calgary last week.",
+    ],
+)
+def test_places_and_other_people_are_not_job_changes(text):
+    assert [s for s in said(f"User: {text}\n") if s.attribute == "employer"] == []
+
+
+def test_a_past_employer_goes_to_history_before_the_current_one():
+    facts = fact("user/employer", "Northwind", since="2025-06-01")
+    for text in (
+        "I was working at a tiny startup called Bench then.",
+        "Back then I was working at a tiny startup called Bench.",
+        "I worked at Bench for three years before this.",
+    ):
+        sts, plan = plan_of(f"User: {text}\n", facts)
+        assert [d for _, d in plan.decisions] == ["BACKFILL"], text
+        after = plan.changes[0].after
+        assert after.value == "Northwind"
+        assert after.history[-1]["value"] == "Bench"
+        assert after.history[-1]["valid_to"] == "2025-06-01"
+
+
+def test_a_past_employer_dated_with_nothing_current_is_history_only():
+    sts, plan = plan_of("User: Back in 2019 I was working at a small agency called Pixelworks.\n", {})  # fmt: skip
+    assert [(s.kind, s.at) for s in sts] == [("assert", "2019-01-01"), ("invalidate", "2020-01-01")]
+    after = plan.changes[-1].after
+    assert after.value is None and after.status == "expired"
+    assert after.history[-1]["value"] == "Pixelworks"
+
+
+@pytest.mark.parametrize(
+    ("text", "employer", "title"),
+    [
+        ("我在美团做后端开发", "美团", "后端开发"),
+        ("在华为做测试", "华为", "测试"),
+        ("我在腾讯做产品经理", "腾讯", "产品经理"),
+        ("我现在在小米当产品经理。", "小米", "产品经理"),
+        ("我在字节跳动做前端开发", "字节跳动", "前端开发"),
+        ("我在字节做产品", "字节", None),
+    ],
+)
+def test_a_chinese_job_phrase_names_employer_and_title(text, employer, title):
+    got = {s.attribute: s.value for s in said(f"用户：{text}\n")}
+    assert (got.get("employer"), got.get("job_title")) == (employer, title)
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("现在在阿里上班，刚入职两周", "阿里"),
+        ("刚入职三个月，在京东上班", "京东"),
+        ("我入职快一年了", None),
+        ("我在外面做销售", None),
+        ("我在网上做客服", None),
+    ],
+)
+def test_durations_and_places_are_never_employers(text, employer):
+    got = [s.value for s in said(f"用户：{text}\n") if s.attribute == "employer"]
+    assert got == ([employer] if employer else [])
+
+
+@pytest.mark.parametrize(
+    ("text", "address", "city"),
+    [
+        ("Our office is at Broadgate in London.", "Broadgate", "London"),
+        ("My office is in Canary Wharf.", "Canary Wharf", None),
+        ("The office is in Shoreditch.", "Shoreditch", None),
+        ("Our offices are at Paddington Central in London.", "Paddington Central", "London"),
+        ("公司在南山科技园。", "南山科技园", None),
+        ("我在张江软件园上班", "张江软件园", None),
+        ("办公室在陆家嘴中心", "陆家嘴中心", None),
+    ],
+)
+def test_the_office_is_a_work_address(text, address, city):
+    sts = said(f"User: {text}\n")
+    assert [s.value for s in sts if s.attribute == "work_address"] == [address]
+    assert [s.value for s in sts if s.attribute == "work_city"] == ([city] if city else [])
+
+
+@pytest.mark.parametrize(
+    ("text", "mode", "minutes"),
+    [
+        ("I take the tube in, about 30 min.", "tube", "30"),
+        ("We take the bus in every day, roughly 25 minutes.", "bus", "25"),
+        ("I take the train in, it's about an hour and a half.", "train", "90"),
+        ("It's more like 55 minutes door to door.", None, "55"),
+        ("Door to door it's about 40 minutes.", None, "40"),
+        ("My commute is more like an hour.", None, "60"),
+        ("现在只能坐地铁上班了，要四十分钟", "地铁", "40"),
+        ("我每天坐公交上班，差不多半个小时", "公交", "30"),
+        ("开车通勤一个小时", "开车", "60"),
+        ("骑车上班二十五分钟", "骑车", "25"),
+        ("通勤要一个半小时", None, "90"),
+        ("I bike in, takes about 20 min.", "bike", "20"),
+        ("The commute is about 50 minutes now.", None, "50"),
+    ],
+)
+def test_commute_mode_and_minutes_said_loosely(text, mode, minutes):
+    got = {s.attribute: s.value for s in said(f"User: {text}\n")}
+    assert (got.get("commute_mode"), got.get("commute_minutes")) == (mode, minutes)
+
+
+@pytest.mark.parametrize(
+    ("text", "birthday"),
+    [
+        ("生日是1992年7月3号", "1992年7月3号"),
+        ("我生日7月3号", "7月3号"),
+        ("我叫小王，生日是1992年7月3号。", "1992年7月3号"),
+        ("我出生于1990年5月20日", "1990年5月20日"),
+        ("我是九月十二号生的", "九月十二号"),
+        ("生日：3月8日", "3月8日"),
+    ],
+)
+def test_chinese_birthdays(text, birthday):
+    assert [s.value for s in said(f"用户：{text}\n") if s.attribute == "birthday"] == [birthday]
+
+
+@pytest.mark.parametrize(
+    ("text", "children"),
+    [
+        ("大宝叫乐乐，二宝叫安安", ["乐乐", "安安"]),
+        ("我家老大叫豆豆，老二叫米米。", ["豆豆", "米米"]),
+        ("My kids are Leo and Mia.", ["Leo", "Mia"]),
+        ("My youngest daughter is called Ava.", ["Ava"]),
+    ],
+)
+def test_children_are_many(text, children):
+    sts = said(f"User: {text}\n")
+    assert [s.value for s in sts if s.attribute == "children"] == children
+    _, plan = plan_of(f"User: {text}\n", {})
+    assert plan.changes[-1].after.value == children
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        (
+            "代码仓库在 https://git.example.cn/infra/gateway",
+            "user/repo_url",
+            "https://git.example.cn/infra/gateway",
+        ),  # fmt: skip
+        (
+            "仓库地址：https://git.example.cn/a/b-c.git。",
+            "user/repo_url",
+            "https://git.example.cn/a/b-c.git",
+        ),  # fmt: skip
+        (
+            "The repo is at https://github.com/acme/gateway.",
+            "user/repo_url",
+            "https://github.com/acme/gateway",
+        ),  # fmt: skip
+        (
+            "Our repo lives at https://git.example.com/a/b, check it out",
+            "user/repo_url",
+            "https://git.example.com/a/b",
+        ),  # fmt: skip
+        (
+            "仓库在GitLab上：https://gitlab.example.com/infra/gw",
+            "user/repo_url",
+            "https://gitlab.example.com/infra/gw",
+        ),  # fmt: skip
+        (
+            "代码在 https://git.example.cn/infra/gateway",
+            "user/repo_url",
+            "https://git.example.cn/infra/gateway",
+        ),  # fmt: skip
+        ("CI用的GitLab CI", "user/ci_system", "GitLab CI"),
+        ("我们CI用的是Jenkins", "user/ci_system", "Jenkins"),
+        ("我们的CI 现在用的是 GitHub Actions。", "user/ci_system", "GitHub Actions"),
+    ],
+)
+def test_chinese_and_english_tech_facts(text, key, value):
+    assert (("assert", key, value)) in brief(said(f"User: {text}\n", rules=SOFTWARE))
+
+
+@pytest.mark.parametrize(
+    ("text", "hobbies"),
+    [
+        ("I'm into bouldering and sourdough baking.", ["bouldering", "sourdough baking"]),
+        ("I also play chess.", ["chess"]),
+        ("I also play the piano and tennis", ["piano", "tennis"]),
+        ("I'm really into trail running these days.", ["trail running"]),
+        ("我的爱好是摄影和徒步", ["摄影", "徒步"]),
+        ("平时我喜欢打羽毛球和游泳", ["打羽毛球", "游泳"]),
+        ("I'm into you.", []),
+        ("I'm into it, honestly.", []),
+    ],
+)
+def test_hobbies_get_each_item(text, hobbies):
+    assert [s.value for s in said(f"User: {text}\n") if s.attribute == "hobby"] == hobbies
+
+
+def test_a_hobby_list_grows_the_list():
+    facts = {"user/hobby": Fact("user", "hobby", ["chess"], "active", valid_from="2025-01-01")}
+    _, plan = plan_of("User: I'm into bouldering and sourdough baking.\n", facts)
+    assert plan.changes[-1].after.value == ["chess", "bouldering", "sourdough baking"]
+
+
+@pytest.mark.parametrize(
+    ("text", "city", "address"),
+    [
+        ("我住在广州番禺的祈福新邨", "广州", "番禺的祈福新邨"),
+        ("我住在深圳南山的蔚蓝海岸花园", "深圳", "南山的蔚蓝海岸花园"),
+        ("我住在成都高新区", "成都", "高新区"),
+        ("I live in Walthamstow.", None, "Walthamstow"),
+        ("I live in Brooklyn.", None, "Brooklyn"),
+        ("I live in Kreuzberg, Berlin.", "Berlin", "Kreuzberg"),
+        ("I live in Leytonstone, London.", "London", "Leytonstone"),
+        ("I live in Calgary.", "Calgary", None),  # an unknown place alone is still a city
+    ],
+)
+def test_addresses_keep_the_estate_and_districts_are_not_cities(text, city, address):
+    got = {s.attribute: s.value for s in said(f"User: {text}\n")}
+    assert (got.get("home_city"), got.get("home_address")) == (city, address)
+
+
+def test_a_known_district_never_overwrites_the_home_city():
+    facts = fact("user/home_city", "London")
+    sts, plan = plan_of("User: I live in Walthamstow now.\n", facts)
+    assert [s.key for s in sts] == ["user/home_address"]
+    assert all(c.key != "user/home_city" for c in plan.changes)
+
+
+PLAN_RULES = rules_from_mapping(
+    {
+        "attributes": {
+            "exercise_plan": {
+                "label": {"en": "exercise plan", "zh": "运动计划"},
+                "aliases": ["training plan", "锻炼计划"],
+                "extract": [
+                    r"(?:运动|锻炼)计划(?:现在)?(?:是|为)?(?:可能是)?(?P<value>[^，。]{2,30})",
+                    r"(?i)\bmy training plan is (?:to )?(?P<value>[\w ]{3,40})",
+                ],
+            }
+        }
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "tentative"),
+    [
+        ("运动计划是每天晚饭后快走30分钟", False),
+        ("我的锻炼计划是每周跑步三次", False),
+        ("My training plan is to run 5k every morning", False),
+        ("运动计划可能是每天快走", True),  # a real hedge stays a hedge
+        ("我打算运动计划是每天快走", True),
+    ],
+)
+def test_a_slot_named_plan_is_not_a_plan(text, tentative):
+    [s] = said(f"用户：{text}\n", rules=PLAN_RULES)
+    assert s.tentative is tentative
+
+
+def test_a_period_end_said_as_a_year_closes_at_that_year():
+    facts = fact("user/home_city", "Toronto", since="2025-02-01")
+    for text in (
+        "I lived in Calgary till 2023.",
+        "We lived in Calgary up until 2023.",
+        "I was in Calgary until 2023.",
+        "我在卡尔加里住到2023年。",
+    ):
+        _, plan = plan_of(f"User: {text}\n", facts)
+        assert [d for _, d in plan.decisions] == ["BACKFILL"], text
+        entry = plan.changes[0].after.history[-1]
+        assert (entry["valid_from"], entry["valid_to"]) == ("2023-01-01", "2024-01-01")
+    _, plan = plan_of("User: I lived in Berlin from 2019 to 2021.\n", facts)
+    entry = plan.changes[0].after.history[-1]
+    assert (entry["value"], entry["valid_from"], entry["valid_to"]) == ("Berlin", "2019-01-01", "2022-01-01")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("till 2023", "2023-01-01", "2024-01-01"),
+        ("到2023年", "2023-01-01", "2024-01-01"),
+        ("until March 2021", "2021-03-01", "2021-04-01"),
+        ("until 5 March 2021", "2021-03-05", "2021-03-06"),
+        ("till last year", "2025-01-01", "2026-01-01"),
+        ("last Monday", "2026-02-09", None),  # DAY is a Tuesday
+        ("上周一", "2026-02-02", None),
+        ("上星期三", "2026-02-04", None),
+        ("in January", "2026-01-01", None),
+        ("in March", "2025-03-01", None),
+        ("我3月入职", "2025-03-01", None),
+    ],
+)
+def test_more_date_phrases(text, start, end):
+    w = find_when(text, DAY)
+    assert w is not None and (w.start, w.end) == (start, end)
+
+
+def test_until_a_future_date_is_no_closed_period():
+    assert find_when("until next year", DAY) is None
+    assert find_when("7月3号", DAY) is None  # a day of a month, no year: a birthday, not a time
+
+
+@pytest.mark.parametrize(
+    ("text", "minutes"),
+    [("40", "40"), ("四十", "40"), ("二十五分钟", "25"), ("半小时", "30"), ("一个小时", "60"),
+     ("一个半小时", "90"), ("两个小时", "120"), ("an hour", "60"), ("half an hour", "30"),
+     ("1.5 hours", "90"), ("about 30 min", "30"), ("1小时20分钟", "80"), ("四五", None),
+     ("三三", None), ("soon", None)],
+)  # fmt: skip
+def test_minutes(text, minutes):
+    from mdmem.dates import minutes as to_minutes
+
+    assert to_minutes(text) == minutes

@@ -34,16 +34,25 @@ def test_design_example_round_trips_byte_for_byte() -> None:
 
 
 def test_field_order_unknown_keys_sorted_after_and_body_kept() -> None:
-    fact = Fact("user", "pets", ["cat", "狗"], extra={"zeta": 1, "alpha": "x"}, body="mine\n\nnot yours")
+    fact = Fact(
+        "user", "pets", ["cat", "狗"], extra={"zeta": 1, "alpha": "x"}, body="mine\n\nnot yours"
+    )
     text = render(fact)
-    keys = [line.split(":")[0] for line in text.split("---")[1].splitlines() if line and not line.startswith(("-", " "))]
+    keys = [
+        line.split(":")[0]
+        for line in text.split("---")[1].splitlines()
+        if line and not line.startswith(("-", " "))
+    ]
     assert keys == ["entity", "attribute", "value", "status", "alpha", "zeta"]
     assert text.endswith("---\nmine\n\nnot yours\n")
     assert parse(text).extra == {"alpha": "x", "zeta": "1"}
 
 
 def test_hand_typed_numbers_and_dates_stay_text() -> None:
-    fact = parse("---\nvalue: 20\nvalid_from: 2026-02-10\nstatus: active\n---\n", expect=("user", "commute_minutes"))
+    fact = parse(
+        "---\nvalue: 20\nvalid_from: 2026-02-10\nstatus: active\n---\n",
+        expect=("user", "commute_minutes"),
+    )
     assert fact.value == "20"
     assert fact.valid_from == "2026-02-10"
     assert "value: '20'" in render(fact)
@@ -85,9 +94,12 @@ def test_crlf_and_bom_are_accepted() -> None:
 
 
 text_values = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\ufeff"), max_size=40
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\ufeff"),
+    max_size=40,
 )
-cjk = st.text(alphabet=st.characters(min_codepoint=0x4E00, max_codepoint=0x4FFF), min_size=1, max_size=8)
+cjk = st.text(
+    alphabet=st.characters(min_codepoint=0x4E00, max_codepoint=0x4FFF), min_size=1, max_size=8
+)
 values = st.one_of(text_values, cjk, st.lists(st.one_of(text_values, cjk), min_size=1, max_size=3))
 
 
@@ -95,8 +107,16 @@ values = st.one_of(text_values, cjk, st.lists(st.one_of(text_values, cjk), min_s
 @given(
     value=values,
     body=st.text(max_size=60).filter(lambda s: "\x00" not in s and "\ufeff" not in s),
-    history=st.lists(st.fixed_dictionaries({"value": st.one_of(text_values, cjk), "status": st.just("archived")}), max_size=3),
-    extra=st.dictionaries(st.sampled_from(["note", "tags", "zz", "mood"]), st.one_of(text_values, st.lists(cjk, max_size=2))),
+    history=st.lists(
+        st.fixed_dictionaries(
+            {"value": st.one_of(text_values, cjk), "status": st.just("archived")}
+        ),
+        max_size=3,
+    ),
+    extra=st.dictionaries(
+        st.sampled_from(["note", "tags", "zz", "mood"]),
+        st.one_of(text_values, st.lists(cjk, max_size=2)),
+    ),
 )
 def test_render_parse_render_is_stable(value, body, history, extra) -> None:
     fact = Fact("user", "x", value, history=history, extra=extra, body=body.replace("\r", ""))

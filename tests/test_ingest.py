@@ -297,3 +297,29 @@ def test_locomo_gives_few_defensible_facts(tmp_path):
 def test_reading_commands_do_not_import_litellm():
     code = "import sys, mdmem.cli, mdmem.ingest, mdmem.extract; assert 'litellm' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# --- display ------------------------------------------------------------------------------
+
+
+def test_a_backfill_row_shows_the_earlier_value_it_added(vault):
+    from mdmem import render
+
+    vault.set("home_city", "Toronto", date="2023-06-01")
+    [c] = vault.set("home_city", "Vancouver", date="2019-01-01").plan.changes
+    assert c.decision == "BACKFILL"
+    assert render.backfilled(c) == "+ Vancouver (2019-01-01 – 2023-06-01)"
+    assert "Toronto" not in render.change_line(c)
+    [c] = vault.set("home_city", "Calgary", date="2021-01-01").plan.changes
+    assert render.backfilled(c) == "+ Calgary (2021-01-01 – 2023-06-01)"  # not Vancouver again
+
+
+def test_cli_ingest_table_shows_the_backfilled_value(vault, tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    vault.set("home_city", "Toronto", date="2023-06-01")
+    path = tmp_path / "past.md"
+    path.write_text("## 2026-01-06\n\nUser: Back in 2019 I lived in Vancouver.\n", encoding="utf-8")
+    res = runner.invoke(app, ["ingest", str(path), "--vault", str(vault.root)])
+    assert res.exit_code == 0, res.output
+    [row] = [line for line in res.stdout.splitlines() if "BACKFILL" in line]
+    assert "+ Vancouver (2019-01-01 – 2023-06-01)" in row and "Toronto" not in row

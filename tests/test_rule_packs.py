@@ -359,7 +359,8 @@ CASES = [
     ("我住在广州海珠，在天河上班，骑车通勤20分钟", "personal", "work_address", "天河"),
     ("我住在广州海珠，在天河上班，骑车通勤20分钟", "personal", "commute_mode", "骑车"),
     ("我住在广州海珠，在天河上班，骑车通勤20分钟", "personal", "commute_minutes", "20"),
-    ("我住在佛山市禅城区", "personal", "home_address", "禅城"),
+    # an unknown district keeps its 区
+    ("我住在佛山市禅城区", "personal", "home_address", "禅城区"),
     ("我住在江南西路", "personal", "home_address", "江南西路"),
     ("我家在天河", "personal", "home_address", "天河"),
     ("公司在珠江新城", "personal", "work_address", "珠江新城"),
@@ -561,6 +562,46 @@ CASES = [
     ("上周内分泌科医生把我的药换成胰岛素了", "health", "medication", "胰岛素"),
     ("又去医院了，我被确诊了2型糖尿病", "health", "condition", "2型糖尿病"),
     ("今天称了一下，体重73公斤了", "health", "weight", "73公斤"),
+    # job changes, Chinese job phrases, offices, loose commutes, birthdays, children, hobbies
+    ("I quit Lumen Labs and started at Northwind last Monday", "personal", "employer", "Northwind"),
+    ("I left Lumen Labs for Northwind", "personal", "employer", "Northwind"),
+    ("I'm at Northwind now", "personal", "employer", "Northwind"),
+    ("I was working at a tiny startup called Bench then", "personal", "employer", "Bench"),
+    ("我在美团做后端开发", "personal", "employer", "美团"),
+    ("在华为做测试", "personal", "employer", "华为"),
+    ("现在在阿里上班，刚入职两周", "personal", "employer", "阿里"),
+    ("my office is in Canary Wharf", "personal", "work_address", "Canary Wharf"),
+    ("our office is at Broadgate in London", "personal", "work_city", "London"),
+    ("我在张江软件园上班", "personal", "work_address", "张江软件园"),
+    ("I take the tube in, about 30 min", "personal", "commute_mode", "tube"),
+    ("I take the tube in, about 30 min", "personal", "commute_minutes", "30"),
+    ("it's more like 55 minutes door to door", "personal", "commute_minutes", "55"),
+    ("现在只能坐地铁上班了，要四十分钟", "personal", "commute_mode", "地铁"),
+    ("现在只能坐地铁上班了，要四十分钟", "personal", "commute_minutes", "四十"),
+    ("坐地铁上班要半小时", "personal", "commute_minutes", "半小时"),
+    ("我叫小王，生日是1992年7月3号", "personal", "birthday", "1992年7月3号"),
+    ("大宝叫乐乐，二宝叫安安", "personal", "children", "乐乐"),
+    ("my eldest son is called Leo", "personal", "children", "Leo"),
+    (
+        "I'm into bouldering and sourdough baking",
+        "personal",
+        "hobby",
+        "bouldering and sourdough baking",
+    ),
+    ("I also play chess", "personal", "hobby", "chess"),
+    ("我的爱好是摄影和徒步", "personal", "hobby", "摄影和徒步"),
+    ("我住在成都高新区", "personal", "home_address", "高新区"),
+    ("I live in Walthamstow", "personal", "home_address", "Walthamstow"),
+    ("I live in Leytonstone, London", "personal", "home_address", "Leytonstone"),
+    ("I lived in Calgary till 2023", "personal", "home_city", "Calgary"),
+    ("我在卡尔加里住到2023年", "personal", "home_city", "卡尔加里"),
+    (
+        "代码仓库在 https://git.example.cn/infra/gateway",
+        "software_project",
+        "repo_url",
+        "https://git.example.cn/infra/gateway",
+    ),
+    ("CI用的GitLab CI", "software_project", "ci_system", "GitLab CI"),
 ]
 
 
@@ -601,6 +642,14 @@ NOT_EXTRACTED = [
     ("我每天骑车上班", "health", "exercise_plan"),
     ("我住在成都的时候很开心", "personal", "home_city"),
     ("My doctor is Dr", "health", "doctor"),
+    ("I live in Walthamstow", "personal", "home_city"),
+    ("I left London for Berlin", "personal", "employer"),
+    ("I'm at Heathrow now", "personal", "employer"),
+    ("I'm at the airport now", "personal", "employer"),
+    ("我入职快一年了", "personal", "employer"),
+    ("我在外面做销售", "personal", "employer"),
+    ("I'm into it", "personal", "hobby"),
+    ("周末我喜欢在家睡觉", "personal", "hobby"),
 ]
 
 
@@ -694,6 +743,10 @@ CHIT_CHAT = [
     "音乐响起来的那一刻我最喜欢",
     "我周末骑车去公园转了一圈",
     "他们组最近挺忙的",
+    "I'm at the park now, it's lovely",
+    "I'm into that idea",
+    "我入职快一年了，还挺开心",
+    "周末我喜欢在家睡觉",
 ]
 
 

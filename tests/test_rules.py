@@ -54,14 +54,30 @@ def test_cycle_is_named_with_its_line() -> None:
 @pytest.mark.parametrize(
     ("body", "line", "words"),
     [
-        ("attributes: {a: {}}\ndependencies:\n  - {when: a, then: zz}\n", 3, "undeclared attribute"),
+        (
+            "attributes: {a: {}}\ndependencies:\n  - {when: a, then: zz}\n",
+            3,
+            "undeclared attribute",
+        ),
         ("attributes:\n  a:\n    extract: ['(unclosed']\n", 3, "invalid regex"),
         ("attributes:\n  a:\n    extract: ['no group']\n", 3, "(?P<value>"),
-        ("attributes: {a: {}, b: {}}\ndependencies:\n  - {when: a, then: b, action: derive, value: '{nope}'}\n", 3, "unknown attribute {nope}"),
+        (
+            "attributes: {a: {}, b: {}}\ndependencies:\n  - {when: a, then: b, action: derive, value: '{nope}'}\n",
+            3,
+            "unknown attribute {nope}",
+        ),
         ("attributes:\n  a:\n    colour: red\n", 3, "unknown key 'colour'"),
         ("attributs: {}\n", 1, "unknown key 'attributs'"),
-        ("attributes: {a: {}, b: {}}\ndependencies:\n  - {when: a, then: b, action: explode}\n", 3, "action"),
-        ("attributes: {a: {}, b: {}}\ndependencies:\n  - {when: a, then: b, action: derive}\n", 3, "needs 'value"),
+        (
+            "attributes: {a: {}, b: {}}\ndependencies:\n  - {when: a, then: b, action: explode}\n",
+            3,
+            "action",
+        ),
+        (
+            "attributes: {a: {}, b: {}}\ndependencies:\n  - {when: a, then: b, action: derive}\n",
+            3,
+            "needs 'value",
+        ),
         ("attributes: {a: {stability: rock}}\n", 1, "stability"),
         ("attributes: {a: {}}\ntopics: {x: [zz]}\n", 2, "undeclared attribute 'zz'"),
         ("attributes:\n  a: {}\n  b: [\n", None, "invalid YAML"),
@@ -76,7 +92,9 @@ def test_invalid_rules_name_line(body: str, line: int | None, words: str) -> Non
 
 
 def test_inline_mapping_rules() -> None:
-    r = rules_from_mapping({"attributes": {"x": {"label": {"en": "x", "zh": "叉"}}}, "topics": {"t": ["x"]}})
+    r = rules_from_mapping(
+        {"attributes": {"x": {"label": {"en": "x", "zh": "叉"}}}, "topics": {"t": ["x"]}}
+    )
     assert r.topics["t"].attributes == ("x",)
     assert r.attribute("undeclared").declared is False
 

@@ -34,9 +34,14 @@ def test_sample_vault_rebuilds_byte_for_byte(tmp_path: Path, monkeypatch) -> Non
     assert runner.invoke(app, ["init", ".", "--rules", "personal"]).exit_code == 0
     files = ["transcripts/2025-08-15-en.md", "transcripts/2026-02-10-en.md"]
     assert runner.invoke(app, ["ingest", *files, "--vault", "."]).exit_code == 0
-    for path in sorted((SAMPLE / "facts").rglob("*.md")) + [SAMPLE / ".mdmem/journal.jsonl", SAMPLE / "rules.yaml"]:
+    for path in sorted((SAMPLE / "facts").rglob("*.md")) + [
+        SAMPLE / ".mdmem/journal.jsonl",
+        SAMPLE / "rules.yaml",
+    ]:
         rel = path.relative_to(SAMPLE)
-        assert (work / rel).read_bytes() == path.read_bytes(), f"{rel} differs: run scripts/build_sample_vault.sh"
+        assert (work / rel).read_bytes() == path.read_bytes(), (
+            f"{rel} differs: run scripts/build_sample_vault.sh"
+        )
     assert sorted(p.name for p in (work / "facts/user").iterdir()) == sorted(
         p.name for p in (SAMPLE / "facts/user").iterdir()
     )

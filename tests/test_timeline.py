@@ -191,3 +191,39 @@ def test_an_odd_journal_record_is_skipped(story: Vault) -> None:
          "after": {"entity": "user", "attribute": "employer", "status": "bogus"}}]})  # fmt: skip
     heads = build_timeline(story.facts, entries)
     assert heads and all(h.journal_id != "x" for h in heads)
+
+
+# --- backfills ------------------------------------------------------------------------------
+
+
+def _backfilled(v: Vault, batch: bool) -> Vault:
+    from mdmem.decide import Statement
+
+    v.set("home_city", "Toronto", date="2023-06-01")
+    earlier = [
+        Statement("user", "home_city", value="Vancouver", at="2019-01-01", source="cli"),
+        Statement("user", "home_city", value="Calgary", at="2021-01-01", source="cli",
+                  until="2023-06-01"),
+    ]  # fmt: skip
+    if batch:
+        v.say(earlier, command="set")
+    else:
+        for st in earlier:
+            v.say([st], command="set")
+    return v
+
+
+@pytest.mark.parametrize("batch", [False, True])
+def test_each_backfill_is_an_event_for_the_value_it_added(story_vault: Vault, batch: bool) -> None:
+    v = _backfilled(story_vault, batch)
+    hist = [h["value"] for h in v.get("home_city").history]
+    assert hist == ["Vancouver", "Calgary"]  # the file is right; the timeline must agree
+    events = [e for e, _ in flatten(heads_of(v, attribute="home_city"))]
+    assert [(e.at[:10], e.value) for e in events] == [
+        ("2019-01-01", "Vancouver"), ("2021-01-01", "Calgary"), ("2023-06-01", "Toronto"),
+    ]  # fmt: skip
+    assert [e.backfilled for e in events] == [True, True, False]
+    assert len({e.id for e in events}) == 3
+    res = runner.invoke(app, ["timeline", "home_city", "--vault", str(v.root)])
+    assert res.exit_code == 0, res.output
+    assert res.stdout.count("Vancouver") == 1 and "Calgary" in res.stdout

@@ -25,7 +25,11 @@ STORY = [
 
 
 def tree(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and "lock" not in p.name}
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and "lock" not in p.name
+    }
 
 
 def before_move(vault: Vault) -> Vault:
@@ -82,7 +86,9 @@ def test_forget_purge_removes_value_everywhere(story_vault: Vault) -> None:
     v.set("home_address", "天河路1号", date="2025-09-01")
     v.forget("home_address", purge=True)
     fact = v.facts["user/home_address"]
-    assert fact.status == "deleted" and fact.value is None and fact.history == [] and fact.body == ""
+    assert (
+        fact.status == "deleted" and fact.value is None and fact.history == [] and fact.body == ""
+    )
     for path in v.root.rglob("*"):
         if path.is_file():
             assert "天河路1号" not in path.read_text(encoding="utf-8", errors="replace"), path
@@ -114,7 +120,9 @@ def test_learned_dependency_cycle_is_reported(story_vault: Vault) -> None:
     v = before_move(story_vault)
     path = v.root / "facts/user/home_city.md"
     fact = parse(path.read_text(encoding="utf-8"))
-    text = path.read_text(encoding="utf-8").replace("status: active", "status: active\ndepends_on:\n- on: commute_mode\n")
+    text = path.read_text(encoding="utf-8").replace(
+        "status: active", "status: active\ndepends_on:\n- on: commute_mode\n"
+    )
     path.write_text(text, encoding="utf-8")
     assert fact.value == "广州"
     problems = v.check()
@@ -137,7 +145,9 @@ def test_nothing_is_written_outside_the_vault(story_vault: Vault, tmp_path: Path
     assert {p for p in tmp_path.rglob("*") if "vault" not in p.parts} == before | {outside}
 
 
-def test_interrupted_transaction_is_finished_when_journaled(story_vault: Vault, monkeypatch) -> None:
+def test_interrupted_transaction_is_finished_when_journaled(
+    story_vault: Vault, monkeypatch
+) -> None:
     v = before_move(story_vault)
     import mdmem.txn as txn
 
@@ -157,7 +167,9 @@ def test_interrupted_transaction_is_finished_when_journaled(story_vault: Vault, 
 def test_interrupted_before_journal_is_rolled_back(story_vault: Vault, monkeypatch) -> None:
     v = before_move(story_vault)
     snapshot = tree(v.root)
-    monkeypatch.setattr(v.journal, "append", lambda entry: (_ for _ in ()).throw(KeyboardInterrupt()))
+    monkeypatch.setattr(
+        v.journal, "append", lambda entry: (_ for _ in ()).throw(KeyboardInterrupt())
+    )
     with pytest.raises(KeyboardInterrupt):
         v.set("home_city", "上海", date="2026-02-10")
     assert "rolled back" in v.recover()
@@ -217,11 +229,15 @@ def test_learned_dependency_that_closes_a_loop_is_refused(story_vault: Vault) ->
     from mdmem.decide import Statement
 
     v = before_move(story_vault)
-    loop = Statement("user", "home_city", value="广州", at="2025-08-15", depends_on=({"on": "commute_mode"},))
+    loop = Statement(
+        "user", "home_city", value="广州", at="2025-08-15", depends_on=({"on": "commute_mode"},)
+    )
     with pytest.raises(RefusedError, match="cycle"):
         v.say([loop], command="test")
     assert "depends_on" not in (v.root / "facts/user/home_city.md").read_text(encoding="utf-8")
-    ok = Statement("user", "employer", value="岭南科技", at="2025-08-15", depends_on=({"on": "birthday"},))
+    ok = Statement(
+        "user", "employer", value="岭南科技", at="2025-08-15", depends_on=({"on": "birthday"},)
+    )
     v.say([ok], command="test")
     assert v.facts["user/employer"].depends_on == [{"on": "birthday"}]
     v.set("birthday", "03-15", date="2026-01-01")

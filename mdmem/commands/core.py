@@ -176,7 +176,9 @@ def pending(
         return
     for p in items:
         # The language the person used: the value's, else the value that changed upstream.
-        sample = " ".join(str(x) for x in (p["value"], p["because"].get("old"), p["because"].get("new")) if x)
+        sample = " ".join(
+            str(x) for x in (p["value"], p["because"].get("old"), p["because"].get("new")) if x
+        )
         q = render.pick_lang(p["question"], sample, lang.value if lang else None)
         render.stdout.print(f"[yellow]{p['fact']}[/] ({p['status']}): {render.escape(q)}")
 

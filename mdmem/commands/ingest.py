@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 
 from .. import render
-from ..ingest import IngestResult, ingest_paths, summary
 from ..undo import undo as undo_entry
 from .app import DryRunOpt, JsonOpt, VaultOpt, WaitOpt, check_date, command, open_vault, print_json
+
+if TYPE_CHECKING:  # the extractors cost ~80 ms to import: only `ingest` itself loads them
+    from ..ingest import IngestResult
 
 
 def _table(result: IngestResult) -> Table:
@@ -20,8 +22,11 @@ def _table(result: IngestResult) -> Table:
     said = {st.key: st.source.rsplit("#", 1)[-1] for st, _ in result.plan.decisions}
     for c in result.plan.changes:
         before, after = render.show_value(c.before), render.show_value(c.after)
+        added = render.backfilled(c)
         if c.decision == "DELETE":
             text = "forgotten"
+        elif added is not None:
+            text = added  # the earlier value it added, not the unchanged current one
         elif c.before is None or before == after:
             text = after + (
                 f" ({c.after.status})" if c.after and c.after.status != "active" else ""
@@ -93,6 +98,8 @@ def ingest(
 ) -> None:
     """Read conversations and update the facts they state; cascades follow."""
     v = open_vault(vault, wait)
+    from ..ingest import ingest_paths, summary
+
     results = ingest_paths(v, paths, date=date, llm=llm, api_base=api_base, dry_run=dry_run,
                            commit=commit, progress=not as_json)  # fmt: skip
     if as_json:
