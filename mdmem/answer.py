@@ -17,27 +17,30 @@ PHRASES: dict[str, dict[str, str]] = {
     "stale": {"en": "That is out of date. ", "zh": "这个信息已经过时了。"},
     "doubtful": {"en": "That may no longer hold. ", "zh": "这可能已经不对了。"},
     "yes": {"en": "Yes. ", "zh": "是的。"},
-    "active": {"en": "{whose} {label} is {value}{note}.", "zh": "{whose}{label}是{value}{note}。"},
+    "active": {
+        "en": "{whose} {label} {is} {value}{note}.",
+        "zh": "{whose}{label}是{value}{note}。",
+    },
     "since": {"en": " (since {date})", "zh": "（{date}起）"},
     "derived": {
         "en": " (since {date}; derived from {whose_lower} {trigger})",
         "zh": "（{date}起，根据{whose}{trigger}推出）",
     },
     "tentative": {
-        "en": "{whose} {label} is {value}, unconfirmed (first mentioned {date}).",
+        "en": "{whose} {label} {is} {value}, unconfirmed (first mentioned {date}).",
         "zh": "{whose}{label}是{value}，尚未确认（{date}提到）。",
     },
     "uncertain": {
-        "en": "{whose} {label} is uncertain — previously {value}, but {whose_lower} {trigger} {change} on {date}.",
+        "en": "{whose} {label} {is} uncertain — previously {value}, but {whose_lower} {trigger} {change} on {date}.",
         "zh": "{whose}{label}不确定——之前是{value}，但{whose}{trigger}在{date}{change}。",
     },
     "expired": {
-        "en": "{whose} {label} is unknown — was {value} until {date}.",
+        "en": "{whose} {label} {is} unknown — {was} {value} until {date}.",
         "zh": "{whose}{label}现在未知——到{date}为止是{value}。",
     },
-    "unknown": {"en": "{whose} {label} is unknown.", "zh": "{whose}{label}未知。"},
+    "unknown": {"en": "{whose} {label} {is} unknown.", "zh": "{whose}{label}未知。"},
     "deleted": {
-        "en": "No information — {whose_lower} {label} was removed at your request.",
+        "en": "No information — {whose_lower} {label} {was} removed at your request.",
         "zh": "没有相关信息——{whose}{label}已按你的要求删除。",
     },
     "history": {
@@ -45,7 +48,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "zh": "{whose}{label}的变化：{items}。",
     },
     "past": {
-        "en": "{whose} {label} was {items}; {now}",
+        "en": "{whose} {label} {was} {items}; {now}",
         "zh": "{whose}{label}以前是{items}；{now}",
     },
     "no_past": {
@@ -63,7 +66,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "zh": "{date}起可能是{value}（尚未确认）。",
     },
     "as_of": {
-        "en": "On {day}, {whose_lower} {label} was {value} ({period}).",
+        "en": "On {day}, {whose_lower} {label} {was} {value} ({period}).",
         "zh": "{day}，{whose}{label}是{value}（{period}）。",
     },
     "as_of_before": {
@@ -71,7 +74,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "zh": "不知道{day}时{whose}{label}是什么：记忆里最早的是{value}，从{date}开始。",
     },
     "as_of_gap": {
-        "en": "On {day}, {whose_lower} {label} was unknown — it was {value} until {date}.",
+        "en": "On {day}, {whose_lower} {label} {was} unknown — {it_was} {value} until {date}.",
         "zh": "{day}时{whose}{label}未知——到{date}为止是{value}。",
     },
     "topic": {"en": "Everything I have about {topic}:", "zh": "关于{topic}，我记得这些："},
@@ -124,10 +127,15 @@ def whose(entity: str, lang: str) -> str:
 
 
 def show(rules: Rules, attribute: str, value: Any, lang: str) -> str:
-    """A value in the spelling that fits the language; lists joined."""
+    """A value in the spelling that fits the language; lists joined ('a, b and c' / 'a、b、c')."""
     if isinstance(value, list):
-        sep = "、" if lang == "zh" else ", "
-        return sep.join(rules.spelling(attribute, str(v), lang) for v in value)
+        items = [rules.spelling(attribute, str(v), lang) for v in value]
+        if lang == "zh" or len(items) < 2:
+            return "、".join(items)
+        # A comma inside an item would make 'a, b and c' ambiguous: then commas only.
+        if any("," in i for i in items):
+            return ", ".join(items)
+        return ", ".join(items[:-1]) + " and " + items[-1]
     return rules.spelling(attribute, str(value), lang) if value is not None else "?"
 
 
@@ -176,11 +184,26 @@ def day(value: str | None) -> str:
 
 def _base(fact: Fact, rules: Rules, lang: str) -> dict[str, str]:
     w = whose(fact.entity, lang)
+    name = label(rules, fact.attribute, lang)
+    many = lang == "en" and is_plural(name)
     return {
         "whose": w,
         "whose_lower": w[:1].lower() + w[1:] if fact.entity == "user" else w,
-        "label": label(rules, fact.attribute, lang),
+        "label": name,
+        "is": "are" if many else "is",
+        "was": "were" if many else "was",
+        "it_was": "they were" if many else "it was",
     }
+
+
+_SINGULAR_S = re.compile(r"(?:ss|us|is|ics|news|series|species|gas|bus)$", re.I)
+
+
+def is_plural(name: str) -> bool:
+    """Whether an English label is a plural noun ('allergies', 'pets', 'hobbies'), so the
+    answer says 'are': a label's last word ending in -s, bar 'address', 'status', 'analysis'."""
+    last = name.strip().split(" ")[-1] if name.strip() else ""
+    return last.isalpha() and last.lower().endswith("s") and not _SINGULAR_S.search(last)
 
 
 def _trigger(fact: Fact, rules: Rules, lang: str) -> tuple[str, str, str]:

@@ -189,7 +189,10 @@ def _current(
     # An uncertain fact's sentence names its own trigger; what started the cascade further
     # upstream (or what an expired fact's sentence leaves out) is said before it.
     upstream = fact.status == "expired" or why.get("origin") not in (None, why.get("fact"))
-    if (says_old or says_current) and fact.status in ("uncertain", "expired") and upstream:
+    # An expired fact's sentence never says why it stopped being known: the change that ended
+    # it is always said ('You moved to Hangzhou on D. Your commute is unknown — was 60 until D').
+    premised = says_old or says_current or fact.status == "expired"
+    if premised and fact.status in ("uncertain", "expired") and upstream:
         origin = _origin(fact, rules, lang, index, answered)
     if says_old and not says_current:
         return tpl.phrase("stale", lang), origin, sentence

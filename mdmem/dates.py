@@ -55,7 +55,9 @@ _POINT = (
 )
 _POINT_RE = re.compile(_POINT, re.I)
 _PERIOD_RE = re.compile(
-    rf"(?:\bfrom|\bbetween|\bsince|从|自)\s*(?P<a>{_POINT.replace('?P<', '?P<a_')})\s*"
+    # "2015年到2018年" needs no 从: a Chinese year opens a period by itself
+    rf"(?:(?:\bfrom|\bbetween|\bsince|从|自)\s*|(?=(?:19|20)\d{{2}}\s*年))"
+    rf"(?P<a>{_POINT.replace('?P<', '?P<a_')})\s*"
     rf"(?:to|until|till|through|and|-|–|—|到|至)\s*"
     rf"(?P<b>{_POINT.replace('?P<', '?P<b_')}|now|today|present|现在|今天)",
     re.I,

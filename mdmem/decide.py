@@ -149,7 +149,7 @@ def _assert(
         return "CONFIRM", _confirm(before, st, now, deps)
     if before.valid_from and at < before.valid_from:
         return "BACKFILL", _backfill(before, st, now)
-    if st.tentative and before.status == "active":
+    if st.tentative and before.status in ("active", "uncertain"):
         return "NOOP", None  # weak evidence never overwrites what the person said plainly
     history = list(before.history)
     if before.value is not None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from .dates import When, find_when, minutes, parse_date
 from .decide import Statement
-from .extract_generic import Found, Resolver, canonical, find_generic
+from .extract_generic import Found, Resolver, canonical, find_generic, named_next
 from .extract_requests import find_dependencies, find_forget, find_verbatims
 from .extract_values import day_before, split_items, tidy
 from .factfile import Fact, Value
@@ -100,6 +100,9 @@ class Extractor:
         self._ended: list[str] = []
         self._values: dict[str, list[tuple[int, int]]] = {}
         self._slot_names: dict[str | None, tuple[str, ...]] = {}
+        self._waiting: dict[
+            str, list[dict[str, Any]]
+        ] = {}  # key → dependencies said before a value
 
     def run(self, messages: list[Message]) -> Extraction:
         """Extract every human turn of a transcript, in order."""
@@ -139,6 +142,7 @@ class Extractor:
         for _, _, (a, b) in reversed(kept):
             text = text[:a] + "\n" + text[b:]  # the kept text is not read for facts
         candidates = self.patterns.candidates(text.lower())
+        previous = None
         for sentence in sentences(text):
             low = sentence.lower()
             rules: list[Found] = []
@@ -158,6 +162,9 @@ class Extractor:
             )
             found += rules
             found += [g for g in find_generic(sentence, self.resolver) if not _overlaps(g, rules)]
+            if not found and out and out[-1][0] == previous:
+                found = named_next(sentence, out)  # "We adopted a puppy! His name is Biscuit."
+            previous = sentence
             out += [(sentence, f) for f in sorted(found, key=lambda f: (f.start, f.kind))]
         return out
 
@@ -291,8 +298,16 @@ class Extractor:
         masked = sentence
         for a, b in self._values.get(sentence, []):
             masked = masked[:a] + " " * (b - a) + masked[b:]
-        clause = masked[clause_start(sentence, f.start) : clause_end(sentence, f.end)]
-        return find_when(clause, at)
+        start, end = f.start, clause_end(sentence, f.end)
+        while start < f.value_start and sentence[start] in "，,；;：: \t":
+            start += 1
+        if (
+            start != f.start
+        ):  # "…，2018年到2021年住在武汉": the clause after the boundary has its own time
+            when = find_when(masked[clause_start(sentence, start) : end], at)
+            if when is not None:
+                return when
+        return find_when(masked[clause_start(sentence, f.start) : end], at)
 
     def _period(self, key: str, f: Found, value: Value, when: When, where: str) -> None:
         """A value that held for a closed period in the past ("from 2019 to 2021")."""
@@ -360,8 +375,14 @@ class Extractor:
         if slot is not None and (slot.value is None or slot.status not in ("active", "tentative", "uncertain")):  # fmt: skip
             self.notes.append(f"{where}: {key} has no current value to attach the dependency to")
             return
-        value = slot.value if slot is not None else None
-        tentative = slot is not None and slot.status != "active"
+        if slot is None:
+            # Nothing known yet: a fact of nothing would answer "unknown" as if it were known.
+            # The dependency waits for a value said later in this batch (see `emit`).
+            self._waiting.setdefault(key, []).append(dep)
+            self.notes.append(f"{where}: {key}: no value yet; the dependency waits for one")
+            return
+        value = slot.value
+        tentative = slot.status != "active"
         self.emit(key, kind="assert", value=value, at=at, where=where, tentative=tentative,
                   body=f"Learned from {self.path} on {at}.", depends_on=(dep,))  # fmt: skip
 
@@ -377,6 +398,9 @@ class Extractor:
              until: str = "") -> None:  # fmt: skip
         """Add a statement (once per message) and update the extractor's view of the vault."""
         entity, attribute = key.split("/", 1)
+        if kind == "assert" and value is not None and key in self._waiting:
+            for dep in self._waiting.pop(key):
+                depends_on = _merge(depends_on, dep)
         st = Statement(entity, attribute, kind, value, at, f"{self.path}#{where}", tentative, body, depends_on, until)  # fmt: skip
         for old in self.out[-8:]:
             if _same(old, st, self.rules):

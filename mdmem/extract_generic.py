@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .errors import SlugError
 from .factfile import Value
-from .rules import Rules, norm
+from .rules import Rules, has_cjk, norm
 from .slug import check_slug, slugify
 
 
@@ -354,3 +354,28 @@ def _zh_slot(x: str, resolver: Resolver) -> str | None:
 def _found(attr: str, value: str, m: re.Match[str], owner: str | None) -> Found:
     ys = m.start("y")
     return Found(attr, value.strip(), "assert", m.start(), ys, m.end(), owner=owner)
+
+
+_NAMED_NEXT = re.compile(
+    r"^\s*(?:(?:his|her|its|their) names? (?:is|are)|(?:he|she|it)(?:[''’]s| is) (?:called|named)|"
+    r"(?:we|I)(?: have)? (?:named|called) (?:him|her|it|them)) "
+    r"(?P<value>(?-i:[A-Z][\w''’-]*(?: [A-Z][\w''’-]*)?))(?![\w''’-])"
+    r"|^\s*(?:名字叫|取名叫?|起名叫?|它叫|他叫|她叫)(?P<zh>[\u4e00-\u9fff]{1,4}?)(?=$|[，,。！!？?、\s]|的)",
+    re.I,
+)
+
+
+def named_next(sentence: str, before: list[tuple[str, Found]]) -> list[Found]:
+    """A name given in the next sentence to a kind just said ("a puppy … His name is Biscuit")."""
+    prev = before[-1][1]
+    m = _NAMED_NEXT.match(sentence)
+    value = prev.value
+    if m is None or prev.kind != "assert" or not isinstance(value, str):
+        return []
+    kind = value.islower() and len(value.split()) <= 2 or (has_cjk(value) and len(value) <= 2)
+    if not kind:  # a name already, not the kind of thing named next
+        return []
+    name = m["value"] or m["zh"]
+    before.pop()  # the kind ("puppy") gives way to its name
+    start = m.start("value") if m["value"] else m.start("zh")
+    return [replace(prev, value=name, start=0, value_start=start, end=m.end())]

@@ -114,10 +114,10 @@ _FORGET_REF = re.compile(
 )
 _FORGET_NAMED = re.compile(
     rf"{_LEAD}(?:please\s+)?(?:forget|delete|erase|remove)\s+(?:about\s+)?(?:my|our|the)\s+"
-    rf"(?P<x>[a-z][a-z'’ -]{{0,40}}?)(?={_MEMORY}|\s*(?:$|[.,;!?])|\s+(?:please|too|as\s+well)\b)"
+    rf"(?P<x>[a-z][a-z'’ -]{{0,40}}?)(?={_MEMORY}|\s*(?:$|[.,;:!?—–(])|\s+-\s|\s+(?:please|too|as\s+well)\b)"
     r"|\b(?:don['’]t|do\s+not|stop|no\s+need\s+to)\s+(?:remember(?:ing)?|keep(?:ing)?|"
     r"stor(?:e|ing)|sav(?:e|ing))\s+(?:my|our)\s+"
-    rf"(?P<x2>[a-z][a-z'’ -]{{0,40}}?)(?={_MEMORY}|\s*(?:$|[.,;!?])|\s+(?:anymore|any\s+more)\b)",
+    rf"(?P<x2>[a-z][a-z'’ -]{{0,40}}?)(?={_MEMORY}|\s*(?:$|[.,;:!?—–(])|\s+-\s|\s+(?:anymore|any\s+more)\b)",
     re.I,
 )
 _FORGET_GATE = re.compile(
@@ -259,11 +259,24 @@ _DEPENDS = re.compile(
 )
 _ZH_IF = re.compile(
     r"(?:如果|要是|假如|万一|一旦)(?:我们?的?)?(?:(?:换|变|改)了?(?P<t1>[\u4e00-\u9fff]{1,6}?)(?=[，,]|的话|就|那)"
-    r"|(?P<t2>[\u4e00-\u9fff]{1,6}?)(?:换了|变了|改了|换人了?|有变化?|变动了?|换掉了?|换))(?:的话)?"
+    r"|(?P<t2>[\u4e00-\u9fff]{1,6}?)(?:换了|变了|改了|换人了?|有变化?|变动了?|换掉了?|换)"
+    r"|(?P<t3>搬家|搬走|跳槽|换工作|换了工作)了?)(?:的话)?"
 )
 _ZH_DERIVE = re.compile(
     r"^\s*[，,]?\s*(?:那么?|就)?(?P<d>[\u4e00-\u9fff]{1,8}?)(?:就|也|都)?(?:会|要)?(?:发给|交给|改成|变成|换成|改为|归)"
-    r"(?P<v>[\u4e00-\u9fff]{2,4}?|[A-Z][a-zA-Z]+(?: [A-Z][a-zA-Z]+)?)(?:了|吧)?(?=$|[，。！？,.!?])"
+    r"\s*(?P<v>[\u4e00-\u9fff]{2,4}?|[A-Z][a-zA-Z]+(?: [A-Z][a-zA-Z]+)?|#?[a-z0-9][\w.-]{1,40})(?:了|吧)?"
+    r"\s*(?=$|[，。！？,.!?])"
+)
+# "if my address changes, I'll have to find a new gym": the slot named after "new" is in doubt.
+_NEW = re.compile(
+    rf"{_THEN}(?:I|we)(?:['’]ll|\s+will|['’]d|\s+would)?\s+(?:probably\s+|likely\s+|also\s+)?"
+    r"(?:have\s+to\s+|need\s+to\s+|want\s+to\s+|must\s+)?(?:find|get|look\s+for|pick|choose|need)\s+"
+    r"(?:a|an)\s+(?:new|different)\s+(?P<d>[a-z][a-z -]{0,30}?)(?=\s*(?:$|[.,;!?]|too\b|as\s+well\b))",
+    re.I,
+)
+_ZH_NEW = re.compile(
+    r"^\s*[，,]?\s*(?:那么?)?(?:我们?)?(?:就|也|都)?(?:得|要|需要|会)?(?:重新找|换个新的?|换一个新的?|另找|再找|找新的?)"
+    r"(?:一个|个|一家|家)?(?:新的?)?(?P<d>[\u4e00-\u9fff]{1,6}?)(?:了|吧)?(?=$|[，。！？,.!?])"
 )
 _ZH_REF_CONFIRM = re.compile(
     r"^\s*[，,]?\s*(?:那么?|就)?(?:这个|那个|这|它|这些|那些|这件事|这项)(?:也|就|都)?(?:会|要|得|可能)?(?:跟着)?(?:变|改|换|调整)"
@@ -290,7 +303,14 @@ def find_dependencies(sentence: str, resolver: Resolver) -> list[Found]:
         if trigger:
             out.extend(_consequence(sentence, m, trigger, resolver, zh=False))
     for m in _ZH_IF.finditer(sentence):
-        trigger = _trigger(m["t1"] or m["t2"], resolver)
+        moved = {
+            "搬家": "搬家",
+            "搬走": "搬家",
+            "跳槽": "工作",
+            "换工作": "工作",
+            "换了工作": "工作",
+        }
+        trigger = _trigger(m["t1"] or m["t2"] or moved[m["t3"]], resolver)
         if trigger:
             out.extend(_consequence(sentence, m, trigger, resolver, zh=True))
     for m in _ZH_FOLLOWS.finditer(sentence):
@@ -335,6 +355,12 @@ def _consequence(
         return [
             Found(None, None, "depends", m.start(), rest_at + r.end(), rest_at + r.end(), dep=dep)
         ]
+    n = (_ZH_NEW if zh else _NEW).match(rest)
+    dependent = resolver.attribute(n["d"]) if n else None
+    if n and dependent and dependent != trigger:
+        dep = {"on": trigger, "action": "confirm"}
+        return [Found(dependent, None, "depends", m.start(), rest_at + n.end(),
+                      rest_at + n.end(), dep=dep)]  # fmt: skip
     if n := named.match(rest):
         dependent = resolver.attribute(n["d"])
         if dependent and dependent != trigger:

@@ -75,6 +75,25 @@ class Question:
         return []
 
 
+def residual(q: Question, spots: Iterable[int]) -> str:
+    """The question's text with the given units blanked out: what is left to match once the
+    words a topic or attribute explains are set aside."""
+    drop = set(spots)
+    out = list(q.folded)
+    n = 0
+    for m in TOKEN_RE.finditer(q.folded):
+        if m.group(1):
+            for i in range(len(m.group(1))):
+                if n in drop:
+                    out[m.start() + i] = " "
+                n += 1
+        else:
+            if n in drop:
+                out[m.start() : m.end()] = " " * (m.end() - m.start())
+            n += 1
+    return "".join(out)
+
+
 def cover(phrase: str, q: Question, *, partial: bool) -> dict[int, float]:
     """The question units a phrase covers, each with how surely (1.0 literal … 0.6 partial)."""
     f = fold(phrase).strip()
@@ -216,6 +235,23 @@ def value_spellings(rules: Rules, q: Question) -> list[str]:
             if any(mentions(q, v) for v in group):
                 extra.extend(group)
     return extra
+
+
+def mention_units(q: Question, value: str) -> set[int]:
+    """The question units a literal mention of value occupies (empty when not mentioned)."""
+    f = fold(value).strip()
+    if not f:
+        return set()
+    if is_cjk(f):
+        p = "".join(f.split())
+        start = q.folded.find(p)
+        return (
+            {q.offsets[start + k] for k in range(len(p)) if start + k in q.offsets}
+            if start >= 0
+            else set()
+        )
+    ws = words(f)
+    return set(q.has_words(ws)) if ws else set()
 
 
 def mentions(q: Question, value: str) -> bool:

@@ -4,7 +4,10 @@ A fact's score adds how much of the question its attribute's words from rules.ya
 (match.py) and which query tokens the full-text index found in its name, value, history and
 body (index.py). The best facts are answered, plus near-ties, plus any fact whose old value
 the question takes for current (the stale premise to correct). A broad question about a
-topic gets every fact of the topic.
+topic gets every fact of the topic, unless it also names a value (then it is about that fact).
+A fact is not answered when the question only brushes it: matched by text while another is
+named by label, or by words a better-named attribute explains. When that better-named
+attribute holds nothing, a `derive` rule may still answer it (infer.py); else "I don't know".
 """
 
 from __future__ import annotations
@@ -16,11 +19,14 @@ from typing import Any
 from .answer import NOTE_SLOT, is_note
 from .factfile import Fact
 from .index import Hit, Index
+from .infer import inferred
 from .match import (
     Question,
     attribute_cover,
+    mention_units,
     mentioned_entities,
     mentions,
+    residual,
     score,
     topic_cover,
     value_spellings,
@@ -71,6 +77,14 @@ def premise(fact: Fact, q: Question, rules: Rules) -> tuple[bool, bool]:
         s for h in fact.history for s in _spellings(rules, fact.attribute, h.get("value"))
     } - current
     return any(mentions(q, s) for s in current), any(mentions(q, s) for s in old)
+
+
+def _values(fact: Fact, rules: Rules) -> set[str]:
+    """Every spelling of the fact's current and old values."""
+    out = _spellings(rules, fact.attribute, fact.value)
+    for h in fact.history:
+        out |= _spellings(rules, fact.attribute, h.get("value"))
+    return out
 
 
 def _spellings(rules: Rules, attribute: str, value: Any) -> set[str]:
@@ -147,6 +161,12 @@ def _retrieve(
     topics = {t: score(spots) for t, spots in topic_spots.items()}
     for broad in _broad_topics(topic_spots, attr_spots, q):
         facts = index.facts(attributes=rules.topics[broad].attributes, entities=scope)
+        if (
+            facts
+            and not _BROAD.search(q.text)
+            and _names_a_value(index, q, topic_spots[broad], scope)
+        ):
+            break  # "我还在华信咨询上班吧": about that one value, not the whole topic
         if facts:  # the best-matching topic that holds anything
             order = {a: i for i, a in enumerate(rules.topics[broad].attributes)}
             facts.sort(key=lambda f: (f.entity, order[f.attribute]))
@@ -159,24 +179,50 @@ def _retrieve(
         for fact in index.facts(numbered=NOTE_SLOT, entities=scope):
             found.setdefault(fact.key, Match(fact)).rules += 1.0
     query = list(q.query) + [t for s in value_spellings(rules, q) for t in tokens(s)]
+    named: set[str] = set()  # facts an undeclared slot's own name in the question points at
     for hit in index.search(query, entities=scope):
         m = found.setdefault(
             hit.fact.key, Match(hit.fact, rules=attr_scores.get(hit.fact.attribute, 0.0))
         )
         # A declared attribute's name was already weighed with its labels and aliases.
         m.text = _text_score(hit, with_name=hit.fact.attribute not in rules.attributes)
+        if hit.matched.get("name") and hit.fact.attribute not in rules.attributes:
+            named.add(hit.fact.key)
     for m in found.values():
         m.score = m.rules + m.text
+    held = {m.fact.attribute for m in found.values()}
+    outranked = _neighbours(found, attr_spots, held, named, q, rules)
+    kept = [m for m in found.values() if m.score >= MIN_SCORE and m.fact.key not in outranked]
+    # A fact the question names only by its value ('… to 珠江新城 …') is context for the one it
+    # names by label ('how long'): that is answered first, the other after it.
+    # Words inside a value the question names belong to it: 血压 in 高血压 does not name the
+    # blood pressure, so a question about 高血压 has no labelled fact to come first.
+    # (Only facts the text search hit can have a value the question names.)
+    taken = {
+        i for m in kept if m.text > 0 for v in _values(m.fact, rules) for i in mention_units(q, v)
+    }
+    labelled = any(
+        m.rules >= 1.0 and not set(attr_spots.get(m.fact.attribute, {})) <= taken for m in kept
+    )
     ranked = sorted(
-        (m for m in found.values() if m.score >= MIN_SCORE),
-        key=lambda m: (-m.score, m.fact.entity != DEFAULT_ENTITY, m.fact.key),
+        kept,
+        key=lambda m: (
+            labelled and m.rules == 0.0,
+            -m.score,
+            m.fact.entity != DEFAULT_ENTITY,
+            m.fact.key,
+        ),
     )
     if notes and (not ranked or notes[0].score > ranked[0].score):
         return notes, None  # "the exact …" and a note says it better than any fact
-    if not ranked:
+    derived = _derived(index, rules, attr_scores, held, ranked, scope)
+    if derived is not None:
+        chosen = [derived]
+    elif not ranked:
         return [], None
-    best = ranked[0].score
-    chosen = [m for m in ranked if m.score >= KEEP_RATIO * best][:MAX_FACTS]
+    else:
+        best = ranked[0].score
+        chosen = [m for m in ranked if m.score >= KEEP_RATIO * best][:MAX_FACTS]
     # A fact whose old value the question takes as current is part of the answer: the
     # correction ("from Haizhu" after the move names the new address too).
     keys = {m.fact.key for m in chosen}
@@ -186,6 +232,83 @@ def _retrieve(
         and (m.fact.derived_from or {}).get("fact") not in keys  # its cause says it already
     ]  # fmt: skip
     return chosen + stale[:MAX_PREMISE], None
+
+
+def _derived(
+    index: Index,
+    rules: Rules,
+    attr_scores: dict[str, float],
+    held: set[str],
+    ranked: list[Match],
+    scope: list[str] | None,
+) -> Match | None:
+    """The question names, better than any fact found, an attribute the vault holds nothing
+    for: the value a rule derives for it from facts it does hold ('my social insurance city'
+    is the home city), else None."""
+    absent = [(s, a) for a, s in attr_scores.items() if a not in held and s >= MIN_SCORE]
+    if not absent:
+        return None
+    s, wanted = max(absent)
+    if ranked and s <= max(m.rules for m in ranked):
+        return None
+    entity = scope[0] if scope else DEFAULT_ENTITY
+    fact = inferred(index, rules, wanted, entity)
+    return Match(fact, score=s, rules=s) if fact is not None else None
+
+
+def _names_a_value(
+    index: Index, q: Question, spots: dict[int, float], scope: list[str] | None
+) -> bool:
+    """Whether the question, the topic's own words aside, names a value some fact has or had
+    (a whole word, or a Chinese pair): then it asks about that fact, not the topic."""
+    rest = tokens(residual(q, spots), query=True)
+    for hit in index.search(rest, entities=scope):
+        found = hit.matched.get("value", set()) | hit.matched.get("history", set())
+        if sum(weight(t) for t in found) >= 1.0:
+            return True
+    return False
+
+
+def _neighbours(
+    found: dict[str, Match],
+    spots: dict[str, dict[int, float]],
+    held: set[str],
+    named: set[str],
+    q: Question,
+    rules: Rules,
+) -> set[str]:
+    """Keys of facts the question is not about although they scored: a fact matched only by
+    its text when another is named by its label or alias (血压 names the blood pressure; the
+    condition 高血压 merely contains the word), and a fact whose words the question uses only
+    as part of a better-matching attribute that holds nothing ('job title' is not the
+    employer's 'job'; 'work for' is not the gym's 'work out'). A fact whose value the
+    question names is never a neighbour: that is a premise to answer."""
+    labelled = any(m.rules >= 1.0 for m in found.values())
+    out = set()
+    for key, m in found.items():
+        if key in named or (m.text > 0 and any(premise(m.fact, q, rules))):
+            continue
+        if labelled and m.rules == 0.0:
+            out.add(key)
+            continue
+        mine = spots.get(m.fact.attribute, {})
+        if mine and any(
+            attr not in held and _dominates(theirs, mine, q) for attr, theirs in spots.items()
+        ):
+            out.add(key)
+    return out
+
+
+def _dominates(theirs: dict[int, float], mine: dict[int, float], q: Question) -> bool:
+    """True when another attribute explains the question better and covers every content word
+    this one covers: either it covers one of them more surely, or it covers further content
+    words worth a whole word (a stemmed 'time' in 'over time' is not enough; 上班 is)."""
+    content = {i for i in mine if q.units[i].weight >= 1.0} or set(mine)
+    if not content <= set(theirs) or score(theirs) <= score(mine):
+        return False
+    surer = any(theirs[i] > mine[i] for i in content)
+    extra = sum(w for i, w in theirs.items() if i not in mine and q.units[i].weight >= 1.0)
+    return surer or extra >= 1.0
 
 
 def _best_notes(index: Index, q: Question, scope: list[str] | None) -> list[Match]:

@@ -96,12 +96,17 @@ def test_uncertain_zh(moved: Vault) -> None:
     [
         (
             "How long is my commute?",
-            "Your commute time (minutes) is unknown — was 20 until 2026-02-10.",
+            "Your home city changed to Shanghai on 2026-02-10."
+            " Your commute time (minutes) is unknown — was 20 until 2026-02-10.",
         ),
-        ("我的通勤时间是多少？", "你的通勤时间（分钟）现在未知——到2026-02-10为止是20。"),
+        (
+            "我的通勤时间是多少？",
+            "你的居住城市在2026-02-10变成了上海。你的通勤时间（分钟）现在未知——到2026-02-10为止是20。",
+        ),
     ],
 )
 def test_expired(moved: Vault, q: str, want: str) -> None:
+    # An expired value's sentence cannot say why it ended: the change upstream leads it.
     assert text(moved, q) == want
 
 

@@ -176,6 +176,8 @@ def test_hedged_statement_never_overwrites() -> None:
     state = facts(city="A")
     plan = say(state, rules, "city", "Berlin", tentative=True)
     assert plan.changes == []
+    doubtful = {"user/city": state["user/city"].evolve(status="uncertain")}
+    assert say(doubtful, rules, "city", "Berlin", tentative=True).changes == []
     new = final(say({}, rules, "city", "Berlin", tentative=True), {})
     assert new["user/city"].status == "tentative"
 

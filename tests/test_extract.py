@@ -397,10 +397,15 @@ def test_a_dependency_on_another_entity_names_it():
 
 def test_depends_on_and_would_end_forms():
     sts = said("User: My gym is Iron Temple Gym. My gym membership depends on my city.\n")
-    assert [(s.key, s.depends_on) for s in sts][-1] == (
-        "user/gym_membership",
-        ({"on": "home_city", "action": "confirm"},),
+    # No value yet: no valueless fact that would answer "unknown"; the dependency waits …
+    assert [s.key for s in sts] == ["user/gym"]
+    sts = said(
+        "User: My gym membership depends on my city.\nUser: My gym membership is Gold Plus.\n"
     )
+    # … for a value said later in the same batch, which carries it.
+    assert [(s.key, s.value, s.depends_on) for s in sts] == [
+        ("user/gym_membership", "Gold Plus", ({"on": "home_city", "action": "confirm"},))
+    ]
     rules = rules_from_mapping(
         {"attributes": {"home_city": {"aliases": ["move"]}, "parking_permit": {}}}
     )
@@ -904,3 +909,170 @@ def test_minutes(text, minutes):
     from mdmem.dates import minutes as to_minutes
 
     assert to_minutes(text) == minutes
+
+
+# --- heldout2 classes: each with phrasings of its own, en and zh ------------------------------
+
+HEALTH = load_rules(ROOT / "rules" / "health.yaml")
+
+
+def values(text: str, key: str, rules=PERSONAL, facts: dict[str, Fact] | None = None) -> list:
+    return [s.value for s in said(text, rules, facts) if s.key == key and s.kind == "assert"]
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "expected", "rules"),
+    [
+        # lists of pets, named after their kind, or in the next sentence
+        ("User: I've got two cats, Miso and Tofu, and a balcony.", "user/pets", ["Miso", "Tofu"], PERSONAL),
+        ("User: We have three rabbits: Bun, Flop and Pip.", "user/pets", ["Bun", "Flop", "Pip"], PERSONAL),
+        ("User: We adopted a puppy!! His name is Biscuit.", "user/pets", ["Biscuit"], PERSONAL),
+        ("User: I have a new dog. We named him Rex!", "user/pets", ["Rex"], PERSONAL),
+        ("User: We got a kitten last week. She's called Luna.", "user/pets", ["Luna"], PERSONAL),
+        ("用户：一只猫叫年糕，还有一只柯基叫豆豆。", "user/pets", ["年糕", "豆豆"], PERSONAL),
+        ("用户：上个月捡了只小橘猫，取名叫橘子。", "user/pets", ["橘子"], PERSONAL),
+        ("用户：我家养了一只猫。名字叫团子，很乖。", "user/pets", ["团子"], PERSONAL),
+        # allergy lists, a sentence that ends with a stop or a dash
+        ("User: I'm allergic to penicillin and shellfish, so no prawns.", "user/allergies", ["penicillin", "shellfish"], PERSONAL),
+        ("User: Health basics: I'm allergic to penicillin.", "user/allergies", ["penicillin"], HEALTH),
+        ("User: Turns out I'm also allergic to latex — found out the hard way.", "user/allergies", ["latex"], HEALTH),
+        ("User: I am allergic to peanuts, shellfish and pollen!", "user/allergies", ["peanuts", "shellfish", "pollen"], PERSONAL),
+        # Chinese partner, phone, address, employer, home city
+        ("用户：女朋友叫林悦，在一起两年了。", "user/partner", ["林悦"], PERSONAL),
+        ("用户：说一下，老公叫陈浩。", "user/partner", ["陈浩"], PERSONAL),
+        ("用户：我家住在望京，手机号13911112222。", "user/phone", ["13911112222"], PERSONAL),
+        ("用户：我换手机号了，新号码是13600003333。", "user/phone", ["13600003333"], PERSONAL),
+        ("用户：有事打我电话：13800138000", "user/phone", ["13800138000"], PERSONAL),
+        ("用户：我家住在朝阳区望京西园三区12号楼。", "user/home_address", ["朝阳区望京西园三区12号楼"], PERSONAL),
+        ("用户：我住在海淀区学院路8号院。", "user/home_address", ["海淀区学院路8号院"], PERSONAL),
+        ("用户：我现在住在北京，在星河互娱做游戏策划。", "user/employer", ["星河互娱"], PERSONAL),
+        ("用户：我在蓝鲸文化做美术。", "user/employer", ["蓝鲸文化"], PERSONAL),
+        ("用户：我家在杭州西湖区文三路。", "user/home_city", ["杭州"], PERSONAL),
+        ("用户：我住在成都高新区。", "user/home_city", ["成都"], PERSONAL),
+        # numbered street addresses
+        ("User: Our new address is 7 Harbour View, Apt 12.", "user/home_address", ["7 Harbour View, Apt 12"], PERSONAL),
+        ("User: We just moved to 42 Elm Street!", "user/home_address", ["42 Elm Street"], PERSONAL),
+        ("User: My address is 221B Baker Street.", "user/home_address", ["221B Baker Street"], PERSONAL),
+        # employer and title without the usual subject or with a time in between
+        ("User: I work remotely for Fernwood Labs.", "user/employer", ["Fernwood Labs"], PERSONAL),
+        ("User: I moved. Still working for Fernwood Labs, just from Berlin.", "user/employer", ["Fernwood Labs"], PERSONAL),
+        ("User: I started at Cobalt Robotics this week as a program manager!", "user/job_title", ["program manager"], PERSONAL),
+        ("User: I joined Northwind last Monday as a staff engineer.", "user/job_title", ["staff engineer"], PERSONAL),
+        # exercise plans and blood pressure (health)
+        ("User: My exercise plan is brisk walking, 30 minutes, five days a week.", "user/exercise_plan", ["brisk walking, 30 minutes, five days a week"], HEALTH),
+        ("User: New exercise plan from the physio: swimming twice a week plus yoga.", "user/exercise_plan", ["swimming twice a week plus yoga"], HEALTH),
+        ("User: My new workout routine is rowing and squats on Mondays.", "user/exercise_plan", ["rowing and squats on Mondays"], HEALTH),
+        ("用户：血压最近是145/95。", "user/blood_pressure", ["145/95"], HEALTH),
+        ("用户：我血压目前是130/85。", "user/blood_pressure", ["130/85"], HEALTH),
+        ("User: I've switched to Northgate Hospital since it's close.", "user/hospital", ["Northgate Hospital"], HEALTH),
+        ("User: I see Dr. Amelia Hart at Riverside Clinic.", "user/hospital", ["Riverside Clinic"], HEALTH),
+    ],
+)  # fmt: skip
+def test_heldout2_extraction_classes(text, key, expected, rules):
+    assert values(text, key, rules) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "expected"),
+    [
+        # lockfiles committed, package managers and stacks in Chinese with spaces around Latin names
+        ("User: We use npm and we commit package-lock.json.", "user/lockfile", ["package-lock.json"]),
+        ("User: We check in yarn.lock, always.", "user/lockfile", ["yarn.lock"]),
+        ("User: The lockfile we commit is uv.lock.", "user/lockfile", ["uv.lock"]),
+        ("用户：仓库里提交的锁文件是 poetry.lock。", "user/lockfile", ["poetry.lock"]),
+        ("用户：我们提交 pnpm-lock.yaml。", "user/lockfile", ["pnpm-lock.yaml"]),
+        ("用户：后端用 Python，包管理用 poetry。", "user/package_manager", ["poetry"]),
+        ("用户：好消息！我们把 poetry 换成 uv 了。", "user/package_manager", ["uv"]),
+        ("用户：前端把npm换成了pnpm。", "user/package_manager", ["pnpm"]),
+        ("用户：后端用 Python，包管理用 poetry。", "user/language", ["Python"]),
+        ("用户：服务端是 Go，数据库用 PostgreSQL。", "user/database", ["PostgreSQL"]),
+        ("用户：运维手册在 docs/ops/runbook.md。", "user/runbook", ["docs/ops/runbook.md"]),
+        ("用户：应急手册放在 wiki/ops/incident 里。", "user/runbook", ["wiki/ops/incident"]),
+        # alert channels: a quoted group name, "#x" after "land in", a plain name after 改成
+        ("用户：告警发到钉钉群“支付-告警”。", "user/alert_channel", ["支付-告警"]),
+        ("用户：报警推送到飞书群「ops-oncall」。", "user/alert_channel", ["ops-oncall"]),
+        ("用户：告警频道改成 sre-alerts 了。", "user/alert_channel", ["sre-alerts"]),
+        ("User: Alerts land in #payments-alerts.", "user/alert_channel", ["#payments-alerts"]),
+        # deploy platform moves said without a subject
+        ("用户：上周迁到了腾讯云 TKE，折腾了一整个周末。", "user/deploy_target", ["腾讯云"]),
+        ("用户：最近整体搬到了 AWS。", "user/deploy_target", ["AWS"]),
+        ("用户：我们现在部署在阿里云 ACK 上。", "user/deploy_target", ["阿里云"]),
+        # on call for a period; a lead named after a lead-in
+        ("User: Dana leads, and Dan Reyes is on call this month.", "user/on_call", ["Dan Reyes"]),
+        ("User: Priya Nair is on call this sprint.", "user/on_call", ["Priya Nair"]),
+        ("User: The on-call engineer for the week is Omar.", "user/on_call", ["Omar"]),
+        ("User: Heads up: Marco Silva is our new team lead as of today.", "user/team_lead", ["Marco Silva"]),
+        ("User: News; Ana Lima is the new tech lead.", "user/team_lead", ["Ana Lima"]),
+    ],
+)  # fmt: skip
+def test_heldout2_software_classes(text, key, expected):
+    assert values(text, key, SOFTWARE) == expected
+
+
+def test_several_past_cities_in_one_message_are_each_a_period():
+    facts = fact("user/home_city", "Shanghai", since="2024-11-05")
+    sts = said(
+        "User: I lived in Seattle from 2016 to 2019, and then in Hangzhou from 2019 to 2022.\n",
+        facts=facts,
+    )
+    assert [(s.value, s.at[:4], s.until[:4]) for s in sts if s.kind == "assert"] == [
+        ("Seattle", "2016", "2020"),
+        ("Hangzhou", "2019", "2023"),
+    ]
+    facts = fact("user/home_city", "北京", since="2025-01-05")
+    sts = said("用户：我2015年到2018年住在成都，2018年到2021年住在武汉。\n", facts=facts)
+    assert [(s.value, s.at[:4]) for s in sts if s.kind == "assert"] == [
+        ("成都", "2015"),
+        ("武汉", "2018"),
+    ]
+    # a month after "and then in" is not a city
+    assert (
+        values(
+            "User: I lived there from 2016 to 2019, and then in March from 2019 to 2020.\n",
+            "user/home_city",
+        )
+        == []
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "User: And please forget my phone number — I changed it.",
+        "User: Please delete my phone number - it's outdated.",
+        "User: Don't keep my phone number: I'd rather not.",
+    ],
+)
+def test_forget_a_named_slot_before_a_dash_or_colon(text):
+    assert [(s.kind, s.key) for s in said(text, facts=fact("user/phone", "415-555-0198"))] == [
+        ("forget", "user/phone")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "on", "dependent"),
+    [
+        ("User: I train at Iron Gym. If my home address changes, I'll have to find a new gym.", "home_address", "user/gym"),
+        ("User: I train at Iron Gym. If my employer changes, we'd probably look for a different gym too.", "employer", "user/gym"),
+        ("用户：我在超级猩猩健身。如果我搬家了，就得重新找健身房。", "home_city", "user/gym"),
+        ("用户：我在超级猩猩健身。要是我跳槽的话，就得另找一家健身房。", "employer", "user/gym"),
+    ],
+)  # fmt: skip
+def test_a_new_one_to_find_is_a_confirm_dependency(text, on, dependent):
+    [s] = [s for s in said(text) if s.depends_on]
+    assert s.key == dependent and s.depends_on == ({"on": on, "action": "confirm"},)
+
+
+def test_a_derive_dependency_with_a_lowercase_value_in_chinese():
+    facts = fact("user/alert_channel", "支付-告警")
+    [s] = said("用户：如果部署平台换了，告警频道就改成 sre-alerts。\n", SOFTWARE, facts)
+    assert s.depends_on == ({"on": "deploy_target", "action": "derive", "value": "sre-alerts"},)
+
+
+def test_a_name_in_the_next_sentence_only_names_the_kind_just_said():
+    assert values("User: We adopted a puppy! His name is Biscuit.", "user/pets") == ["Biscuit"]
+    # a sentence in between: the name is not the puppy's
+    text = "User: We adopted a puppy! It rained all day. His name is Biscuit."
+    assert values(text, "user/pets") == ["puppy"]
+    # a value that is already a name is not renamed
+    assert values("User: I work at Acme. His name is Bob.", "user/employer") == ["Acme"]

@@ -341,7 +341,12 @@ CASES = [
     ("My wife Anna and I went hiking", "personal", "partner", "Anna"),
     ("I'm married to Tom Smith", "personal", "partner", "Tom Smith"),
     ("We adopted another puppy called Pixie", "personal", "pets", "Pixie"),
-    ("I'm allergic to peanuts and shellfish", "personal", "allergies", "peanuts"),
+    (
+        "I'm allergic to peanuts and shellfish",
+        "personal",
+        "allergies",
+        "peanuts and shellfish",
+    ),  # a list: split into items
     ("I'm vegetarian", "personal", "diet", "vegetarian"),
     ("I've taken up rock climbing", "personal", "hobby", "rock climbing"),
     ("My favourite food is hot pot", "personal", "favourite_food", "hot pot"),

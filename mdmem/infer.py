@@ -1,0 +1,64 @@
+"""What rules.yaml derives, for a question about an attribute the vault holds no fact for.
+
+A `derive` dependency says how one attribute follows from another ('insurance-follows-city':
+the social insurance city is the home city; 'timezone-follows-city': a lookup table). The
+cascade applies it when the source changes, but a value that was never stated has no file
+to update. When the question asks for such an attribute, the reader answers from the rule
+instead of from whatever neighbour happens to score: the answer says where it comes from
+("derived from your home city"), exactly like a derived fact on disk.
+"""
+
+from __future__ import annotations
+
+from .factfile import Fact
+from .index import Index
+from .rules import Dependency, Rules, norm, template_fields
+
+
+def inferred(index: Index, rules: Rules, attribute: str, entity: str) -> Fact | None:
+    """The fact a rule derives for entity/attribute from facts the vault holds, or None
+    (no such rule, a source missing, doubtful or forgotten, or the table has no entry)."""
+    for dep in rules.dependencies:
+        if dep.then != attribute or dep.action != "derive" or dep.learned or not dep.specific:
+            continue
+        source = _source(index, entity, dep.when)
+        if source is None:
+            continue
+        value = _value(index, rules, dep, source, entity)
+        if value is None:
+            continue
+        return Fact(
+            entity=entity,
+            attribute=attribute,
+            value=value,
+            status="active",
+            valid_from=source.valid_from,
+            derived_from={"fact": source.key, "valid_from": source.valid_from},
+            source=f"rule:{dep.id}" if dep.id else "rules.yaml",
+        )
+    return None
+
+
+def _source(index: Index, entity: str, attribute: str) -> Fact | None:
+    found = index.facts(attributes=[attribute], entities=[entity])
+    if not found or found[0].status != "active" or not isinstance(found[0].value, str):
+        return None
+    return found[0]
+
+
+def _value(index: Index, rules: Rules, dep: Dependency, source: Fact, entity: str) -> str | None:
+    if dep.lookup:
+        table = {norm(k): v for k, v in dep.lookup.items()}
+        assert isinstance(source.value, str)
+        for spelling in rules.group(source.attribute, source.value) or (source.value,):
+            if norm(spelling) in table:
+                return table[norm(spelling)]
+        return None
+    assert dep.value is not None
+    values = {}
+    for name in template_fields(dep.value):
+        src = source if name == source.attribute else _source(index, entity, name)
+        if src is None:
+            return None
+        values[name] = src.value
+    return dep.value.format(**values)
