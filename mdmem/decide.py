@@ -27,6 +27,7 @@ class Statement:
     body: str = ""  # first body line for a new file
     depends_on: tuple[dict[str, object], ...] = ()
     until: str = ""  # for a closed past period: when it stopped being true
+    change: bool = False  # said as a change ("transferred my care to X"): a first value cascades too
 
     @property
     def key(self) -> str:
@@ -62,6 +63,10 @@ def plan_statements(
         plan.changes.append(Change(st.key, decision, before, after))
         stated[st.key] = st.at
         effect = Effect.between(before, after, _effect_date(st, now))
+        if effect is None and decision == "ADD" and st.change and after.value is not None:
+            # The old value was never told, but the person said it changed: what hung on it
+            # is in doubt all the same.
+            effect = Effect(st.key, "changed", _effect_date(st, now), new=after.value)
         if effect is None or decision == "BACKFILL":
             continue
         justified = [k for k, at in stated.items() if at >= effect.at and k != st.key]

@@ -253,3 +253,14 @@ def test_second_change_on_the_same_day_is_derived_again() -> None:
     once = final(say(state, rules, "city", "B", at="2026-02-10"), state)
     twice = final(say(once, rules, "city", "C", at="2026-02-10"), once)
     assert twice["user/insurance"].value == "C"
+
+
+def test_a_first_value_said_as_a_change_cascades() -> None:
+    rules = make_rules([{"when": "hospital", "then": "doctor"}])
+    state = facts(doctor="Dr. Okafor")
+    plain = say(state, rules, "hospital", "St Mary's")
+    assert [c.key for c in plain.changes] == ["user/hospital"]  # just learned: nothing changed
+    moved = final(say(state, rules, "hospital", "St Mary's", change=True), state)
+    doctor = moved["user/doctor"]
+    assert doctor.status == "uncertain" and doctor.value == "Dr. Okafor"
+    assert doctor.uncertain_because["new"] == "St Mary's" and "old" not in doctor.uncertain_because
