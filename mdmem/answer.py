@@ -93,6 +93,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "en": "{whose} {label} changed to {value} on {date}. ",
         "zh": "{whose}{label}在{date}变成了{value}。",
     },
+    "changed_to": {"en": "changed to {value}", "zh": "变成了{value}"},
     "origin_gone": {
         "en": "{whose} {label} {change} on {date}. ",
         "zh": "{whose}{label}在{date}{change}。",
@@ -217,6 +218,10 @@ def _trigger(fact: Fact, rules: Rules, lang: str) -> tuple[str, str, str]:
             f"{key.split('/', 1)[0]} {name}" if lang == "en" else f"{key.split('/', 1)[0]}的{name}"
         )
     change = CHANGE.get(str(why.get("change")), CHANGE["changed"])[lang]
+    if why.get("change", "changed") == "changed" and why.get("new") not in (None, "", []):
+        # naming the new upstream value answers the stale premise ("still at Acme?")
+        new = show(rules, attr, why["new"], lang) if attr else str(why["new"])
+        change = phrase("changed_to", lang, value=new)
     return name, change, day(why.get("changed_at") or fact.valid_from)
 
 

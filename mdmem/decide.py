@@ -27,7 +27,9 @@ class Statement:
     body: str = ""  # first body line for a new file
     depends_on: tuple[dict[str, object], ...] = ()
     until: str = ""  # for a closed past period: when it stopped being true
-    change: bool = False  # said as a change ("transferred my care to X"): a first value cascades too
+    change: bool = (
+        False  # said as a change ("transferred my care to X"): a first value cascades too
+    )
 
     @property
     def key(self) -> str:

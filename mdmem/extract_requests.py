@@ -120,6 +120,7 @@ _FORGET_NAMED = re.compile(
     rf"(?P<x2>[a-z][a-z'’ -]{{0,40}}?)(?={_MEMORY}|\s*(?:$|[.,;:!?—–(])|\s+-\s|\s+(?:anymore|any\s+more)\b)",
     re.I,
 )
+_WHOSE = re.compile(r"['’]s\s+(?:name|names|details|info|information|contact)$", re.I)
 _FORGET_GATE = re.compile(
     r"forget|delete|erase|remove|drop|wipe|remember|keep|stor|sav|忘|删|记|存|去掉|抹|清除|清掉|移除",
     re.I,
@@ -151,7 +152,8 @@ def find_forget(sentence: str, resolver: Resolver) -> list[Found]:
     if m and (m["mem"] or re.search(r"\bplease\b|\byou\b|what\s+I", m.group(0), re.I)):
         out.append(Found(None, None, "forget", m.start(), m.end(), m.end()))
     for m in _FORGET_NAMED.finditer(sentence):
-        attr = resolver.named((m["x"] or m["x2"]).strip())
+        x = _WHOSE.sub("", (m["x"] or m["x2"]).strip())  # "my doctor's name" is the doctor slot
+        attr = resolver.named(x)
         if attr:
             out.append(Found(attr, None, "forget", m.start(), m.end(), m.end()))
     if _CJK.search(sentence):
@@ -263,7 +265,7 @@ _ZH_IF = re.compile(
     r"|(?P<t3>搬家|搬走|跳槽|换工作|换了工作)了?)(?:的话)?"
 )
 _ZH_DERIVE = re.compile(
-    r"^\s*[，,]?\s*(?:那么?|就)?(?P<d>[\u4e00-\u9fff]{1,8}?)(?:就|也|都)?(?:会|要)?(?:发给|交给|改成|变成|换成|改为|归)"
+    r"^\s*[，,]?\s*(?:那么?|就)?(?P<d>[\u4e00-\u9fff]{1,8}?)(?:就|也|都)?(?:会|要)?(?:改发给|改交给|转给|改由|发给|交给|改成|变成|换成|改为|归)"
     r"\s*(?P<v>[\u4e00-\u9fff]{2,4}?|[A-Z][a-zA-Z]+(?: [A-Z][a-zA-Z]+)?|#?[a-z0-9][\w.-]{1,40})(?:了|吧)?"
     r"\s*(?=$|[，。！？,.!?])"
 )
@@ -282,7 +284,7 @@ _ZH_REF_CONFIRM = re.compile(
     r"^\s*[，,]?\s*(?:那么?|就)?(?:这个|那个|这|它|这些|那些|这件事|这项)(?:也|就|都)?(?:会|要|得|可能)?(?:跟着)?(?:变|改|换|调整)"
 )
 _ZH_NAMED = re.compile(
-    r"^\s*[，,]?\s*(?:那么?)?(?P<d>[\u4e00-\u9fff]{1,8}?)(?:也|就|都)(?:会|要|得|可能)?(?:跟着)?(?:变|改|换|调整)"
+    r"^\s*[，,]?\s*(?:那么?)?(?P<d>[\u4e00-\u9fff]{1,8}?)(?:估计|可能|应该|大概|肯定|多半)?(?:也|就|都)(?:会|要|得|可能)?(?:跟着)?(?:变|改|换|调整)"
 )
 _ZH_FOLLOWS = re.compile(
     r"(?:^|[，,])(?:不过|但是?|而且|可是)?(?P<d>[\u4e00-\u9fff]{1,8}?)(?:是|都是)?(?:跟着|随着|取决于|看)"
@@ -362,7 +364,8 @@ def _consequence(
         return [Found(dependent, None, "depends", m.start(), rest_at + n.end(),
                       rest_at + n.end(), dep=dep)]  # fmt: skip
     if n := named.match(rest):
-        dependent = resolver.attribute(n["d"])
+        # "my gym membership would change": the slot a longer phrase contains (gym)
+        dependent = resolver.named(n["d"]) or resolver.attribute(n["d"])
         if dependent and dependent != trigger:
             action = "expire" if n.groupdict().get("end") else "confirm"
             dep = {"on": trigger, "action": action}

@@ -68,6 +68,7 @@ class Match:
     rules: float = 0.0
     text: float = 0.0
     topic: str | None = None
+    words: frozenset[str] = frozenset()  # the query tokens the text search matched
 
 
 def premise(fact: Fact, q: Question, rules: Rules) -> tuple[bool, bool]:
@@ -186,6 +187,7 @@ def _retrieve(
         )
         # A declared attribute's name was already weighed with its labels and aliases.
         m.text = _text_score(hit, with_name=hit.fact.attribute not in rules.attributes)
+        m.words = frozenset(t for toks in hit.matched.values() for t in toks)
         if hit.matched.get("name") and hit.fact.attribute not in rules.attributes:
             named.add(hit.fact.key)
     for m in found.values():
@@ -204,10 +206,17 @@ def _retrieve(
     labelled = any(
         m.rules >= 1.0 and not set(attr_spots.get(m.fact.attribute, {})) <= taken for m in kept
     )
+    # A fact the question names by its value and only weakly by a label ('How much
+    # levothyroxine do I take?': the medication's 'take') is context too.
+    by_value = {
+        m.fact.key
+        for m in kept
+        if m.text > 0 and m.rules < 1.0 and any(mention_units(q, v) for v in _values(m.fact, rules))
+    }
     ranked = sorted(
         kept,
         key=lambda m: (
-            labelled and m.rules == 0.0,
+            labelled and (m.rules == 0.0 or m.fact.key in by_value),
             -m.score,
             m.fact.entity != DEFAULT_ENTITY,
             m.fact.key,
@@ -288,7 +297,7 @@ def _neighbours(
     for key, m in found.items():
         if key in named or (m.text > 0 and any(premise(m.fact, q, rules))):
             continue
-        if labelled and m.rules == 0.0:
+        if m.rules == 0.0 and (labelled or _explained(m.words, spots, held, q)):
             out.add(key)
             continue
         mine = spots.get(m.fact.attribute, {})
@@ -297,6 +306,21 @@ def _neighbours(
         ):
             out.add(key)
     return out
+
+
+def _explained(
+    words: frozenset[str], spots: dict[str, dict[int, float]], held: set[str], q: Question
+) -> bool:
+    """Whether every word a text-only hit matched is one a held attribute's label or alias
+    covers well enough to answer ('deployed' names the deploy target, not the note that
+    says 'deploy')."""
+    if not words:
+        return False
+    stems: set[str] = set()
+    for attr, mine in spots.items():
+        if attr in held and score(mine) >= MIN_SCORE:
+            stems.update(q.units[i].stem for i in mine)
+    return all(w in stems or (len(w) > 1 and all(c in stems for c in w)) for w in words)
 
 
 def _dominates(theirs: dict[int, float], mine: dict[int, float], q: Question) -> bool:

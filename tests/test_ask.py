@@ -79,7 +79,8 @@ def test_derived_says_from_what(moved: Vault, q: str, want: str) -> None:
 def test_uncertain_en(moved: Vault) -> None:
     t = text(moved, "Where do I work?")
     assert t.startswith(
-        "Your employer is uncertain — previously Lingnan Tech, but your home city changed on 2026-02-10."
+        "Your employer is uncertain — previously Lingnan Tech, but your home city changed to Shanghai"
+        " on 2026-02-10."
     )
     assert "Are you still working at Lingnan Tech?" in t  # the pending question
     assert says_any(t, UNCERTAIN_WORDS)
@@ -87,8 +88,23 @@ def test_uncertain_en(moved: Vault) -> None:
 
 def test_uncertain_zh(moved: Vault) -> None:
     t = text(moved, "我现在在哪家公司上班？")
-    assert "不确定" in t and "之前是Lingnan Tech" in t and "居住城市在2026-02-10有变化" in t
+    assert "不确定" in t and "之前是Lingnan Tech" in t and "居住城市在2026-02-10变成了上海" in t
     assert "你现在还在Lingnan Tech工作吗" in t
+
+
+@pytest.mark.parametrize(
+    ("q", "new"),
+    [
+        ("Since I still work at Lingnan Tech, where is my office?", "changed to Shanghai"),
+        ("我还在Lingnan Tech上班，对吧？", "变成了上海"),
+    ],
+)
+def test_a_stale_premise_on_an_uncertain_fact_names_the_new_cause(
+    moved: Vault, q: str, new: str
+) -> None:
+    """The doubt's cause is named with its new value: the answer to 'still at X?'."""
+    t = text(moved, q)
+    assert new in t and says_any(t, UNCERTAIN_WORDS)
 
 
 @pytest.mark.parametrize(

@@ -109,6 +109,42 @@ def test_naming_the_whole_value_still_finds_it(patient: Vault, q: str) -> None:
     assert a.facts[0]["key"] == "user/condition"
 
 
+@pytest.mark.parametrize(
+    ("q", "want"),
+    [("How much levothyroxine do I take?", "75 mcg"), ("levothyroxine我一次吃多少？", "75 mcg")],
+)
+def test_a_named_value_is_context_for_the_labelled_question(
+    tmp_path: Path, q: str, want: str
+) -> None:
+    """'How much <medication>': the dosage answers first, the medication is context."""
+    v = make_vault(tmp_path / "m", "health")
+    v.set("medication", "levothyroxine", date="2025-05-26")
+    v.set("dosage", "75 mcg", date="2025-05-26")
+    a = ask(v, q)
+    assert a.facts[0]["key"] == "user/dosage" and want in a.text
+
+
+@pytest.mark.parametrize(
+    ("q", "old", "new"),
+    [
+        ("Where have we deployed over time?", "Heroku", "Fly.io"),
+        ("我们的服务部署过哪些地方？", "Heroku", "Fly.io"),
+    ],
+)
+def test_a_note_sharing_the_label_word_does_not_answer(
+    tmp_path: Path, q: str, old: str, new: str
+) -> None:
+    """'deployed' names the deploy target, even weakly (a stemmed alias), not a note that
+    happens to say 'deploy'."""
+    v = make_vault(tmp_path / "d", "software_project")
+    v.set("deploy_target", "Heroku", date="2025-05-19")
+    v.set("note", "Never deploy on Friday after 3pm. 周五下午三点后不要部署。", date="2025-09-30")
+    v.set("deploy_target", "Fly.io", date="2025-09-30")
+    a = ask(v, q)
+    assert [f["key"] for f in a.facts] == ["user/deploy_target"]
+    assert a.text.index(old) < a.text.index(new) and "Friday" not in a.text
+
+
 # --- a named value is about that fact, not its whole topic ------------------------------
 
 
