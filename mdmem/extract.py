@@ -20,7 +20,7 @@ from .extract_generic import Found, Resolver, canonical, find_generic, named_nex
 from .extract_requests import find_dependencies, find_forget, find_verbatims
 from .extract_values import day_before, split_items, tidy
 from .factfile import Fact, Value
-from .modality import Mood, clause_end, clause_start, mood, sentences
+from .modality import Mood, clause_end, clause_start, mood, said_as_change, sentences
 from .prefilter import PatternSet
 from .rules import Rules
 from .slug import slugify
@@ -229,9 +229,10 @@ class Extractor:
             if f.kind == "verbatim"
             else f"Learned from {self.path} on {at}."
         )
+        change = kind == "assert" and said_as_change(sentence, f.value_start)
         for item in self._items(f.attribute, value) if kind == "assert" else [None]:
             self.emit(key, kind=kind, value=item, at=start, where=where, tentative=tentative,
-                      body=body)  # fmt: skip
+                      body=body, change=change)  # fmt: skip
 
     def _names(self, attribute: str | None) -> tuple[str, ...]:
         """What a slot is called: its name, labels and aliases (cached)."""
@@ -395,13 +396,13 @@ class Extractor:
 
     def emit(self, key: str, *, kind: str, value: Value, at: str, where: str,
              tentative: bool = False, body: str = "", depends_on: tuple[dict[str, Any], ...] = (),
-             until: str = "") -> None:  # fmt: skip
+             until: str = "", change: bool = False) -> None:  # fmt: skip
         """Add a statement (once per message) and update the extractor's view of the vault."""
         entity, attribute = key.split("/", 1)
         if kind == "assert" and value is not None and key in self._waiting:
             for dep in self._waiting.pop(key):
                 depends_on = _merge(depends_on, dep)
-        st = Statement(entity, attribute, kind, value, at, f"{self.path}#{where}", tentative, body, depends_on, until)  # fmt: skip
+        st = Statement(entity, attribute, kind, value, at, f"{self.path}#{where}", tentative, body, depends_on, until, change)  # fmt: skip
         for old in self.out[-8:]:
             if _same(old, st, self.rules):
                 return

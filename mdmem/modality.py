@@ -169,3 +169,16 @@ def clause_end(sentence: str, pos: int) -> int:
     """Where the clause holding position `pos` ends."""
     m = _CLAUSE.search(sentence, pos)
     return m.start() if m else len(sentence)
+
+
+# Words that say a value replaced another: "transferred my care to Guy's", "my new doctor is
+# Dr. Berg", "换成了", "搬到". A first value said this way still puts its dependents in doubt.
+_CHANGE = re.compile(
+    r"(?i)\b(?:moved|relocated|switched|swapped|transferred|changed|new|now|started|joined)\b"
+    r"|换|转到|转院|搬|改成|改为|新的?|现在"
+)
+
+
+def said_as_change(sentence: str, value_start: int) -> bool:
+    """Whether the clause before the value says the value replaced an earlier one."""
+    return _CHANGE.search(sentence, clause_start(sentence, value_start), value_start) is not None

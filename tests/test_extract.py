@@ -1076,3 +1076,21 @@ def test_a_name_in_the_next_sentence_only_names_the_kind_just_said():
     assert values(text, "user/pets") == ["puppy"]
     # a value that is already a name is not renamed
     assert values("User: I work at Acme. His name is Bob.", "user/employer") == ["Acme"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "value", "expected"),
+    [
+        ("I've transferred my care to Guy's hospital", "Guy's", True),
+        ("My new doctor is Dr. Berg", "Dr. Berg", True),
+        ("我转到华西医院看了", "华西医院", True),
+        ("I see Dr. Hart at Riverside Clinic", "Riverside Clinic", False),
+        ("我的医生是张伟", "张伟", False),
+    ],
+)
+def test_a_first_value_said_as_a_change_is_marked(
+    sentence: str, value: str, expected: bool
+) -> None:
+    from mdmem.modality import said_as_change
+
+    assert said_as_change(sentence, sentence.index(value)) is expected
