@@ -87,3 +87,18 @@ def test_accuracy_per_task_type_stays_at_or_above_its_floor(report: Report, lang
         if reached.get(k) is None or reached[k] < floor
     }
     assert below == {}, "accuracy fell below its floor (reached, floor): " + str(below)
+
+
+TESTS = Path(__file__).resolve().parent
+# The held-out sets were written blind, without reading the extractor, the reader or the other
+# sets. heldout, heldout2 and heldout3 were each scored once blind (0.58, 0.67, 0.75) and then
+# used to find general failure classes, so they now guard those fixes; heldout4 has not been
+# tuned on: its floor is the blind figure (README, "Measuring memory quality").
+HELDOUT_FLOORS = {"heldout": 1.0, "heldout2": 1.0, "heldout3": 1.0, "heldout4": 0.74}
+
+
+@pytest.mark.parametrize("name", sorted(HELDOUT_FLOORS))
+def test_held_out_sets_stay_at_or_above_their_floor(name: str) -> None:
+    held = evaluate([TESTS / name])
+    assert [r.error for r in held.errors] == []
+    assert held.overall(None)["accuracy"] >= HELDOUT_FLOORS[name]
