@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -109,25 +109,40 @@ def _outcome(
 def _derive(
     dep: Dependency, eff: Effect, state: Mapping[str, Fact], entity: str, rules: Rules
 ) -> str | None:
+    if not isinstance(eff.new, str):
+        return None
+
+    def active(name: str) -> str | None:
+        src = state.get(f"{entity}/{name}")
+        ok = src is not None and src.status == "active" and isinstance(src.value, str)
+        return src.value if ok else None  # type: ignore[union-attr,return-value]
+
+    return derive_value(dep, rules, eff.new, active)
+
+
+def derive_value(
+    dep: Dependency, rules: Rules, when_value: str, value_of: Callable[[str], str | None]
+) -> str | None:
+    """What a derive edge gives for the trigger's new value, or None when an input is unknown.
+
+    value_of(attribute) is another active value of the same entity (for templates).
+    """
     if dep.learned:
         return dep.value  # said by the person: a literal value, not a template
     if dep.lookup:
         table = {norm(k): v for k, v in dep.lookup.items()}
-        if not isinstance(eff.new, str):
-            return None
         # The key may be any spelling of the new value's group (上海 / Shanghai).
-        when_attr = eff.key.split("/", 1)[1]
-        for spelling in rules.group(when_attr, eff.new) or (eff.new,):
+        for spelling in rules.group(dep.when, when_value) or (when_value,):
             if norm(spelling) in table:
                 return table[norm(spelling)]
         return None
     assert dep.value is not None
     values = {}
     for name in template_fields(dep.value):
-        src = state.get(f"{entity}/{name}")
-        if src is None or src.status != "active" or not isinstance(src.value, str):
+        value = when_value if name == dep.when else value_of(name)
+        if value is None:
             return None
-        values[name] = src.value
+        values[name] = value
     return dep.value.format(**values)
 
 

@@ -10,9 +10,10 @@ instead of from whatever neighbour happens to score: the answer says where it co
 
 from __future__ import annotations
 
+from .cascade import derive_value
 from .factfile import Fact
 from .index import Index
-from .rules import Dependency, Rules, norm, template_fields
+from .rules import Rules
 
 
 def inferred(index: Index, rules: Rules, attribute: str, entity: str) -> Fact | None:
@@ -24,7 +25,8 @@ def inferred(index: Index, rules: Rules, attribute: str, entity: str) -> Fact | 
         source = _source(index, entity, dep.when)
         if source is None:
             continue
-        value = _value(index, rules, dep, source, entity)
+        assert isinstance(source.value, str)
+        value = derive_value(dep, rules, source.value, lambda name: _active(index, entity, name))
         if value is None:
             continue
         return Fact(
@@ -39,26 +41,13 @@ def inferred(index: Index, rules: Rules, attribute: str, entity: str) -> Fact | 
     return None
 
 
+def _active(index: Index, entity: str, attribute: str) -> str | None:
+    found = _source(index, entity, attribute)
+    return found.value if found is not None else None  # type: ignore[return-value]
+
+
 def _source(index: Index, entity: str, attribute: str) -> Fact | None:
     found = index.facts(attributes=[attribute], entities=[entity])
     if not found or found[0].status != "active" or not isinstance(found[0].value, str):
         return None
     return found[0]
-
-
-def _value(index: Index, rules: Rules, dep: Dependency, source: Fact, entity: str) -> str | None:
-    if dep.lookup:
-        table = {norm(k): v for k, v in dep.lookup.items()}
-        assert isinstance(source.value, str)
-        for spelling in rules.group(source.attribute, source.value) or (source.value,):
-            if norm(spelling) in table:
-                return table[norm(spelling)]
-        return None
-    assert dep.value is not None
-    values = {}
-    for name in template_fields(dep.value):
-        src = source if name == source.attribute else _source(index, entity, name)
-        if src is None:
-            return None
-        values[name] = src.value
-    return dep.value.format(**values)

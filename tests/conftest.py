@@ -12,6 +12,16 @@ from mdmem import Vault
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 STORY_RULES = DATA / "story_rules.yaml"
+# The person before the move, as (attribute, value) statements for the story rules.
+STORY = [
+    ("home_city", "广州"),
+    ("employer", "岭南科技"),
+    ("social_insurance_city", "广州"),
+    ("home_address", "海珠区"),
+    ("commute_mode", "骑车"),
+    ("commute_minutes", "20"),
+    ("birthday", "03-14"),
+]
 
 
 @pytest.fixture(autouse=True)

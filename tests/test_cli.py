@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mdmem.cli import app
-from tests.conftest import STORY_RULES
+from tests.conftest import STORY, STORY_RULES
 
 runner = CliRunner()
 
@@ -22,15 +22,7 @@ def mdmem(*args: str, env: dict[str, str] | None = None):
 def vault(tmp_path: Path) -> Path:
     path = tmp_path / "v"
     assert mdmem("init", str(path), "--rules", str(STORY_RULES)).exit_code == 0
-    for attr, value in [
-        ("home_city", "广州"),
-        ("employer", "岭南科技"),
-        ("social_insurance_city", "广州"),
-        ("home_address", "海珠区"),
-        ("commute_mode", "骑车"),
-        ("commute_minutes", "20"),
-        ("birthday", "03-14"),
-    ]:
+    for attr, value in STORY:
         assert (
             mdmem("set", attr, value, "--date", "2025-08-15", "--vault", str(path)).exit_code == 0
         )

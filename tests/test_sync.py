@@ -17,18 +17,9 @@ from mdmem.factfile import parse, render
 from mdmem.snapshot import SNAPSHOT_FILE, Snapshot
 from mdmem.store import sha256
 from mdmem.sync import sync
-from tests.conftest import make_vault
+from tests.conftest import STORY, make_vault
 
 runner = CliRunner()
-STORY = [
-    ("home_city", "广州"),
-    ("employer", "岭南科技"),
-    ("social_insurance_city", "广州"),
-    ("home_address", "海珠区"),
-    ("commute_mode", "骑车"),
-    ("commute_minutes", "20"),
-    ("birthday", "03-14"),
-]
 SAVED = "2026-02-10"  # the day the person saves their edits in these tests
 
 

@@ -11,17 +11,7 @@ from mdmem import Vault
 from mdmem.errors import RefusedError, SlugError, VaultLocked
 from mdmem.factfile import parse
 from mdmem.store import read_text
-from tests.conftest import make_vault
-
-STORY = [
-    ("home_city", "广州"),
-    ("employer", "岭南科技"),
-    ("social_insurance_city", "广州"),
-    ("home_address", "海珠区"),
-    ("commute_mode", "骑车"),
-    ("commute_minutes", "20"),
-    ("birthday", "03-14"),
-]
+from tests.conftest import STORY, make_vault
 
 
 def tree(root: Path) -> dict[str, bytes]:
