@@ -20,39 +20,7 @@ SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 # template reader when these floors were last raised, rounded down to two places. Measured
 # 2026-11-29 over 62 scenarios / 238 probes (all passing); README "Measuring memory quality" has the table.
 FLOORS: dict[str, dict[str, float]] = {
-    "all": {
-        "exact": 1.0,
-        "recall": 1.0,
-        "aggregate": 1.0,
-        "tracking": 1.0,
-        "deletion": 1.0,
-        "cascade": 1.0,
-        "absence": 1.0,
-        "premise": 1.0,
-        "overall": 1.0,
-    },
-    "en": {
-        "exact": 1.0,
-        "recall": 1.0,
-        "aggregate": 1.0,
-        "tracking": 1.0,
-        "deletion": 1.0,
-        "cascade": 1.0,
-        "absence": 1.0,
-        "premise": 1.0,
-        "overall": 1.0,
-    },
-    "zh": {
-        "exact": 1.0,
-        "recall": 1.0,
-        "aggregate": 1.0,
-        "tracking": 1.0,
-        "deletion": 1.0,
-        "cascade": 1.0,
-        "absence": 1.0,
-        "premise": 1.0,
-        "overall": 1.0,
-    },
+    lang: dict.fromkeys((*TYPES, "overall"), 1.0) for lang in ("all", "en", "zh")
 }
 
 
