@@ -23,14 +23,13 @@ from typing import Any
 
 from .errors import MdmemError
 from .factfile import Fact, from_mapping, parse
-from .slug import check_slug
+from .slug import check_slug, is_fact_name
 from .tokens import tokens
 
 INDEX_FILE = "index.sqlite"
 SCHEMA = 5  # bump when the tokenizer or the tables change: the index is rebuilt
 COLUMNS = ("name", "value", "body", "history")
 BM25_WEIGHTS = (2.0, 3.0, 0.5, 1.5, 0.0)  # name, value, body, history, owner
-_EDITOR_JUNK = (".swp", ".swo", ".swx", "~", ".tmp", ".bak", ".orig")
 
 _DDL = """
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);
@@ -124,7 +123,7 @@ def scan_files(root: Path) -> Scan:
         try:
             for f in os.scandir(fd):  # stat relative to the folder: no path walk per file
                 name = f.name
-                if name.startswith(".") or not name.endswith(".md") or name.endswith(_EDITOR_JUNK):
+                if not is_fact_name(name):
                     continue
                 try:
                     st = f.stat()

@@ -20,10 +20,13 @@ from .extract import Extraction, extract
 from .factfile import Fact
 from .store import sha256
 from .transcript import Message, parse_transcript, read_transcript
-from .vault import EDITOR_JUNK, Vault
+from .vault import Vault
 
 if TYPE_CHECKING:
     from .llm import LLMConfig
+
+# Editors' swap, backup and temporary files left beside transcripts in a folder.
+EDITOR_JUNK = (".swp", ".swo", ".swx", "~", ".tmp", ".bak", ".orig")
 
 
 @dataclass

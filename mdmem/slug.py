@@ -44,6 +44,12 @@ def slugify(text: str) -> str:
     return text[:MAX_SLUG].rstrip("_-")
 
 
+def is_fact_name(name: str) -> bool:
+    """A file name that can hold a fact. Editors' swap, backup and temporary files either
+    start with a dot (.home_city.md.swp) or do not end in .md (home_city.md~), so this is all."""
+    return name.endswith(".md") and not name.startswith(".")
+
+
 def fact_key(entity: str, attribute: str) -> str:
     """The 'entity/attribute' name used in journals, rules and messages."""
     return f"{entity}/{attribute}"

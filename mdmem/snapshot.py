@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 from .errors import MdmemError
 from .factfile import Fact, parse
-from .slug import check_slug
+from .slug import check_slug, is_fact_name
 from .store import atomic_write, sha256
 
 SNAPSHOT_FILE = "snapshot.json"
@@ -370,11 +370,6 @@ def _file_sig(path: Path) -> tuple[int, int, int] | None:
     return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
-def is_fact_name(name: str) -> bool:
-    """A file name that can hold a fact (not an editor's swap, backup or temporary file)."""
-    return name.endswith(".md") and not name.startswith(".")
-
-
 def _walk(root: Path) -> Iterator[tuple[str, Sig]]:
     """(relative path, stat signature) of every fact file, as Vault.fact_files sees them."""
     try:
@@ -391,7 +386,7 @@ def _walk(root: Path) -> Iterator[tuple[str, Sig]]:
             continue
         for f in files:
             name = f.name
-            if name.startswith(".") or not name.endswith(".md"):
+            if not is_fact_name(name):
                 continue
             try:
                 st = f.stat()

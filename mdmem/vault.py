@@ -18,14 +18,13 @@ from .journal import Journal, make_entry
 from .lastgood import good_rules, journal_facts
 from .lock import VaultLock
 from .rules import Rules, load_rules
-from .slug import check_slug, fact_path
+from .slug import check_slug, fact_path, is_fact_name
 from .snapshot import Snapshot
 from .store import Manifest, atomic_write
 
 DEFAULT_ENTITY = "user"
 RULES_FILE = "rules.yaml"
 META_GITIGNORE = "# mdmem's caches, index and lock are rebuildable; the journal is history.\n*\n!.gitignore\n!journal.jsonl\n"
-EDITOR_JUNK = (".swp", ".swo", ".swx", "~", ".tmp", ".bak", ".orig")
 
 
 def utc_now() -> str:
@@ -148,9 +147,8 @@ class Vault:
             if not entity_dir.is_dir() or entity_dir.name.startswith("."):
                 continue
             for p in sorted(entity_dir.iterdir()):
-                if p.name.startswith(".") or p.name.endswith(EDITOR_JUNK) or p.suffix != ".md":
-                    continue
-                out.append(p)
+                if is_fact_name(p.name):
+                    out.append(p)
         return out
 
     def scan(self, refresh: bool = False) -> tuple[dict[str, Fact], list[Problem]]:

@@ -28,7 +28,7 @@ from watchdog.observers import Observer
 from .edits import describe
 from .errors import MdmemError, VaultLocked
 from .lastgood import GOOD_RULES_FILE
-from .snapshot import is_fact_name
+from .slug import is_fact_name
 from .store import Manifest, read_text, sha256
 from .sync import SyncResult, sync
 from .vault import RULES_FILE, Vault
