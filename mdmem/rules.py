@@ -15,6 +15,7 @@ import yaml
 from .errors import RulesError, SlugError
 from .factfile import ACTIONS, _Loader
 from .slug import check_slug
+from .store import read_required
 
 TOP_KEYS = {"version", "attributes", "topics", "dependencies"}
 ATTR_KEYS = {"label", "aliases", "stability", "cardinality", "values", "extract", "invalidate"}
@@ -198,12 +199,7 @@ _LineLoader.add_constructor("tag:yaml.org,2002:seq", _construct_seq)
 def load_rules(path: Path | str) -> Rules:
     """Read and validate a rules file."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RulesError("not found; create it with `mdmem init`", path=str(path)) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise RulesError(f"cannot be read: {e}", path=str(path)) from None
+    text = read_required(path, RulesError, "not found; create it with `mdmem init`")
     return parse_rules(text, str(path))
 
 

@@ -12,6 +12,7 @@ import yaml
 
 from .errors import MdmemError
 from .rules import _LineLoader, rules_from_mapping
+from .store import read_required
 
 TYPES = ("exact", "recall", "aggregate", "tracking", "deletion", "cascade", "absence", "premise")
 GATED = ("cascade", "absence", "deletion")  # pass only when their before-change probe passed
@@ -91,12 +92,7 @@ class Scenario:
 def load_scenario(path: Path | str) -> Scenario:
     """Read and validate one scenario file."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScenarioError("not found", path=str(path)) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise ScenarioError(f"cannot be read: {e}", path=str(path)) from None
+    text = read_required(path, ScenarioError)
     return parse_scenario(text, str(path), base=path.parent)
 
 

@@ -9,6 +9,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from .errors import MdmemError
+
 
 def sha256(data: bytes | str) -> str:
     if isinstance(data, str):
@@ -79,6 +81,16 @@ def read_text(path: Path) -> str | None:
         return path.read_bytes().decode("utf-8")
     except FileNotFoundError:
         return None
+
+
+def read_required(path: Path, error: type[MdmemError], missing: str = "not found") -> str:
+    """A UTF-8 text file the caller cannot go on without; error (with path) says why not."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise error(missing, path=str(path)) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise error(f"cannot be read: {e}", path=str(path)) from None
 
 
 def _fsync_dir(folder: Path) -> None:
