@@ -89,6 +89,16 @@ def change_json(c: Change) -> dict[str, Any]:
     }
 
 
+def result_json(result: Any) -> dict[str, Any]:
+    """A write's outcome (vault.Result) for --json: decisions, changes and the journal id."""
+    return {
+        "dry_run": result.dry_run,
+        "journal_id": result.entry["id"] if result.entry else None,
+        "decisions": [{"fact": st.key, "decision": d} for st, d in result.plan.decisions],
+        "changes": [change_json(c) for c in result.plan.changes],
+    }
+
+
 def facts_table(facts: list[Fact]) -> Table:
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     for col in ("fact", "value", "status", "since", "note"):

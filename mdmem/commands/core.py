@@ -27,14 +27,7 @@ from .app import (
 def _report(result: Result, as_json: bool) -> None:
     changes = result.plan.changes
     if as_json:
-        print_json(
-            {
-                "dry_run": result.dry_run,
-                "journal_id": result.entry["id"] if result.entry else None,
-                "decisions": [{"fact": st.key, "decision": d} for st, d in result.plan.decisions],
-                "changes": [render.change_json(c) for c in changes],
-            }
-        )
+        print_json(render.result_json(result))
         return
     if not changes:
         for st, decision in result.plan.decisions:

@@ -130,11 +130,8 @@ def undo(
     v = open_vault(vault, wait)
     result = undo_entry(v, entry_id, dry_run=dry_run)
     if as_json:
-        print_json({
-            "dry_run": result.dry_run, "journal_id": result.entry["id"] if result.entry else None,
-            "undoes": (result.entry or {}).get("source", {}).get("undoes"),
-            "changes": [render.change_json(c) for c in result.plan.changes],
-        })  # fmt: skip
+        undoes = (result.entry or {}).get("source", {}).get("undoes")
+        print_json({**render.result_json(result), "undoes": undoes})
         return
     render.print_changes(result.plan.changes, dry_run=result.dry_run)
     if result.entry:
