@@ -27,9 +27,9 @@ import time
 from pathlib import Path
 
 from mdmem import Vault
-from mdmem.ask import answer_from_index, ask
-from mdmem.factfile import Fact, render
-from mdmem.index import INDEX_FILE, Index, stat_files
+from mdmem.model.factfile import Fact, render
+from mdmem.read.ask import answer_from_index, ask
+from mdmem.read.index import INDEX_FILE, Index, stat_files
 
 QUESTIONS = [
     "Where do I live?", "我住在哪个城市？", "Where do I work?", "我的社保在哪交？",

@@ -1,4 +1,4 @@
-"""Benchmark one cascade over 1,000 dependents (DESIGN §8: well under a second); prints figures.
+"""Benchmark one cascade over 1,000 dependents (target: well under a second, docs/architecture.md); prints figures.
 
     .venv/bin/python benchmarks/bench_cascade.py          # 1,000 dependents
     .venv/bin/python benchmarks/bench_cascade.py 5000     # another size
@@ -19,8 +19,8 @@ from pathlib import Path
 import yaml
 
 from mdmem import Vault
-from mdmem.decide import Statement, plan_statements
-from mdmem.factfile import Fact, render
+from mdmem.engine.decide import Statement, plan_statements
+from mdmem.model.factfile import Fact, render
 
 
 def build(root: Path, n: int, second_hop: bool) -> None:

@@ -42,10 +42,11 @@ def main() -> int:
         print(f"LoCoMo not found at {path}; pass its path", file=sys.stderr)
         return 2
     os.environ.setdefault("MDMEM_NOW", "2026-03-01T12:00:00Z")
-    from mdmem.extract import extract
-    from mdmem.ingest import ingest_text, summary
-    from mdmem.transcript import parse_transcript
-    from mdmem.vault import Vault
+    from mdmem.edit.ingest import ingest_text
+    from mdmem.edit.ingest_result import summary
+    from mdmem.extract.rule_finder import extract
+    from mdmem.extract.transcript import parse_transcript
+    from mdmem.store.vault import Vault
 
     data = json.loads(path.read_text(encoding="utf-8"))
     texts = [(c["sample_id"], *locomo_text(c)) for c in data]

@@ -29,9 +29,9 @@ import time
 from pathlib import Path
 
 from mdmem import Vault
-from mdmem.factfile import Fact, render
-from mdmem.store import sha256
-from mdmem.watch import DEBOUNCE, Watcher
+from mdmem.edit.watch import DEBOUNCE, Watcher
+from mdmem.files import sha256
+from mdmem.model.factfile import Fact, render
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "tests" / "data" / "story_rules.yaml"
@@ -76,7 +76,7 @@ def _fact(entity: str, attribute: str, value: str) -> Fact:
 def in_child(code: str, root: Path) -> tuple[float, float]:
     """Run code in a fresh process; (seconds the code took inside it, wall seconds)."""
     script = (
-        "import time, sys\nfrom mdmem import Vault\nfrom mdmem.sync import sync\n"
+        "import time, sys\nfrom mdmem import Vault\nfrom mdmem.edit.sync import sync\n"
         f"v = Vault({str(root)!r})\nt = time.perf_counter()\n{code}\n"
         "print(time.perf_counter() - t)\n"
     )

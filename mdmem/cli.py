@@ -1,5 +1,5 @@
 """`mdmem` console script: the commands live in mdmem.commands."""
 
-from .commands import app, main
+from mdmem.commands import app, main
 
 __all__ = ["app", "main"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from . import core, eval, ingest, read, sync  # noqa: F401  (each registers its commands)
-from .app import app
+from mdmem.commands import core, eval, ingest, read, sync  # noqa: F401  (each registers its commands)
+from mdmem.commands.app import app
 
 
 def main() -> None:

@@ -11,8 +11,8 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from ..errors import MdmemError
-from ..vault import Vault
+from mdmem.errors import MdmemError
+from mdmem.store.vault import Vault
 
 app = typer.Typer(
     name="mdmem",

@@ -8,10 +8,8 @@ from typing import Annotated
 
 import typer
 
-from .. import render
-from ..slug import split_key
-from ..vault import Result, Vault
-from .app import (
+from mdmem.commands import render
+from mdmem.commands.app import (
     DateOpt,
     DryRunOpt,
     EntityOpt,
@@ -22,12 +20,16 @@ from .app import (
     open_vault,
     print_json,
 )
+from mdmem.engine import describe
+from mdmem.lang.detect import pick_lang
+from mdmem.model.slug import split_key
+from mdmem.store.vault import Result, Vault
 
 
 def _report(result: Result, as_json: bool) -> None:
     changes = result.plan.changes
     if as_json:
-        print_json(render.result_json(result))
+        print_json(describe.result_json(result))
         return
     if not changes:
         for st, decision in result.plan.decisions:
@@ -172,7 +174,7 @@ def pending(
         sample = " ".join(
             str(x) for x in (p["value"], p["because"].get("old"), p["because"].get("new")) if x
         )
-        q = render.pick_lang(p["question"], sample, lang.value if lang else None)
+        q = pick_lang(p["question"], sample, lang.value if lang else None)
         render.stdout.print(f"[yellow]{p['fact']}[/] ({p['status']}): {render.escape(q)}")
 
 

@@ -1,4 +1,4 @@
-"""eval and eval-convert: measure memory quality on scenario files (DESIGN §7)."""
+"""eval and eval-convert: measure memory quality on scenario files (docs/eval.md)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from .. import render
-from ..evaluate import Report, ScenarioResult, evaluate
-from ..scenario import ScenarioError
-from .app import JsonOpt, command, print_json
+from mdmem.commands import render
+from mdmem.commands.app import JsonOpt, command, print_json
+from mdmem.eval.evaluate import Report, ScenarioResult, evaluate
+from mdmem.eval.scenario import ScenarioError
 
 stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -113,10 +113,10 @@ def eval_convert(
     ] = "personal",
 ) -> None:
     """Convert MEME benchmark episodes into scenario YAML files for `mdmem eval`."""
-    from ..factfile import dump_yaml
-    from ..meme import load_meme, meme_to_scenario
-    from ..scenario import scenario_from_mapping
-    from ..store import atomic_write
+    from mdmem.eval.meme import load_meme, meme_to_scenario
+    from mdmem.eval.scenario import scenario_from_mapping
+    from mdmem.files import atomic_write
+    from mdmem.model.factfile import dump_yaml
 
     written = 0
     for path in episodes:
@@ -138,6 +138,6 @@ def eval_convert(
 
 
 def _safe(name: str) -> str:
-    from ..slug import slugify
+    from mdmem.model.slug import slugify
 
     return slugify(name) or "episode"

@@ -7,12 +7,22 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
-from .. import render
-from ..undo import undo as undo_entry
-from .app import DryRunOpt, JsonOpt, VaultOpt, WaitOpt, check_date, command, open_vault, print_json
+from mdmem.commands import render
+from mdmem.commands.app import (
+    DryRunOpt,
+    JsonOpt,
+    VaultOpt,
+    WaitOpt,
+    check_date,
+    command,
+    open_vault,
+    print_json,
+)
+from mdmem.edit.undo import undo as undo_entry
+from mdmem.engine import describe
 
 if TYPE_CHECKING:  # the extractors cost ~80 ms to import: only `ingest` itself loads them
-    from ..ingest import IngestResult
+    from mdmem.edit.ingest_result import IngestResult
 
 
 def _table(result: IngestResult) -> Table:
@@ -21,8 +31,8 @@ def _table(result: IngestResult) -> Table:
         table.add_column(col)
     said = {st.key: st.source.rsplit("#", 1)[-1] for st, _ in result.plan.decisions}
     for c in result.plan.changes:
-        before, after = render.show_value(c.before), render.show_value(c.after)
-        added = render.backfilled(c)
+        before, after = describe.show_value(c.before), describe.show_value(c.after)
+        added = describe.backfilled(c)
         if c.decision == "DELETE":
             text = "forgotten"
         elif added is not None:
@@ -98,7 +108,8 @@ def ingest(
 ) -> None:
     """Read conversations and update the facts they state; cascades follow."""
     v = open_vault(vault, wait)
-    from ..ingest import ingest_paths, summary
+    from mdmem.edit.ingest import ingest_paths
+    from mdmem.edit.ingest_result import summary
 
     results = ingest_paths(v, paths, date=date, llm=llm, api_base=api_base, dry_run=dry_run,
                            commit=commit, progress=not as_json)  # fmt: skip
@@ -131,7 +142,7 @@ def undo(
     result = undo_entry(v, entry_id, dry_run=dry_run)
     if as_json:
         undoes = (result.entry or {}).get("source", {}).get("undoes")
-        print_json({**render.result_json(result), "undoes": undoes})
+        print_json({**describe.result_json(result), "undoes": undoes})
         return
     render.print_changes(result.plan.changes, dry_run=result.dry_run)
     if result.entry:

@@ -11,11 +11,11 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from .. import render
-from ..slug import check_slug, split_key
-from ..store import atomic_write
-from ..vault import Vault
-from .app import JsonOpt, VaultOpt, command, open_vault, print_json
+from mdmem.commands import render
+from mdmem.commands.app import JsonOpt, VaultOpt, command, open_vault, print_json
+from mdmem.files import atomic_write
+from mdmem.model.slug import check_slug, split_key
+from mdmem.store.vault import Vault
 
 
 def check_day(value: str | None) -> str | None:
@@ -64,7 +64,7 @@ def ask(
     as_json: JsonOpt = False,
 ) -> None:
     """Answer a question from memory: current state first, history when asked."""
-    from ..ask import ask as ask_vault
+    from mdmem.read.ask import ask as ask_vault
 
     if entity is not None:
         entity = check_slug(entity, "entity")
@@ -97,8 +97,8 @@ def context(
     as_json: JsonOpt = False,
 ) -> None:
     """The whole current memory as one Markdown document for an agent's prompt."""
-    from ..context import build_context, context_json
-    from ..index import indexed_facts
+    from mdmem.read.context import build_context, context_json
+    from mdmem.read.index import indexed_facts
 
     v = open_vault(vault)
     if entity is not None:
@@ -141,10 +141,10 @@ def timeline(
     as_json: JsonOpt = False,
 ) -> None:
     """Every value change in time order with its cause; cascades grouped under their cause."""
-    from ..index import indexed_facts
-    from ..timeline import build_timeline
-    from ..timeline_formats import gantt_rows, to_json, to_markdown, to_mermaid, to_table
-    from ..timeline_svg import to_svg
+    from mdmem.read.index import indexed_facts
+    from mdmem.read.timeline import build_timeline
+    from mdmem.read.timeline_formats import gantt_rows, to_json, to_markdown, to_mermaid, to_table
+    from mdmem.read.timeline_svg import to_svg
 
     v = open_vault(vault)
     if attribute is not None and "/" in attribute:

@@ -6,9 +6,18 @@ from typing import Annotated
 
 import typer
 
-from .. import render
-from ..edits import Action
-from .app import DryRunOpt, JsonOpt, VaultOpt, WaitOpt, command, open_vault, print_json
+from mdmem.commands import render
+from mdmem.commands.app import (
+    DryRunOpt,
+    JsonOpt,
+    VaultOpt,
+    WaitOpt,
+    command,
+    open_vault,
+    print_json,
+)
+from mdmem.edit.edits import Action
+from mdmem.engine import describe
 
 
 @command()
@@ -19,8 +28,8 @@ def sync(
     as_json: JsonOpt = False,
 ) -> None:
     """Apply hand edits made since mdmem last wrote the files; exit 1 if some are left to fix."""
-    from ..sync import sync as run_sync
-    from ..watch import result_lines
+    from mdmem.edit.sync import sync as run_sync
+    from mdmem.edit.watch import result_lines
 
     v = open_vault(vault, wait)
     result = run_sync(v, dry_run=dry_run)
@@ -60,7 +69,7 @@ def watch(
     wait: WaitOpt = 10.0,
 ) -> None:
     """Sync on every change to the vault's files, logging one line per action; Ctrl-C stops."""
-    from ..watch import Watcher
+    from mdmem.edit.watch import Watcher
 
     v = open_vault(vault, wait)
     watcher = Watcher(v.root, debounce=debounce / 1000, wait=wait, log=_log)
@@ -81,5 +90,5 @@ def _action_json(a: Action) -> dict[str, object]:
         "kind": a.kind,
         "message": a.message,
         "line": a.line,
-        "changes": [render.change_json(c) for c in a.changes],
+        "changes": [describe.change_json(c) for c in a.changes],
     }

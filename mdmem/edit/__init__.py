@@ -1,0 +1,1 @@
+"""Changing the vault: ingest, hand edits (sync, watch), undo and git commits."""

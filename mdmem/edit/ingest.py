@@ -1,0 +1,212 @@
+"""Ingest transcripts: parse, extract, decide and apply as ONE journal entry per source.
+
+A source whose SHA-256 is already in the journal (and not undone since) is skipped, so cron can
+re-run an ingest freely. A dry run plans every source against the state the sources before it
+would have left, and writes nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mdmem.edit import gitcommit
+from mdmem.edit.ingest_result import IngestResult
+from mdmem.engine.decide import Plan, plan_statements
+from mdmem.errors import RefusedError, TranscriptError
+from mdmem.extract.rule_finder import Extraction, extract
+from mdmem.extract.transcript import Message, parse_transcript, read_transcript
+from mdmem.files import sha256
+from mdmem.model.factfile import Fact
+from mdmem.store.vault import Vault
+
+if TYPE_CHECKING:
+    from mdmem.extract.model_finder import LLMConfig
+
+# Editors' swap, backup and temporary files left beside transcripts in a folder.
+EDITOR_JUNK = (".swp", ".swo", ".swx", "~", ".tmp", ".bak", ".orig")
+
+
+def ingested_sources(vault: Vault) -> dict[str, dict[str, Any]]:
+    """SHA-256 → journal entry, for every source ingested and not undone since."""
+    entries = list(vault.journal.entries())
+    undoers: dict[str, list[str]] = {}
+    for e in entries:
+        src = e.get("source") or {}
+        if isinstance(src, dict) and src.get("kind") == "undo" and src.get("undoes"):
+            undoers.setdefault(str(src["undoes"]), []).append(str(e.get("id")))
+    memo: dict[str, bool] = {}
+
+    def live(entry_id: str, depth: int = 0) -> bool:
+        if entry_id not in memo:
+            memo[entry_id] = depth > 50 or not any(live(u, depth + 1) for u in undoers.get(entry_id, []))  # fmt: skip
+        return memo[entry_id]
+
+    out: dict[str, dict[str, Any]] = {}
+    for e in entries:
+        src = e.get("source") or {}
+        if isinstance(src, dict) and src.get("sha256") and live(str(e.get("id"))):
+            out.setdefault(str(src["sha256"]), e)
+    return out
+
+
+class _Session:
+    """One ingest run: the journal's known sources, and on a dry run the state so far."""
+
+    def __init__(self, vault: Vault, *, dry_run: bool, llm: str | LLMConfig | None, api_base: str | None) -> None:  # fmt: skip
+        self.vault = vault
+        self.dry_run = dry_run
+        self.llm = llm
+        self.api_base = api_base
+        self.seen = ingested_sources(vault)
+        self.shadow: dict[str, Fact] | None = None
+
+    def facts(self) -> dict[str, Fact]:
+        if self.dry_run:
+            if self.shadow is None:
+                self.shadow = dict(self.vault.scan(refresh=True)[0])
+            return self.shadow
+        return self.vault.scan()[0]  # cached until mdmem's next write; `say` rescans under the lock
+
+    def run(self, messages: list[Message], digest: str, source: str, default_date: str) -> IngestResult:  # fmt: skip
+        res = IngestResult(source, digest, messages=len(messages), dry_run=self.dry_run)
+        if digest in self.seen:
+            res.skipped, res.previous = True, self.seen[digest]
+            return res
+        facts = self.facts()
+        found = self._extract(messages, facts, source, default_date)
+        res.errors, res.notes = list(found.errors), list(found.notes)
+        info = {"kind": "transcript", "path": source, "messages": len(messages),
+                "statements": len(found.statements)}  # fmt: skip
+        # A source with failed messages is not marked done, so the next run retries them.
+        info["partial_sha256" if found.errors else "sha256"] = digest
+        if self.dry_run:
+            res.plan = self._dry_plan(found, facts)
+            return res
+        result = self.vault.say(found.statements, command="ingest", source=info)
+        res.plan, res.entry = result.plan, result.entry
+        if res.entry is None:  # nothing changed: still journal it, so a re-run skips it
+            with self.vault.lock:
+                res.entry = self.vault.apply(Plan(), command="ingest", source=info)
+        if not found.errors:
+            self.seen[digest] = res.entry
+        return res
+
+    def _extract(self, messages: list[Message], facts: dict[str, Fact], source: str, default_date: str) -> Extraction:  # fmt: skip
+        if self.llm is not None:
+            from mdmem.extract.model_finder import (
+                extract_llm,  # the only road to litellm, taken only when asked
+            )
+
+            return extract_llm(messages, self.vault.rules, facts, source=source, default_date=default_date,
+                               model=self.llm, api_base=self.api_base)  # fmt: skip
+        return extract(messages, self.vault.rules, facts, source=source, default_date=default_date)
+
+    def _dry_plan(self, found: Extraction, facts: dict[str, Fact]) -> Plan:
+        problems = {p.path: p for p in self.vault.scan()[1]}
+        plan = plan_statements(facts, self.vault.rules, found.statements, now=self.vault.now)
+        for change in plan.changes:
+            rel = f"facts/{change.key}.md"
+            if rel in problems:
+                raise RefusedError(f"{problems[rel]}\n{rel} must be fixed by hand before mdmem can change it")  # fmt: skip
+            if change.after is not None:
+                facts[change.key] = change.after
+        return plan
+
+
+def ingest_text(vault: Vault, text: str, *, source: str = "<text>", date: str | None = None,
+                llm: str | LLMConfig | None = None, api_base: str | None = None,
+                dry_run: bool = False) -> IngestResult:  # fmt: skip
+    """Ingest one transcript given as text; one journal entry (none on a dry run or a re-run)."""
+    default = date or vault.now[:10]
+    messages = parse_transcript(text, source=source, default_time=default)
+    session = _Session(vault, dry_run=dry_run, llm=llm, api_base=api_base)
+    return session.run(messages, sha256(text), source, default)
+
+
+def transcript_files(paths: Sequence[str | Path], vault: Vault | None = None) -> list[tuple[str, Path | None]]:  # fmt: skip
+    """(source name, path) per transcript: files as given, folders' files in name order, '-' = stdin."""
+    out: list[tuple[str, Path | None]] = []
+    for raw in paths:
+        if str(raw) == "-":
+            out.append(("<stdin>", None))
+            continue
+        path = Path(raw)
+        if path.is_dir():
+            out += [(_source_name(p, vault), p) for p in _folder(path, vault)]
+        else:
+            out.append((_source_name(path, vault), path))
+    return out
+
+
+def _folder(folder: Path, vault: Vault | None) -> Iterator[Path]:
+    skip = {vault.root / "facts", vault.meta, vault.root / "rules.yaml"} if vault else set()
+    for p in sorted(folder.rglob("*"), key=lambda p: p.relative_to(folder).as_posix()):
+        rel = p.relative_to(folder).parts
+        if any(part.startswith(".") for part in rel) or p.name.endswith(EDITOR_JUNK):
+            continue
+        resolved = p.resolve()
+        if any(resolved == s or s in resolved.parents for s in skip) or not p.is_file():
+            continue  # the vault's own files are not transcripts
+        yield p
+
+
+def _source_name(path: Path, vault: Vault | None) -> str:
+    resolved = path.resolve()
+    for base in ([vault.root] if vault else []) + [Path.cwd().resolve()]:
+        if base in resolved.parents:
+            return resolved.relative_to(base).as_posix()
+    return resolved.as_posix()
+
+
+def ingest_paths(vault: Vault, paths: Sequence[str | Path], *, date: str | None = None,
+                 llm: str | LLMConfig | None = None, api_base: str | None = None,
+                 dry_run: bool = False, commit: bool = False, progress: bool = False) -> list[IngestResult]:  # fmt: skip
+    """Ingest transcript files and folders in order; a bad file is reported, the rest go on."""
+    if commit and not dry_run:
+        gitcommit.check_repo(vault.root)
+    files = transcript_files(paths, vault)
+    session = _Session(vault, dry_run=dry_run, llm=llm, api_base=api_base)
+    results: list[IngestResult] = []
+    with _progress(progress and len(files) > 1, len(files)) as advance:
+        for source, path in files:
+            results.append(_one(session, source, path, date))
+            advance(source)
+    if commit and not dry_run:
+        sha = gitcommit.commit_results(vault, results)
+        for r in results:
+            r.commit = sha if r.entry else None
+    return results
+
+
+def _one(session: _Session, source: str, path: Path | None, date: str | None) -> IngestResult:
+    try:
+        messages, digest = read_transcript(path if path is not None else "-", default_time=date)
+        return session.run(messages, digest, source, (date or session.vault.now)[:10])
+    except (TranscriptError, RefusedError) as e:
+        return IngestResult(source, errors=[str(e)], dry_run=session.dry_run)
+
+
+class _progress:  # noqa: N801 - used as a context manager, reads like a function
+    """A rich progress bar on a terminal; nothing at all under cron (no TTY)."""
+
+    def __init__(self, wanted: bool, total: int) -> None:
+        self.on = wanted and sys.stderr.isatty()
+        self.total = total
+
+    def __enter__(self) -> Any:
+        if not self.on:
+            return lambda source: None
+        from rich.console import Console
+        from rich.progress import Progress
+
+        self._bar = Progress(console=Console(stderr=True), transient=True)
+        self._bar.start()
+        task = self._bar.add_task("ingesting", total=self.total)
+        return lambda source: self._bar.update(task, advance=1, description=source[-40:])
+
+    def __exit__(self, *exc: object) -> None:
+        if self.on:
+            self._bar.stop()

@@ -1,0 +1,246 @@
+"""`mdmem sync`: find the files that changed since mdmem last wrote them and apply what they mean.
+
+mdmem remembers the SHA-256 of the bytes it last wrote per file (`vault.manifest`). A file whose
+bytes differ was edited by hand (or arrived with a git pull); one missing was deleted; one the
+manifest does not know is new. What each means is decided by `edits.plan_edits` (pure); this
+module finds them, applies the plan as one journal entry with `source: edit`, and keeps
+rules.yaml in force only when it validates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from mdmem.edit.edits import Action, Edit, EditPlan, plan_edits
+from mdmem.engine.decide import Plan
+from mdmem.errors import MdmemError, RulesError
+from mdmem.files import sha256
+from mdmem.model.factfile import Fact
+from mdmem.model.graph import Graph
+from mdmem.model.rules import Rules
+from mdmem.store.lastgood import good_rules, journal_facts
+from mdmem.store.manifest import Manifest
+from mdmem.store.snapshot import Entry, Snapshot, decode
+from mdmem.store.vault import Problem, Vault
+
+ATTEMPTS = 3  # a file saved again while sync planned is planned again
+
+
+@dataclass
+class SyncResult:
+    """What one sync found and did (nothing written when dry_run)."""
+
+    actions: list[Action] = field(default_factory=list)
+    plan: Plan = field(default_factory=Plan)
+    entry: dict[str, Any] | None = None  # the journal entry written, if any
+    problems: list[Problem] = field(default_factory=list)  # left for the person to fix
+    rules: str = ""  # what happened to rules.yaml: "" (unchanged) | "reloaded" | "refused"
+    rules_note: str = ""
+    baseline: int | None = None  # files recorded as they are on a first sync
+    dry_run: bool = False
+
+
+class _Moved(Exception):
+    """A file changed again between planning and writing."""
+
+
+def sync(vault: Vault, *, dry_run: bool = False) -> SyncResult:
+    """Apply every hand edit since mdmem last wrote the files; see the module docstring."""
+    for _ in range(ATTEMPTS):
+        try:
+            return _sync_once(vault, dry_run=dry_run)
+        except _Moved:
+            continue
+    raise MdmemError("fact files kept changing while sync ran; run `mdmem sync` again")
+
+
+def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
+    result = SyncResult(dry_run=dry_run)
+    with vault.lock:
+        vault.recover()
+        vault.manifest = Manifest(vault.manifest.path)  # read it again: other writers change it
+        snap = Snapshot.open(vault.meta)
+        snap.refresh(
+            vault.root, lambda: vault.manifest.data, lambda: journal_facts(vault.journal.entries())
+        )
+        rules = _rules(vault, result)
+        written = vault.manifest.data
+        if not vault.manifest.path.exists() and next(vault.journal.entries(), None) is not None:
+            result.baseline = _baseline(vault, snap, dry_run)
+            written = vault.manifest.data
+        edits = find_edits(vault, snap, written)
+        if not edits and result.rules != "reloaded":  # the usual case: parse and decode nothing
+            if not dry_run:
+                if result.baseline is not None:
+                    vault.manifest.save()
+                snap.save(vault.root, force=True)
+            return result
+        facts = snap.facts(vault.root)[0]
+        planned = plan_edits(facts, rules, edits, now=vault.now)
+        result.actions, result.plan = planned.actions, planned.plan
+        result.problems += [Problem(e.rel, e.line, e.problem) for e in edits if e.kind == "broken"]
+        result.problems += _new_cycle(rules, facts, edits, planned, result.rules == "reloaded")
+        if dry_run:
+            return result
+        _still(vault, edits)
+        for rel, digest in planned.adopt.items():
+            if digest is None:
+                vault.manifest.data.pop(rel, None)
+            else:
+                vault.manifest.data[rel] = digest
+        if planned.plan.changes:
+            files = sorted({e.rel for e in edits if e.kind != "broken"})
+            source = {"kind": "edit", "files": files}
+            result.entry = vault.apply(planned.plan, command="sync", source=source)
+        elif planned.adopt or result.baseline is not None:
+            vault.manifest.save()
+        snap.settle([e.rel for e in edits if e.kind == "deleted"])
+        wrote = sorted({f"facts/{c.key}.md" for c in planned.plan.changes})
+        if wrote:
+            snap.refresh(vault.root, lambda: vault.manifest.data, only=wrote)
+        snap.save(
+            vault.root, force=True
+        )  # the last good states and mdmem's bytes, for the next edit
+    return result
+
+
+def find_edits(vault: Vault, snap: Snapshot, written: dict[str, str]) -> list[Edit]:
+    """Every fact file whose bytes differ from what mdmem last wrote, in path order."""
+    edits: list[Edit] = []
+    differ = [(rel, e) for rel, e in snap.entries.items() if written.get(rel) != e.sha]
+    if differ or set(written) - set(snap.entries):
+        snap.load_rows(vault.root)  # the parsed states of just these are needed
+    for rel, entry in differ:
+        mine = written.get(rel)
+        key = rel[len("facts/") : -len(".md")]
+        at = _day(entry)
+        if entry.problem is not None:
+            line, problem = entry.problem
+            edits.append(Edit(rel, key, "broken", at, line=line, problem=problem, sha=entry.sha))
+            continue
+        assert entry.good is not None
+        now = decode(entry.good[1])
+        base = entry.parsed(mine) if mine is not None else None
+        kind = "new" if mine is None else "changed"
+        edits.append(Edit(rel, now.key, kind, at, base, now, entry.sha))
+    today = vault.now[:10]
+    for rel in sorted(set(written) - set(snap.entries)):
+        gone = snap.gone.get(rel)
+        base = gone.parsed(written[rel]) if gone is not None else None
+        edits.append(Edit(rel, rel[len("facts/") : -len(".md")], "deleted", today, base))
+    if any(_ask_journal(e) for e in edits):
+        edits = [_with_journal(e, journal_facts(vault.journal.entries())) for e in edits]
+    return sorted(edits, key=lambda e: e.rel)
+
+
+def _ask_journal(e: Edit) -> bool:
+    """Whether the journal must tell what mdmem wrote: the cache lost it, or others may have."""
+    if e.kind in ("broken", "deleted"):
+        return e.base is None and e.kind == "deleted"
+    if e.base is None or e.now is None:
+        return True
+    b, n = e.base, e.now
+    # A plain hand edit touches the value, status or body; mdmem's bookkeeping moved too?
+    return (b.recorded_at, b.source, b.valid_from, b.history) != (
+        n.recorded_at,
+        n.source,
+        n.valid_from,
+        n.history,
+    )
+
+
+def _with_journal(e: Edit, journaled: dict[str, Fact | None]) -> Edit:
+    """Fill in what the journal knows: mdmem's last state, and whether the file is exactly it."""
+    if e.kind == "broken" or e.rel not in journaled:
+        return e
+    last = journaled[e.rel]
+    if last is not None and e.now is not None:
+        last.body = e.now.body  # the journal keeps no bodies: take the person's as unchanged
+    base = e.base if e.base is not None else last
+    same = last is not None and e.now is not None and last.to_mapping() == e.now.to_mapping()
+    return replace(e, base=base, journaled=same)
+
+
+def _day(entry: Entry) -> str:
+    """The local date a file was saved: when the person made the edit."""
+    return datetime.fromtimestamp(entry.sig[0] / 1e9).date().isoformat()
+
+
+def _baseline(vault: Vault, snap: Snapshot, dry_run: bool) -> int:
+    """A fresh clone: take the files as they are, without acting on them."""
+    good = {rel: e.sha for rel, e in snap.entries.items() if e.problem is None}
+    if not dry_run:
+        vault.manifest.data.update(good)
+    return len(good)
+
+
+def _rules(vault: Vault, result: SyncResult) -> Rules:
+    """rules.yaml if it validates (a change applies from now on), else the last good rules."""
+    try:
+        state = good_rules(vault.root, vault.meta)
+    except RulesError as e:  # broken, and never good before: nothing to fall back on
+        raise MdmemError(f"{e}; fix it before syncing") from None
+    if state.error is not None:
+        result.rules = "refused"
+        result.rules_note = "keeping the last good rules until it is fixed"
+        result.problems.append(Problem("rules.yaml", state.error.line, state.error.bare_message))
+        return state.rules
+    if state.previous is None:
+        return state.rules
+    result.rules = "reloaded"
+    result.rules_note = _rules_diff(state.previous, state.rules)
+    return state.rules
+
+
+def _rules_diff(old: Rules, new: Rules) -> str:
+    def edges(r: Rules) -> set[str]:
+        return {f"{d.when} → {d.then} ({d.action})" for d in r.dependencies}
+
+    added, removed = sorted(edges(new) - edges(old)), sorted(edges(old) - edges(new))
+    parts = [f"+{e}" for e in added] + [f"-{e}" for e in removed]
+    attrs = len(new.attributes) - len(old.attributes)
+    if attrs:
+        parts.append(f"{attrs:+d} attributes")
+    changes = "; ".join(parts) or "no dependency changed"
+    return f"valid; applies from now on ({changes})"
+
+
+def _new_cycle(
+    rules: Rules, facts: dict[str, Fact], edits: list[Edit], planned: EditPlan, reloaded: bool
+) -> list[Problem]:
+    """A loop closed by a depends_on edited by hand, or by new rules with a learned one."""
+    learned = any(
+        e.now is not None and e.now.depends_on != (e.base.depends_on if e.base else [])
+        for e in edits
+    )
+    if not (learned or reloaded):
+        return []
+    state = dict(facts)
+    for c in planned.plan.changes:
+        if c.after is not None:
+            state[c.key] = c.after
+    cycle = Graph(rules, state).cycle()
+    if not cycle:
+        return []
+    culprit = next((k for k in cycle if state.get(k) and state[k].depends_on), cycle[0])
+    return [
+        Problem(
+            f"facts/{culprit}.md",
+            None,
+            f"dependency cycle {' → '.join(cycle)}; remove one 'depends_on' entry",
+        )
+    ]
+
+
+def _still(vault: Vault, edits: list[Edit]) -> None:
+    """Refuse to write over a save the person made while sync was planning."""
+    for e in edits:
+        path = vault.root / e.rel
+        try:
+            now = sha256(path.read_bytes())
+        except FileNotFoundError:
+            now = None
+        if now != e.sha:
+            raise _Moved(e.rel)

@@ -1,0 +1,204 @@
+"""The decision table (docs/decisions.md): one statement against the vault → ADD, UPDATE, … and cascades."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from mdmem.engine.cascade import Change, Effect, archive, cascade
+from mdmem.model.factfile import Fact, Value
+from mdmem.model.rules import Rules
+
+KINDS = ("assert", "invalidate", "forget", "keep", "reject")
+
+
+@dataclass(frozen=True)
+class Statement:
+    """Something the person said (or did) about one fact."""
+
+    entity: str
+    attribute: str
+    kind: str = "assert"  # assert | invalidate | forget | keep | reject
+    value: Value = None
+    at: str = ""  # world date the statement speaks of (valid_from for an assert)
+    source: str = "cli"
+    tentative: bool = False  # weak evidence: hedged, indirect
+    body: str = ""  # first body line for a new file
+    depends_on: tuple[dict[str, object], ...] = ()
+    until: str = ""  # for a closed past period: when it stopped being true
+    change: bool = (
+        False  # said as a change ("transferred my care to X"): a first value cascades too
+    )
+
+    @property
+    def key(self) -> str:
+        return f"{self.entity}/{self.attribute}"
+
+
+@dataclass
+class Plan:
+    """Ordered changes; `decisions` has one entry per statement (NOOP included)."""
+
+    changes: list[Change] = field(default_factory=list)
+    decisions: list[tuple[Statement, str]] = field(default_factory=list)
+
+    def extend(self, other: Plan) -> None:
+        self.changes.extend(other.changes)
+        self.decisions.extend(other.decisions)
+
+
+def plan_statements(
+    facts: Mapping[str, Fact], rules: Rules, statements: list[Statement], *, now: str
+) -> Plan:
+    """Decide each statement in order against the evolving state, cascading as it goes."""
+    state = dict(facts)
+    plan = Plan()
+    stated: dict[str, str] = {}  # key → date stated in this batch
+    for st in statements:
+        before = state.get(st.key)
+        decision, after = decide(before, st, rules, now)
+        plan.decisions.append((st, decision))
+        if after is None or (before is not None and after == before):
+            continue
+        state[st.key] = after
+        plan.changes.append(Change(st.key, decision, before, after))
+        stated[st.key] = st.at
+        effect = Effect.between(before, after, _effect_date(st, now))
+        if effect is None and decision == "ADD" and st.change and after.value is not None:
+            # The old value was never told, but the person said it changed: what hung on it
+            # is in doubt all the same.
+            effect = Effect(st.key, "changed", _effect_date(st, now), new=after.value)
+        if effect is None or decision == "BACKFILL":
+            continue
+        justified = [k for k, at in stated.items() if at >= effect.at and k != st.key]
+        plan.changes.extend(cascade(state, rules, effect, now=now, justified=justified))
+    return plan
+
+
+def _effect_date(st: Statement, now: str) -> str:
+    return st.at or now[:10]
+
+
+def decide(before: Fact | None, st: Statement, rules: Rules, now: str) -> tuple[str, Fact | None]:
+    """One row of the decision table: the decision and the fact after it (None: no change)."""
+    at = _effect_date(st, now)
+    live = before is not None and before.status != "deleted"
+    if st.kind == "forget":
+        if not live:
+            return "NOOP", None
+        assert before is not None
+        return "DELETE", Fact(
+            entity=st.entity,
+            attribute=st.attribute,
+            status="deleted",
+            recorded_at=now,
+            source=st.source,
+        )
+    if st.kind in ("invalidate", "reject"):
+        if not live or before is None or before.status == "expired":
+            return "NOOP", None
+        reason = (
+            "rejected by the person" if st.kind == "reject" else "no longer true, said the person"
+        )
+        history = list(before.history)
+        if before.value is not None:
+            history.append(archive(before, at, reason))
+        return "EXPIRE", before.evolve(
+            value=None, status="expired", history=history, recorded_at=now, source=st.source,
+            uncertain_because=None, derived_from=None,
+        )  # fmt: skip
+    if st.kind == "keep":
+        if not live or before is None or before.status == "active":
+            return "NOOP", None
+        if before.status == "expired":
+            return "NOOP", None  # nothing to keep: the value is already known to be gone
+        return "CONFIRM", before.evolve(status="active", uncertain_because=None, recorded_at=now)
+    return _assert(before if live else None, st, rules, now, at)
+
+
+def _assert(
+    before: Fact | None, st: Statement, rules: Rules, now: str, at: str
+) -> tuple[str, Fact | None]:
+    attr = rules.attribute(st.attribute)
+    status = "tentative" if st.tentative else "active"
+    value = st.value
+    if attr.cardinality == "many" and isinstance(value, str):
+        value = [value]
+    new = Fact(
+        entity=st.entity, attribute=st.attribute, value=value, status=status, valid_from=at,
+        recorded_at=now, source=st.source, depends_on=list(st.depends_on), body=st.body,
+    )  # fmt: skip
+    if before is None:
+        return "ADD", new
+    deps = _merge_deps(before.depends_on, st.depends_on)
+    current = before.last_value()
+    if attr.cardinality == "many" and isinstance(current, list) and isinstance(value, list):
+        missing = [
+            v for v in value if not any(rules.same_value(st.attribute, v, c) for c in current)
+        ]
+        if not missing and before.status == "active":
+            return (
+                ("NOOP", None)
+                if deps == before.depends_on
+                else ("UPDATE", before.evolve(depends_on=deps))
+            )
+        if missing:  # a list grows: nothing stopped being true, so nothing is archived
+            return "UPDATE", before.evolve(
+                value=[*current, *missing], status="active", recorded_at=now, source=st.source,
+                uncertain_because=None, depends_on=deps,
+            )  # fmt: skip
+    if rules.same_value(st.attribute, current, value):
+        if before.status == "active" or st.tentative:
+            if deps != before.depends_on:
+                return "UPDATE", before.evolve(depends_on=deps)
+            return "NOOP", None
+        return "CONFIRM", _confirm(before, st, now, deps)
+    if before.valid_from and at < before.valid_from:
+        return "BACKFILL", _backfill(before, st, now)
+    if st.tentative and before.status in ("active", "uncertain"):
+        return "NOOP", None  # weak evidence never overwrites what the person said plainly
+    history = list(before.history)
+    if before.value is not None:
+        history.append(archive(before, at, "superseded by a new statement"))
+    return "UPDATE", new.evolve(
+        history=history, body=before.body, extra=before.extra, depends_on=deps
+    )
+
+
+def _confirm(before: Fact, st: Statement, now: str, deps: list[dict[str, object]]) -> Fact:
+    after = before.evolve(status="active", uncertain_because=None, recorded_at=now, depends_on=deps)
+    if before.value is None and before.history:  # an expired value said again: bring it back
+        last = before.history[-1]
+        after.value = last["value"]
+        after.valid_from = last.get("valid_from") or st.at
+        after.history = before.history[:-1]
+        after.source = st.source
+    return after
+
+
+def _backfill(before: Fact, st: Statement, now: str) -> Fact:
+    entry = {
+        "value": st.value, "status": "archived", "valid_from": st.at, "valid_to": st.until or None,
+        "recorded_at": now,
+        "source": st.source, "reason": "earlier value, stated later",
+    }  # fmt: skip
+    history = sorted(
+        [*copy.deepcopy(before.history), entry], key=lambda h: h.get("valid_from") or ""
+    )
+    # Each entry ends where the next begins; the last one ends where the current value begins.
+    ends = [h.get("valid_from") for h in history[1:]] + [before.valid_from]
+    for h, end in zip(history, ends, strict=True):
+        # One value at a time: a period runs at most until the next one starts.
+        if end is not None and (h.get("valid_to") is None or h["valid_to"] > end):
+            h["valid_to"] = end
+    return before.evolve(history=history)
+
+
+def _merge_deps(
+    old: list[dict[str, object]], new: tuple[dict[str, object], ...]
+) -> list[dict[str, object]]:
+    merged = {str(d["on"]): d for d in old}
+    for d in new:
+        merged[str(d["on"])] = dict(d)
+    return [merged[k] for k in sorted(merged)]

@@ -1,0 +1,74 @@
+"""Plain-text and JSON descriptions of changes and writes, shared by the CLI, the journal and git."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mdmem.engine.cascade import Change
+from mdmem.model.factfile import Fact
+from mdmem.model.periods import added_history
+
+
+def show_value(fact: Fact | None) -> str:
+    if fact is None:
+        return "—"
+    if fact.status == "deleted":
+        return "(removed)"
+    v = fact.value
+    if v is None:
+        return "(unknown)"
+    return ", ".join(v) if isinstance(v, list) else v
+
+
+def backfilled(c: Change) -> str | None:
+    """'+ Vancouver (2019-01-01 – 2021-01-01)' for a BACKFILL: the earlier value it added
+    (the current value is unchanged, so showing it would say nothing); None otherwise."""
+    if c.decision != "BACKFILL" or c.after is None:
+        return None
+    added = added_history(c.before, c.after)
+    if not added:
+        return None
+    parts = []
+    for h in added:
+        v = h.get("value")
+        shown = ", ".join(v) if isinstance(v, list) else "?" if v is None else str(v)
+        start, end = (str(h.get(k) or "?")[:10] for k in ("valid_from", "valid_to"))
+        parts.append(f"+ {shown} ({start} – {end})")
+    return "; ".join(parts)
+
+
+def change_line(c: Change) -> str:
+    before, after = show_value(c.before), show_value(c.after)
+    added = backfilled(c)
+    if c.decision == "DELETE":
+        text = "forgotten"
+    elif added is not None:
+        text = added
+    elif c.before is None:
+        text = after
+    elif before == after:
+        text = f"{after} ({c.after.status if c.after else ''})"
+    else:
+        text = f"{before} → {after}"
+    cause = f"  (because {c.cause} changed)" if c.cause else ""
+    return f"{c.decision:<9} {c.key}  {text}{cause}"
+
+
+def change_json(c: Change) -> dict[str, Any]:
+    return {
+        "fact": c.key,
+        "decision": c.decision,
+        "cause": c.cause,
+        "before": c.before.to_mapping() if c.before else None,
+        "after": c.after.to_mapping() if c.after else None,
+    }
+
+
+def result_json(result: Any) -> dict[str, Any]:
+    """A write's outcome (vault.Result) for --json: decisions, changes and the journal id."""
+    return {
+        "dry_run": result.dry_run,
+        "journal_id": result.entry["id"] if result.entry else None,
+        "decisions": [{"fact": st.key, "decision": d} for st, d in result.plan.decisions],
+        "changes": [change_json(c) for c in result.plan.changes],
+    }

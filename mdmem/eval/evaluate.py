@@ -1,0 +1,380 @@
+"""Run evaluation scenarios in throwaway vaults and score each probe by its task type (docs/eval.md)."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+import traceback
+import unicodedata
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mdmem.errors import MdmemError
+from mdmem.eval.scenario import (
+    GATED,
+    LANGS,
+    TYPES,
+    Needle,
+    Probe,
+    Scenario,
+    find_scenarios,
+    load_scenario,
+    scenario_from_mapping,
+)
+from mdmem.model.factfile import dump_yaml
+
+Ingest = Callable[..., Any]  # (vault, text, *, source, date, llm) -> IngestResult
+Answerer = Callable[..., str]  # (vault, question, *, as_of, llm) -> answer text
+
+
+def normalize(text: str, *, fold: bool = True) -> str:
+    """Matching form: NFKC (full/half width), runs of whitespace as one space, case-folded."""
+    text = " ".join(unicodedata.normalize("NFKC", text).split())
+    return text.casefold() if fold else text
+
+
+def wording() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The phrases that mean 'uncertain/unknown' and 'removed': ask.py's own, so the two agree."""
+    from mdmem.read.ask import REMOVED_WORDS, UNCERTAIN_WORDS  # late: ask pulls in the index
+
+    return tuple(UNCERTAIN_WORDS), tuple(REMOVED_WORDS)
+
+
+def locate(text: str, needle: str, start: int = 0) -> int:
+    """Index of needle in text from start, or -1. A needle that begins or ends with a digit
+    must not run on into more digits there, so '20' is not found inside '2025-08-15'."""
+    at = text.find(needle, start)
+    while at >= 0:
+        before = text[at - 1] if at > 0 else ""
+        after = text[at + len(needle) : at + len(needle) + 1]
+        if not (needle[:1].isdigit() and before.isdigit()) and not (
+            needle[-1:].isdigit() and after.isdigit()
+        ):
+            return at
+        at = text.find(needle, at + 1)
+    return -1
+
+
+def says_any(answer: str, phrases: Iterable[str]) -> bool:
+    text = normalize(answer)
+    return any(normalize(p) in text for p in phrases)
+
+
+def check(answer: str, probe: Probe, words: tuple[tuple[str, ...], tuple[str, ...]] | None = None) -> list[str]:  # fmt: skip
+    """Why an answer fails a probe's own expectations (empty: it passes); the gate is apart."""
+    uncertain_words, removed_words = words or wording()
+    exp = probe.expect
+    # `exact` wants the stored text verbatim: only whitespace and width are forgiven, not case.
+    fold = probe.type != "exact"
+    text = normalize(answer, fold=fold)
+
+    def find(needle: Needle, start: int = 0) -> tuple[int, int]:
+        """Where the first-placed alternative of needle is in the answer: (start, end) or (-1, -1)."""
+        spots = []
+        for alt in (needle,) if isinstance(needle, str) else needle:
+            n = normalize(alt, fold=fold)
+            at = locate(text, n, start)
+            if at >= 0:
+                spots.append((at, at + len(n)))
+        return min(spots) if spots else (-1, -1)
+
+    why = []
+    for s in exp.contains:
+        if find(s)[0] < 0:
+            why.append(f"missing {show(s)}")
+    for s in exp.absent:
+        if locate(normalize(answer), normalize(s)) >= 0:
+            why.append(f"should not say {s!r}")
+    pos = 0
+    for s in exp.order:
+        at, end = find(s, pos)
+        if at < 0:
+            where = "missing" if find(s)[0] < 0 else "out of order:"
+            why.append(f"{where} {show(s)} (expected order: {' → '.join(map(show, exp.order))})")
+            break
+        pos = end
+    if exp.uncertain is not None and says_any(answer, uncertain_words) != exp.uncertain:
+        why.append(
+            "does not say it is uncertain/unknown" if exp.uncertain else "says uncertain/unknown"
+        )
+    if exp.removed is not None and says_any(answer, removed_words) != exp.removed:
+        why.append("does not say it was removed" if exp.removed else "says it was removed")
+    return why
+
+
+def show(needle: Needle) -> str:
+    return repr(needle) if isinstance(needle, str) else " or ".join(map(repr, needle))
+
+
+@dataclass
+class ProbeResult:
+    probe: Probe
+    answer: str
+    reasons: list[str]  # why it failed on its own
+    role: str = "plain"  # plain | gated (has a before-change probe) | before (is one)
+    gate: ProbeResult | None = None
+    error: str | None = None
+
+    @property
+    def passed(self) -> bool:
+        own = not self.reasons and self.error is None
+        return own and (self.gate is None or self.gate.passed)
+
+    @property
+    def counted_as(self) -> str:
+        """The task type the report counts it under: before-change probes score as recall."""
+        return "recall" if self.role == "before" else self.probe.type
+
+    def why(self) -> list[str]:
+        out = list(self.reasons)
+        if self.error:
+            out.append(self.error)
+        if self.gate is not None and not self.gate.passed:
+            g = self.gate.probe
+            out.append(
+                f"its before-change probe (probe {g.index + 1}, after session {g.after}) failed"
+            )
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        p = self.probe
+        return {
+            "probe": p.index + 1, "line": p.line, "ask": p.ask, "type": p.type,
+            "counted_as": self.counted_as, "role": self.role, "after": p.after, "as_of": p.as_of,
+            "answer": self.answer, "passed": self.passed, "why": self.why(),
+        }  # fmt: skip
+
+
+def score(probes: list[Probe], answers: dict[int, str], words: Any = None) -> list[ProbeResult]:
+    """Score answers (by probe index) with the before-change gate; results in probe order."""
+    words = words or wording()
+    results = {p.index: ProbeResult(p, answers.get(p.index, ""), []) for p in probes}
+    for p in probes:
+        if p.index not in answers:
+            results[p.index].error = "not asked"
+        else:
+            results[p.index].reasons = check(answers[p.index], p, words)
+    for p in probes:
+        if p.type not in GATED:
+            continue
+        earlier = [q for q in probes if q.after < p.after and normalize(q.ask) == normalize(p.ask)]
+        if earlier:
+            gate = max(earlier, key=lambda q: (q.after, q.index))
+            results[p.index].gate = results[gate.index]
+            results[p.index].role = "gated"
+    for r in results.values():  # a gate that is not gated itself is a before-change probe
+        if r.gate is not None and r.gate.role == "plain":
+            r.gate.role = "before"
+    return [results[p.index] for p in probes]
+
+
+@dataclass
+class ScenarioResult:
+    path: str
+    scenario: Scenario | None = None
+    probes: list[ProbeResult] = field(default_factory=list)
+    error: str | None = None
+    seconds: float = 0.0
+
+    @property
+    def lang(self) -> str:
+        return self.scenario.lang if self.scenario else "?"
+
+
+def run_scenario(
+    scenario: Scenario,
+    *,
+    llm: str | None = None,
+    ingest: Ingest | None = None,
+    answer: Answerer | None = None,
+) -> ScenarioResult:
+    """Run one scenario in a fresh temporary vault; ingest/answer default to mdmem's own."""
+    from mdmem.store.vault import Vault
+
+    ingest = ingest or default_ingest()
+    answer = answer or ask_text
+    started = time.perf_counter()
+    result = ScenarioResult(scenario.path, scenario)
+    answers: dict[int, str] = {}
+    with tempfile.TemporaryDirectory(prefix="mdmem-eval-") as tmp:
+        pack = scenario.rules
+        if isinstance(pack, dict):
+            inline = Path(tmp) / "rules.yaml"
+            inline.write_text(dump_yaml(pack), encoding="utf-8")
+            pack = str(inline)
+        vault = Vault.create(Path(tmp) / "vault", pack)
+        for number, session in enumerate(scenario.sessions, start=1):
+            # The clock stands at the session's date, as if each were a day of real use. One
+            # Vault object serves every session so the rules are parsed once per scenario.
+            vault._now = _clock(session.date)
+            source = f"sessions/{number:02d}-{session.date[:10]}.md"
+            out = ingest(vault, session.transcript, source=source, date=session.date[:10], llm=llm)
+            errors = getattr(out, "errors", None)
+            if errors:
+                raise MdmemError(f"session {number}: {'; '.join(map(str, errors))}",
+                                 path=scenario.path, line=session.line)  # fmt: skip
+            vault.scan(refresh=True)  # read what the ingest wrote, as a new `mdmem ask` would
+            for probe in scenario.probes:
+                if probe.after == number:
+                    answers[probe.index] = answer(vault, probe.ask, as_of=probe.as_of, llm=llm)
+    result.probes = score(scenario.probes, answers)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def default_ingest() -> Ingest:
+    """mdmem's own ingest (imported late: it is another module's work and may pull in more)."""
+    from mdmem.edit.ingest import ingest_text
+
+    return ingest_text
+
+
+def ask_text(vault: Any, question: str, *, as_of: str | None = None, llm: str | None = None) -> str:
+    """The answer `mdmem ask` would print, as text."""
+    from mdmem.read.ask import ask
+
+    return ask(vault, question, as_of=as_of, llm=llm).text
+
+
+def _clock(date: str) -> str:
+    if len(date) == 10:
+        return f"{date}T12:00:00Z"
+    return date if date.endswith("Z") else date.replace(" ", "T") + "Z"
+
+
+def evaluate(
+    paths: Iterable[Path | str],
+    *,
+    llm: str | None = None,
+    ingest: Ingest | None = None,
+    answer: Answerer | None = None,
+    progress: Callable[[ScenarioResult], None] | None = None,
+) -> Report:
+    """Run every scenario file under paths; one that cannot be loaded or run is reported, not fatal."""
+    report = Report()
+    files: list[Path | ScenarioResult] = []
+    for arg in paths:  # a missing path is reported like a broken file: the others still run
+        try:
+            files.extend(find_scenarios([arg]))
+        except MdmemError as e:
+            files.append(ScenarioResult(str(arg), error=str(e)))
+    for path in files:
+        try:
+            scenarios = [path] if isinstance(path, ScenarioResult) else load_scenarios(path)
+        except MdmemError as e:
+            scenarios = [ScenarioResult(str(path), error=str(e))]
+        for scenario in scenarios:
+            res = (
+                scenario
+                if isinstance(scenario, ScenarioResult)
+                else _run(scenario, llm, ingest, answer)
+            )
+            report.results.append(res)
+            if progress is not None:
+                progress(res)
+    return report
+
+
+def load_scenarios(path: Path) -> list[Scenario | ScenarioResult]:
+    """The scenarios of one file: a scenario YAML, or MEME episodes (.json / .jsonl)."""
+    if path.suffix not in (".json", ".jsonl"):
+        return [load_scenario(path)]
+    from mdmem.eval.meme import load_meme, meme_to_scenario
+
+    out: list[Scenario | ScenarioResult] = []
+    for i, episode in enumerate(load_meme(path), start=1):
+        where = f"{path}#{i}"
+        try:
+            out.append(
+                scenario_from_mapping(meme_to_scenario(episode, name=f"{path.stem}-{i}"), where)
+            )
+        except MdmemError as e:  # one bad episode must not hide the others
+            out.append(ScenarioResult(where, error=str(e)))
+    return out
+
+
+def _run(
+    scenario: Scenario, llm: str | None, ingest: Ingest | None, answer: Answerer | None
+) -> ScenarioResult:
+    try:
+        return run_scenario(scenario, llm=llm, ingest=ingest, answer=answer)
+    except MdmemError as e:
+        return ScenarioResult(scenario.path, scenario, error=str(e))
+    except Exception as e:  # noqa: BLE001 - a crash in one scenario is reported with its
+        # traceback and makes the run exit 1; the other scenarios are still measured.
+        tb = traceback.format_exc(limit=-3)
+        return ScenarioResult(
+            scenario.path, scenario, error=f"crashed: {type(e).__name__}: {e}\n{tb}"
+        )
+
+
+def _tally(results: Iterable[ProbeResult]) -> dict[str, Any]:
+    rs = list(results)
+    passed = sum(r.passed for r in rs)
+    return {
+        "probes": len(rs),
+        "passed": passed,
+        "accuracy": round(passed / len(rs), 4) if rs else None,
+    }
+
+
+@dataclass
+class Report:
+    results: list[ScenarioResult] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[ScenarioResult]:
+        return [r for r in self.results if r.error]
+
+    def probe_results(self, lang: str | None = None) -> list[ProbeResult]:
+        return [p for r in self.results if lang in (None, r.lang) for p in r.probes]
+
+    def by_type(self, lang: str | None = None) -> dict[str, dict[str, Any]]:
+        """Accuracy per task type (only the types that have probes), in the order docs/eval.md lists them."""
+        probes = self.probe_results(lang)
+        out = {}
+        for kind in TYPES:
+            mine = [p for p in probes if p.counted_as == kind]
+            if mine:
+                out[kind] = _tally(mine)
+        return out
+
+    def overall(self, lang: str | None = None) -> dict[str, Any]:
+        return _tally(self.probe_results(lang))
+
+    def langs(self) -> list[str]:
+        return [lang for lang in LANGS if any(r.lang == lang for r in self.results if r.probes)]
+
+    def gate(self) -> dict[str, Any]:
+        """The before-change gate: gated probes apart from the before-change probes themselves."""
+        probes = self.probe_results()
+        gated = [p for p in probes if p.role == "gated"]
+        before = [p for p in probes if p.role == "before"]
+        blocked = [p for p in gated if not p.reasons and not p.error and not p.passed]
+        return {
+            "gated": _tally(gated),
+            "before_change": _tally(before),
+            "blocked_by_gate": len(blocked),
+        }
+
+    def failures(self) -> list[tuple[ScenarioResult, ProbeResult]]:
+        return [(r, p) for r in self.results for p in r.probes if not p.passed]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "scenarios": len(self.results),
+            "ran": len(self.results) - len(self.errors),
+            "overall": self.overall(),
+            "by_type": self.by_type(),
+            "by_lang": {lang: {"overall": self.overall(lang), "by_type": self.by_type(lang)}
+                        for lang in self.langs()},
+            "gate": self.gate(),
+            "errors": [{"path": r.path, "error": r.error} for r in self.errors],
+            "results": [
+                {"path": r.path, "name": r.scenario.name, "lang": r.lang,
+                 "seconds": round(r.seconds, 3), "probes": [p.to_json() for p in r.probes]}
+                for r in self.results if r.scenario is not None and not r.error
+            ],
+        }  # fmt: skip

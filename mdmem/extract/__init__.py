@@ -1,0 +1,1 @@
+"""From a transcript to candidate statements: readers, moods, dates and the candidate finders."""

@@ -1,0 +1,382 @@
+"""Generic statements for attributes no rule names: "my X is Y", "Y is our new X", "X: Y", …
+
+Real chat is full of sentences shaped like facts that are not ("my favourite part is when…",
+"the thing is…", "my job was tough"). So these forms are deliberately narrow: the slot X is a
+short lower-case noun phrase whose head is not a filler word, and the value Y is a name, a
+title, a number or a quotation, unless X is an attribute the rules declare.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from mdmem.errors import SlugError
+from mdmem.lang.detect import has_cjk
+from mdmem.model.factfile import Value
+from mdmem.model.rules import Rules, norm
+from mdmem.model.slug import check_slug, slugify
+
+
+@dataclass(frozen=True)
+class Found:
+    """One candidate fact in one sentence, before its mood and dates are weighed."""
+
+    attribute: str | None  # None: "that"/"this" — the statement just made
+    value: Value = None
+    kind: str = "assert"  # assert | invalidate | forget | verbatim | depends | switch
+    start: int = 0
+    value_start: int = 0
+    end: int = 0
+    owner: str | None = None  # "the team's lead": the fact is about `team`
+    date: str | None = None  # a pattern's own `date` group
+    dep: dict[str, Any] = field(default_factory=dict)  # depends: {on, action, value?}
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Heads of "my X is …" that name a way of talking, not a slot of a person's life.
+HEAD_STOP = _words(
+    """
+    thing things part parts point problem problems issue question questions goal goals aim dream
+    dreams plan plans idea ideas guess bet hope hopes wish fault pleasure heart mind life mood
+    tip tips advice answer reason way ways time times day days turn favorite favourite fav
+    favorites favourites fave best worst concern worry worries focus motivation passion passions
+    priority take opinion feeling feelings understanding impression experience story secret
+    suggestion recommendation fear fears excuse guess job work plate schedule bad pleasure go
+    thought thoughts dad mom mum mother father kids kid son daughter family friend friends
+    husband wife partner boyfriend girlfriend brother sister parents team body
+    """
+)
+X_STOP = _words(
+    """
+    i me you he she it we they this that these those and or but when who which what how why
+    where if so very really just also still one ones own self is are was were be been
+    """
+)
+X_PAST = frozenset(["old", "former", "previous", "ex", "last", "first", "late", "original"])
+CAP_STOP = _words(
+    """
+    I I'm I’m It It's It’s This That These Those There Here He She They We You A An My Our Your
+    His Her Their So Not Just Really Very Also Still Always Never Such What When How Why Where
+    Who Oh Ok OK Okay Yes No Yeah Lol Haha Well Now Then Too Pretty Super Totally
+    """
+)
+LOWER_STOP = _words(
+    """
+    to a an the so very really just that what when how why where about like not kind sort pretty
+    quite too also still always going getting being more less one all both in on at for with
+    from of by my our your his her their this these those it its i you we they he she gonna
+    definitely probably actually literally totally super awesome amazing great good bad fine ok
+    okay nice cool important key hard tough tricky easy fun
+    """
+)
+CONNECTORS = frozenset(["of", "de", "von", "van", "the", "and", "&", "la", "le", "del", "da", "di"])
+_QUOTED = re.compile(
+    r"^(?:\"(?P<a>[^\"]{1,80})\"|“(?P<b>[^”]{1,80})”|'(?P<c>[^']{1,80}?)'(?!\w)|‘(?P<d>[^’]{1,80}?)’(?!\w)"
+    r"|«(?P<e>[^»]{1,80})»|「(?P<f>[^」]{1,80})」|『(?P<g>[^』]{1,80})』)"
+)
+_NUMBER = re.compile(r"^\+?\d[\d\s:/.,-]*\d$|^\d$")
+_CAPWORD = re.compile(r"^(?:[A-Z0-9][\w'’.&+-]*|[\"“][^\"”]+[\"”])$")
+
+_END = (
+    r"(?=\s*(?:$|[,;:!?()]|\.(?:\s|$)|\s[-–—]\s|\s(?:and|but|because|since|so|which|who|though|"
+    r"although|when|if|for|as|at|in|on|from|with|now|too|anymore|lol|haha)\b))"
+)
+_X = r"(?P<x>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})"
+_IS = re.compile(
+    r"(?<![\w'’])(?P<det>[Mm]y|[Oo]ur|[Tt]he)\s+(?:(?P<owner>[a-z]+)['’]s\s+)?"
+    rf"(?P<new>(?:new|current|present)\s+)?{_X}\s+(?:is|['’]s)\s+(?:now\s+|still\s+|currently\s+)?"
+    rf"(?P<y>[^,;:!?()]+?){_END}"
+)
+_NEW = re.compile(
+    r"(?:^|(?<=[,;:]\s))(?P<y>[A-Z][\w'’.+-]*(?:\s+[A-Z][\w'’.+-]*){0,3}|[a-z][\w.+-]*)\s+is\s+"
+    rf"(?:now\s+)?(?P<det>our|my|the)\s+(?:(?P<owner>[a-z]+)['’]s\s+)?new\s+{_X}(?=\s*(?:$|[,;.!?]))"
+)
+_COLON = re.compile(
+    r"^(?P<x>[A-Za-z][A-Za-z-]*(?:\s+[A-Za-z][A-Za-z-]*){0,3}|[\u4e00-\u9fff]{2,6})\s*[:：]\s*"
+    r"(?P<y>[^:：]{1,60}?)\s*[.。!！]?$"
+)
+COLON_STOP = _words(
+    """
+    note notes update edit ps p.s fyi btw tip example reminder question answer warning error
+    todo re subject summary step q a source quote link why what how lol ok well so anyway also
+    plus result results conclusion fun fact spoiler pro tip hint caption title me you user
+    assistant hi hey hello thanks lesson bonus disclaimer context background tldr tl;dr
+    """
+) | {"更新", "注意", "备注", "提示", "问题", "回答", "总结", "例如", "比如"}
+_GOES = re.compile(
+    r"(?:^|(?<=[,;:]\s))(?:(?P<det>[Mm]y|[Oo]ur|[Tt]he|[Aa]ll)\s+)?"
+    r"(?P<x>[A-Za-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})\s+(?:now\s+)?"
+    r"(?:go|goes|get\s+sent|gets\s+sent|are\s+sent|is\s+sent|are\s+routed|is\s+routed)\s+to\s+"
+    r"(?P<y>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})"
+    r"(?=\s*(?:$|[,;.!?]|\s[-–—]\s|\s(?:and|but|now|from|every|each)\b))"
+)
+PEOPLE_STOP = _words(
+    """
+    i we you they he she it kids kid children child family everyone everybody people friends
+    parents mom dad mum son daughter husband wife son boys girls guys folks team we'll
+    """
+)
+_SWITCH = re.compile(
+    r"\b(?:switched|changed|moved|updated)\s+(?:my|our|the)\s+"
+    r"(?P<x>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})\s+(?:from\s+\S+\s+)?to\s+"
+    rf"(?P<y>[A-Z][\w'’.+-]*(?:\s+[A-Z][\w'’.+-]*){{0,3}}|[a-z][\w.+-]*){_END}"
+)
+_BARE = re.compile(
+    r"\b(?:(?:we|i)(?:['’]ve|\s+have)?\s+)?(?:just\s+|finally\s+)?(?:switched|moved|migrated|changed)"
+    r"\s+(?:over\s+|back\s+)*(?:from\s+[\w.+-]+\s+)?to\s+(?P<y>[\w+-]+(?:\.[\w+-]+)*)(?=\s*(?:$|[,;.!?]|\s))"
+    r"|\b(?:we|i)(?:['’]re|['’]m|\s+are|\s+am)?\s+now\s+(?:use|using)\s+(?P<y2>[\w+-]+(?:\.[\w+-]+)*)"
+    r"|(?:换成了?|改用了?|改成了?|切换到了?|切到了?)(?P<y3>[A-Za-z][A-Za-z0-9.+-]*|[\u4e00-\u9fff]{2,6}?)(?=了|，|。|！|$)",
+    re.I,
+)
+_ZH_IS = re.compile(
+    r"(?:(?P<owner>团队|我们团队|我们组|组里|项目)的|(?:我|我们|咱们)的)(?P<x>[\u4e00-\u9fff]{1,6}?)"
+    r"(?:现在|目前)?(?P<verb>是|叫|换成了?|改成了?|变成了?)(?P<y>[^，。！？；,!?;\s]{1,20}?)"
+    r"(?=$|[，。！？；,!?;\s]|了|啦)"
+)
+ZH_X_STOP = _words(
+    """
+    梦想 目标 问题 意思 想法 计划 意见 感觉 建议 理由 原因 重点 关键 看法 习惯 心情 愿望 希望 天 生活 人生 工作 事 事情 东西 爸爸 妈妈 孩子 家人 朋友 老公
+    老婆
+    """
+)
+_ZH_Y_BAD = re.compile(
+    r"^(?:不|没|很|太|真|挺|非常|有点|一个|一种|在|要|想|去|让|把|怎么|什么)|[我你他她它]"
+)
+_PREFIX = re.compile(r"^\s*(?:update|updated|更新|最新消息)\s*[:：]\s*", re.I)
+# Each form runs only when the words it cannot do without are in the sentence.
+_GATE_IS = re.compile(r"(?=.*\b(?:my|our|the)\s)(?=.*(?:\sis\s|['’]s\s))", re.I | re.S)
+_GATE_NEW = re.compile(r"(?=.*\snew\s)(?=.*\sis\s)", re.I | re.S)
+_GATE_SWITCH = re.compile(r"(?=.*(?:switched|changed|moved|updated))(?=.*\sto\s)", re.I | re.S)
+_GATE_GOES = re.compile(r"\s(?:go|goes|sent|routed)\s", re.I)
+
+
+class Resolver:
+    """Turns what a person calls a slot ("address", "地址", "team lead") into an attribute."""
+
+    def __init__(self, rules: Rules, known: Iterable[str] = ()) -> None:
+        self.rules = rules
+        self.exact: dict[str, str] = {}
+        self.alias: dict[str, str] = {}
+        for name, attr in rules.attributes.items():
+            for phrase in (name, name.replace("_", " "), *attr.label.values()):
+                self.exact.setdefault(norm(phrase), name)
+            for phrase in attr.aliases:
+                self.alias.setdefault(norm(phrase), name)
+        for name in known:
+            self.exact.setdefault(norm(name.replace("_", " ")), name)
+        # Spelling → attribute, for "we switched to pnpm" where only the value names the slot.
+        owners: dict[str, set[str]] = {}
+        for name, attr in rules.attributes.items():
+            for group in attr.values:
+                for spelling in group:
+                    owners.setdefault(norm(spelling), set()).add(name)
+        self.by_value = {v: next(iter(a)) for v, a in owners.items() if len(a) == 1}
+
+    def learn(self, attribute: str) -> None:
+        self.exact.setdefault(norm(attribute.replace("_", " ")), attribute)
+
+    def declared(self, phrase: str, aliases: bool = True) -> str | None:
+        """The attribute a phrase names by its name, label or (if allowed) an alias."""
+        key = norm(phrase)
+        for k in (key, key[:-1] if key.endswith("s") else key):
+            if k in self.exact:
+                return self.exact[k]
+            if aliases and k in self.alias:
+                return self.alias[k]
+        return None
+
+    def topic_head(self, phrase: str) -> str | None:
+        """The first attribute of the topic a phrase names ("工作" → employer), or None."""
+        key = norm(phrase)
+        for topic in self.rules.topics.values():
+            names = [topic.name, *topic.label.values(), *topic.aliases]
+            if topic.attributes and any(norm(n) == key for n in names):
+                return topic.attributes[0]
+        return None
+
+    def named(self, phrase: str) -> str | None:
+        """Like `declared`, also trying the phrase's shorter parts ("repo URL" → "repo")."""
+        found = self.declared(phrase)
+        words = phrase.split()
+        spans = sorted(
+            ((i, j) for i in range(len(words)) for j in range(i + 1, len(words) + 1)),
+            key=lambda ij: (ij[0] - ij[1], -ij[1]),  # longest first, then nearest the head
+        )
+        for i, j in spans:
+            if found:
+                break
+            part = words[i:j]
+            if len(part) == 1 and part[0].lower() in X_STOP | LOWER_STOP:
+                continue  # "from", "in": aliases too weak to name a slot on their own
+            found = self.declared(" ".join(part))
+        return found
+
+    def patterned(self, attribute: str) -> bool:
+        """True when the rules give this attribute patterns of its own (they win)."""
+        a = self.rules.attributes.get(attribute)
+        return a is not None and bool(a.extract or a.invalidate)
+
+    def new_slug(self, phrase: str) -> str | None:
+        """A slug for a slot no rule names, or None when the phrase makes no valid one."""
+        text = re.sub(r"['’]s\b", "", phrase.strip().lower())
+        slug = slugify(text)
+        try:
+            return check_slug(slug) if slug else None
+        except SlugError:
+            return None
+
+    def attribute(self, phrase: str) -> str | None:
+        return self.declared(phrase) or self.new_slug(phrase)
+
+
+def canonical(rules: Rules, attribute: str, value: str) -> str:
+    """The value with the case of its `values` spelling ("shanghai" → "Shanghai")."""
+    grp = rules.group(attribute, value)
+    if grp and value not in grp:
+        n = norm(value)
+        for spelling in grp:
+            if norm(spelling) == n:
+                return spelling
+    return value
+
+
+def name_like(y: str) -> str | None:
+    """y if it reads as a name, title, number or quotation (1–5 words), else None."""
+    y = y.strip().rstrip(".!")
+    if q := _QUOTED.match(y):
+        return next(v for v in q.groups() if v is not None).strip() or None
+    if _NUMBER.match(y):
+        return y
+    words = y.split()
+    if not 1 <= len(words) <= 5 or words[0] in CAP_STOP:
+        return None
+    if words[0] == "The" and len(words) == 1:
+        return None
+    for i, w in enumerate(words):
+        if not _CAPWORD.match(w) and not (i and w.lower() in CONNECTORS):
+            return None
+    return y
+
+
+def plain_value(y: str) -> str | None:
+    """y as a short lower-case value ("cycling", "blue") for a slot the rules declare."""
+    y = y.strip().rstrip(".!")
+    words = y.split()
+    if not 1 <= len(words) <= 4 or words[0].lower() in LOWER_STOP:
+        return None
+    return y
+
+
+def _slot(det: str | None, x: str, owner: str | None, resolver: Resolver) -> str | None:
+    """The attribute for slot words x, or None when they are not a slot worth keeping."""
+    words = x.lower().split()
+    if not words or any(w in X_STOP for w in words) or words[0] in X_PAST:
+        return None
+    if words[-1] in HEAD_STOP and resolver.declared(x, aliases=False) is None:
+        return None
+    attr = resolver.declared(x)
+    if attr is None and det and det.lower() == "the" and owner is None:
+        return None  # "the weather is …": only slots the rules or the vault know
+    return attr or resolver.new_slug(x)
+
+
+def _value(attr: str, x: str, y: str, resolver: Resolver) -> str | None:
+    exact = resolver.declared(x, aliases=False) == attr
+    if exact or (attr not in resolver.rules.attributes and resolver.declared(x) == attr):
+        return name_like(y) or plain_value(y)  # a slot named outright takes plain words too
+    return name_like(y)
+
+
+def find_generic(sentence: str, resolver: Resolver) -> list[Found]:
+    """Generic fact forms in one sentence (English and Chinese)."""
+    out: list[Found] = []
+    offset = 0
+    if m := _PREFIX.match(sentence):
+        offset = m.end()
+    for rx, gate in ((_IS, _GATE_IS), (_NEW, _GATE_NEW), (_SWITCH, _GATE_SWITCH)):
+        if not gate.match(sentence):
+            continue
+        for m in rx.finditer(sentence, offset):
+            owner = m.groupdict().get("owner")
+            attr = _slot(m.groupdict().get("det"), m["x"], owner, resolver)
+            if attr is None or resolver.patterned(attr):
+                continue
+            value = _value(attr, m["x"], m["y"], resolver)
+            if value:
+                out.append(_found(attr, value, m, owner))
+    m = _COLON.match(sentence, offset) if (":" in sentence or "：" in sentence) else None
+    if m and m["x"].lower() not in COLON_STOP:
+        attr = (
+            _slot(None, m["x"], None, resolver) if m["x"].isascii() else _zh_slot(m["x"], resolver)
+        )
+        if attr and not resolver.patterned(attr):
+            value = _value(attr, m["x"].lower(), m["y"], resolver) if m["x"].isascii() else m["y"]
+            if value:
+                out.append(_found(attr, value, m, None))
+    for m in _GOES.finditer(sentence, offset) if _GATE_GOES.search(sentence) else ():
+        x = m["x"].lower()
+        if x.split()[-1] in PEOPLE_STOP or any(w in X_STOP for w in x.split()):
+            continue
+        attr = resolver.attribute(x)
+        if attr and not resolver.patterned(attr):
+            out.append(_found(attr, m["y"], m, None))
+    for m in _BARE.finditer(sentence, offset):
+        y = m["y"] or m["y2"] or m["y3"]
+        ys = m.start("y" if m["y"] else "y2" if m["y2"] else "y3")
+        attr = resolver.by_value.get(norm(y))
+        if attr is None:  # the slot may be the one the person just said was over
+            out.append(Found(None, y, "switch", m.start(), ys, m.end()))
+        elif not any(f.attribute == attr for f in out):
+            out.append(Found(attr, y, "assert", m.start(), ys, m.end()))
+    for m in _ZH_IS.finditer(sentence, offset) if "的" in sentence else ():
+        attr = _zh_slot(m["x"], resolver)
+        y = m["y"]
+        if attr is None or resolver.patterned(attr) or _ZH_Y_BAD.search(y):
+            continue
+        if attr not in resolver.rules.attributes and len(y) > 12:
+            continue
+        out.append(_found(attr, y, m, {"团队": "team", "我们团队": "team", "我们组": "team",
+                                        "组里": "team", "项目": "project"}.get(m["owner"] or "")))  # fmt: skip
+    return out
+
+
+def _zh_slot(x: str, resolver: Resolver) -> str | None:
+    if x in ZH_X_STOP:
+        return None
+    return resolver.declared(x) or resolver.new_slug(x)
+
+
+def _found(attr: str, value: str, m: re.Match[str], owner: str | None) -> Found:
+    ys = m.start("y")
+    return Found(attr, value.strip(), "assert", m.start(), ys, m.end(), owner=owner)
+
+
+_NAMED_NEXT = re.compile(
+    r"^\s*(?:(?:his|her|its|their) names? (?:is|are)|(?:he|she|it)(?:[''’]s| is) (?:called|named)|"
+    r"(?:we|I)(?: have)? (?:named|called) (?:him|her|it|them)) "
+    r"(?P<value>(?-i:[A-Z][\w''’-]*(?: [A-Z][\w''’-]*)?))(?![\w''’-])"
+    r"|^\s*(?:名字叫|取名叫?|起名叫?|它叫|他叫|她叫)(?P<zh>[\u4e00-\u9fff]{1,4}?)(?=$|[，,。！!？?、\s]|的)",
+    re.I,
+)
+
+
+def named_next(sentence: str, before: list[tuple[str, Found]]) -> list[Found]:
+    """A name given in the next sentence to a kind just said ("a puppy … His name is Biscuit")."""
+    prev = before[-1][1]
+    m = _NAMED_NEXT.match(sentence)
+    value = prev.value
+    if m is None or prev.kind != "assert" or not isinstance(value, str):
+        return []
+    kind = value.islower() and len(value.split()) <= 2 or (has_cjk(value) and len(value) <= 2)
+    if not kind:  # a name already, not the kind of thing named next
+        return []
+    name = m["value"] or m["zh"]
+    before.pop()  # the kind ("puppy") gives way to its name
+    start = m.start("value") if m["value"] else m.start("zh")
+    return [replace(prev, value=name, start=0, value_start=start, end=m.end())]

@@ -1,0 +1,1 @@
+"""English and Chinese: tokens, language detection and the phrases mdmem says."""

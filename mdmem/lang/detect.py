@@ -1,0 +1,30 @@
+"""Which language a text is in, and which spelling or phrasing of a pair fits it."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def has_cjk(text: str) -> bool:
+    """True when the text holds a Chinese character."""
+    return any("\u4e00" <= c <= "\u9fff" or "\u3400" <= c <= "\u4dbf" for c in text)
+
+
+def detect_lang(text: str) -> str:
+    """zh when Chinese carries the question, else en: an English question that names a
+    Chinese place ('How long is my ride to 珠江新城?') is answered in English. About two
+    Chinese characters make a word; a tie goes to Chinese (我在Lingnan Tech工作吗)."""
+    cjk = sum(1 for c in text if "\u3400" <= c <= "\u9fff")
+    if not cjk:
+        return "en"
+    return "zh" if cjk >= 2 * len(_LATIN_WORD.findall(text)) else "en"
+
+
+def pick_lang(question: dict[str, str], sample: Any, lang: str | None) -> str:
+    """The phrasing of `question` in `lang`, else in the language of `sample`, else English."""
+    if lang is None:
+        lang = "zh" if isinstance(sample, str) and has_cjk(sample) else "en"
+    return question.get(lang) or question.get("en") or next(iter(question.values()), "")

@@ -1,0 +1,285 @@
+"""One fact file: the Fact record, and the single parser and serializer for its bytes."""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import yaml
+from frontmatter.default_handlers import YAMLHandler
+
+from mdmem.errors import FactFileError, SlugError
+from mdmem.model.slug import check_slug, split_key
+
+STATUSES = ("active", "tentative", "uncertain", "expired", "deleted")
+ACTIONS = ("derive", "confirm", "expire")
+FIELDS = (
+    "entity", "attribute", "value", "status", "valid_from", "valid_to", "recorded_at",
+    "source", "derived_from", "uncertain_because", "depends_on", "history",
+)  # fmt: skip
+HISTORY_FIELDS = ("value", "status", "valid_from", "valid_to", "recorded_at", "source", "reason")
+DATE_RE = re.compile(
+    r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
+)
+Value = str | list[str] | None
+_BOUNDARY = re.compile(r"^-{3,}[ \t]*$", re.MULTILINE)
+
+
+@dataclass
+class Fact:
+    """One fact slot: its current value and state, how it was learned, and its history."""
+
+    entity: str
+    attribute: str
+    value: Value = None
+    status: str = "active"
+    valid_from: str | None = None
+    valid_to: str | None = None
+    recorded_at: str | None = None
+    source: str | None = None
+    derived_from: dict[str, Any] | None = None
+    uncertain_because: dict[str, Any] | None = None
+    depends_on: list[dict[str, Any]] = field(default_factory=list)
+    history: list[dict[str, Any]] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+    body: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.entity}/{self.attribute}"
+
+    def evolve(self, **changes: Any) -> Fact:
+        """A deep copy with some fields changed (facts are treated as values)."""
+        return replace(copy.deepcopy(self), **changes)
+
+    def to_mapping(self) -> dict[str, Any]:
+        """The frontmatter mapping in canonical field order; empty fields left out."""
+        out: dict[str, Any] = {}
+        for name in FIELDS:
+            v = getattr(self, name)
+            if v is None or v == [] or v == {}:
+                continue
+            if name == "history":
+                v = [_ordered(h, HISTORY_FIELDS) for h in v]
+            out[name] = v
+        for k in sorted(self.extra, key=str):
+            out[k] = self.extra[k]
+        return out
+
+    def last_value(self) -> Value:
+        """The current value, or for an expired fact the last archived one."""
+        if self.value is not None:
+            return self.value
+        if self.status == "expired" and self.history:
+            return self.history[-1].get("value")
+        return None
+
+
+def _ordered(mapping: dict[str, Any], order: tuple[str, ...]) -> dict[str, Any]:
+    known = {k: mapping[k] for k in order if mapping.get(k) is not None}
+    rest = {k: mapping[k] for k in sorted(mapping, key=str) if k not in order}
+    return {**known, **rest}
+
+
+# --- YAML: a tolerant loader and a strict, stable dumper -----------------------------------
+
+
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: ~10x faster
+
+
+class _Loader(_BaseLoader):  # type: ignore[misc,valid-type]
+    """Safe YAML where every plain scalar but null stays text: `value: 20` and
+    `valid_from: 2026-02-10` typed by hand are the strings a person meant."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    ch: [(tag, rx) for tag, rx in resolvers if tag == "tag:yaml.org,2002:null"]
+    for ch, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+class _Dumper(yaml.SafeDumper):
+    def ignore_aliases(self, data: Any) -> bool:  # never write &id001 anchors
+        return True
+
+
+def _str_representer(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
+    if any(c in data for c in "\x85\u2028\u2029"):
+        style: str | None = '"'  # YAML reads these as line breaks unless escaped
+    else:
+        style = (
+            "|" if "\n" in data else None
+        )  # the emitter falls back to quotes when | can't hold it
+    return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+
+_Dumper.add_representer(str, _str_representer)
+
+
+def dump_yaml(data: Any) -> str:
+    """Canonical YAML: insertion order, UTF-8 text, no folding, no anchors."""
+    return yaml.dump(
+        data, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
+        default_flow_style=False, width=1 << 30,
+    )  # fmt: skip
+
+
+def load_yaml(text: str) -> Any:
+    """Load YAML with the tolerant loader used for fact files."""
+    return yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+
+
+def render(fact: Fact) -> str:
+    """The one serializer: canonical frontmatter, then the person's body."""
+    body = fact.body.rstrip("\n")
+    return "---\n" + dump_yaml(fact.to_mapping()) + "---\n" + (body + "\n" if body.strip() else "")
+
+
+# --- parsing ---------------------------------------------------------------------------------
+
+
+def parse(text: str, path: str = "<fact>", expect: tuple[str, str] | None = None) -> Fact:
+    """Parse a fact file's text; raise FactFileError naming the line and the fix."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    text = text.replace("\r\n", "\n")
+    # The stock boundary (r"^-{3,}\s*$") can swallow the body's leading blank lines.
+    handler = YAMLHandler(fm_boundary=_BOUNDARY)
+    if not handler.detect(text):
+        raise FactFileError("does not start with a '---' frontmatter line", path=path, line=1)
+    try:
+        fm, content = handler.split(text)
+    except ValueError:
+        raise FactFileError(
+            "the frontmatter has no closing '---' line; add one after the last field", path=path
+        ) from None
+    try:
+        loader = _Loader(fm)
+        try:
+            node = loader.get_single_node()
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
+    except yaml.YAMLError as e:
+        # The context mark is where the broken construct began (the '[' left open): the
+        # line to fix. The problem mark is where the parser gave up, often lines later.
+        mark = getattr(e, "context_mark", None) or getattr(e, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(e, "problem", None) or str(e)
+        context = getattr(e, "context", None)
+        if context:
+            problem = f"{problem} {context}"
+        raise FactFileError(
+            f"invalid YAML ({problem}); fix the syntax or quote the value", path=path, line=line
+        ) from None
+    if not isinstance(data, dict):
+        raise FactFileError(
+            "the frontmatter must be a mapping of fields like 'value: …'", path=path, line=2
+        )
+    lines = {k.value: k.start_mark.line + 1 for k, _ in node.value} if node is not None else {}
+    return _from_mapping(
+        data, content[1:] if content.startswith("\n") else content, path, lines, expect
+    )
+
+
+def from_mapping(data: dict[str, Any], *, body: str = "", path: str = "<fact>") -> Fact:
+    """Build a Fact from a frontmatter mapping (as `show --json` prints it), validating it."""
+    return _from_mapping(dict(data), body, path, {}, None)
+
+
+def _from_mapping(
+    data: dict[str, Any],
+    body: str,
+    path: str,
+    lines: dict[str, int],
+    expect: tuple[str, str] | None,
+) -> Fact:
+    def fail(key: str, msg: str) -> FactFileError:
+        return FactFileError(f"field '{key}' {msg}", path=path, line=lines.get(key))
+
+    if expect is not None:
+        for key, want in zip(("entity", "attribute"), expect, strict=True):
+            data.setdefault(key, want)
+            if data[key] != want:
+                raise fail(
+                    key, f"is {data[key]!r} but the file's path says {want!r}; make them agree"
+                )
+    for key in ("entity", "attribute"):
+        if not isinstance(data.get(key), str):
+            raise fail(key, "is missing or not text")
+        try:
+            check_slug(data[key], key)
+        except SlugError as e:
+            raise fail(key, f"is not a valid name: {e.bare_message}") from None
+    status = data.get("status", "active")
+    if status not in STATUSES:
+        raise fail("status", f"is {status!r}; use one of {', '.join(STATUSES)}")
+    value = _check_value(data.get("value"), "value", fail)
+    if status == "deleted" and value is not None:
+        raise fail("value", "must be absent on a deleted fact (remove it, or set another status)")
+    for key in ("valid_from", "valid_to", "recorded_at"):
+        _check_date(data.get(key), key, fail)
+    if data.get("source") is not None and not isinstance(data["source"], str):
+        raise fail("source", "must be text")
+    for key in ("derived_from", "uncertain_because"):
+        if data.get(key) is not None and not isinstance(data[key], dict):
+            raise fail(key, "must be a mapping")
+    depends_on = data.get("depends_on") or []
+    if not isinstance(depends_on, list):
+        raise fail("depends_on", "must be a list of {on: ATTRIBUTE, action: derive|confirm|expire}")
+    for dep in depends_on:
+        _check_dependency(dep, fail)
+    history = data.get("history") or []
+    if not isinstance(history, list) or not all(isinstance(h, dict) for h in history):
+        raise fail(
+            "history", "must be a list of mappings, each with a value and its validity period"
+        )
+    for h in history:
+        _check_value(h.get("value"), "history", fail)
+        for key in ("valid_from", "valid_to", "recorded_at"):
+            _check_date(h.get(key), "history", fail)
+    return Fact(
+        entity=data["entity"],
+        attribute=data["attribute"],
+        value=value,
+        status=status,
+        valid_from=data.get("valid_from"),
+        valid_to=data.get("valid_to"),
+        recorded_at=data.get("recorded_at"),
+        source=data.get("source"),
+        derived_from=data.get("derived_from"),
+        uncertain_because=data.get("uncertain_because"),
+        depends_on=depends_on,
+        history=history,
+        extra={k: v for k, v in data.items() if k not in FIELDS},
+        body=body,
+    )
+
+
+def _check_value(value: Any, key: str, fail: Any) -> Value:
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return value
+    raise fail(key, "must be text or a list of text (quote it if it looks like a number or date)")
+
+
+def _check_date(value: Any, key: str, fail: Any) -> None:
+    if value is not None and not (isinstance(value, str) and DATE_RE.fullmatch(value)):
+        raise fail(
+            key, f"is {value!r}; write an ISO date like '2026-02-10' or '2026-02-10T09:12:00Z'"
+        )
+
+
+def _check_dependency(dep: Any, fail: Any) -> None:
+    if not isinstance(dep, dict) or not isinstance(dep.get("on"), str):
+        raise fail("depends_on", "entries need 'on: ATTRIBUTE' (or 'on: entity/attribute')")
+    try:
+        split_key(dep["on"])
+    except SlugError as e:
+        raise fail("depends_on", f"names {dep['on']!r}: {e.bare_message}") from None
+    action = dep.get("action", "confirm")
+    if action not in ACTIONS:
+        raise fail("depends_on", f"action {action!r} is not one of {', '.join(ACTIONS)}")

@@ -1,0 +1,113 @@
+"""The dependency graph of a vault: rules' edges for every entity plus edges learned in facts."""
+
+from __future__ import annotations
+
+import heapq
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from mdmem.model.dag import find_cycle
+from mdmem.model.factfile import Fact
+from mdmem.model.rules import Dependency, Rules
+from mdmem.model.slug import split_key
+
+
+@dataclass(frozen=True)
+class Edge:
+    trigger: str  # fact key, 'user/home_city'
+    dependent: str  # fact key, 'user/employer'
+    dep: Dependency
+
+
+def learned_dependencies(fact: Fact) -> list[tuple[str, Dependency]]:
+    """The (trigger key, dependency) pairs a fact's `depends_on` declares."""
+    out = []
+    for i, d in enumerate(fact.depends_on):
+        entity, attribute = split_key(d["on"], fact.entity)
+        ask = d.get("ask")
+        out.append(
+            (
+                f"{entity}/{attribute}",
+                Dependency(
+                    when=attribute,
+                    then=fact.attribute,
+                    action=d.get("action", "confirm"),
+                    value=d.get("value"),
+                    ask={"en": ask} if isinstance(ask, str) else ask,
+                    id=f"learned:{fact.key}#{i + 1}",
+                    learned=True,
+                ),
+            )
+        )
+    return out
+
+
+class Graph:
+    """Edges between existing facts; one edge per (trigger, dependent), the most specific."""
+
+    def __init__(self, rules: Rules, facts: Mapping[str, Fact]) -> None:
+        self.rules = rules
+        self.facts = facts
+        chosen: dict[tuple[str, str], Dependency] = {}
+
+        def offer(trigger: str, dependent: str, dep: Dependency) -> None:
+            old = chosen.get((trigger, dependent))
+            # A learned edge speaks for this very fact; one that names a value beats one that doesn't.
+            if old is None or (dep.specific, dep.learned) > (old.specific, old.learned):
+                chosen[(trigger, dependent)] = dep
+
+        by_attr: dict[str, list[Dependency]] = defaultdict(list)
+        for d in rules.dependencies:
+            by_attr[d.then].append(d)
+        for key in sorted(facts):
+            fact = facts[key]
+            for d in by_attr.get(fact.attribute, ()):
+                offer(f"{fact.entity}/{d.when}", key, d)
+            for trigger, d in learned_dependencies(fact):
+                offer(trigger, key, d)
+        self._succ: dict[str, list[Edge]] = defaultdict(list)
+        self._pred: dict[str, list[Edge]] = defaultdict(list)
+        for (trigger, dependent), d in sorted(chosen.items()):
+            edge = Edge(trigger, dependent, d)
+            self._succ[trigger].append(edge)
+            self._pred[dependent].append(edge)
+
+    def dependents(self, key: str) -> list[Edge]:
+        return self._succ.get(key, [])
+
+    def edges(self) -> list[Edge]:
+        return [e for k in sorted(self._succ) for e in self._succ[k]]
+
+    def cycle(self) -> list[str] | None:
+        return find_cycle((e.trigger, e.dependent) for e in self.edges())
+
+    def downstream_order(self, starts: Iterable[str]) -> list[str]:
+        """Every fact reachable from starts (excluded), in topological order, ties by name."""
+        reach: set[str] = set()
+        todo = list(starts)
+        while todo:
+            for e in self.dependents(todo.pop()):
+                if e.dependent not in reach:
+                    reach.add(e.dependent)
+                    todo.append(e.dependent)
+        indeg = {k: 0 for k in reach}
+        for k in list(reach) + list(starts):
+            for e in self.dependents(k):
+                if e.dependent in reach and k in reach:
+                    indeg[e.dependent] += 1
+        heap = [k for k, n in indeg.items() if n == 0]
+        heapq.heapify(heap)
+        order = []
+        while heap:
+            k = heapq.heappop(heap)
+            order.append(k)
+            for e in self.dependents(k):
+                if e.dependent in indeg:
+                    indeg[e.dependent] -= 1
+                    if indeg[e.dependent] == 0:
+                        heapq.heappush(heap, e.dependent)
+        return order
+
+    def parents(self, key: str) -> list[Edge]:
+        return self._pred.get(key, [])

@@ -1,0 +1,153 @@
+"""rules.yaml: the attribute schema and the dependency graph, loaded and validated with lines."""
+
+from __future__ import annotations
+
+import re
+import string
+import unicodedata
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from mdmem.errors import RulesError
+from mdmem.lang.detect import has_cjk
+
+TOP_KEYS = {"version", "attributes", "topics", "dependencies"}
+ATTR_KEYS = {"label", "aliases", "stability", "cardinality", "values", "extract", "invalidate"}
+TOPIC_KEYS = {"label", "aliases", "attributes"}
+DEP_KEYS = {"id", "when", "then", "action", "value", "lookup", "ask"}
+STABILITIES = ("low", "medium", "high")
+CARDINALITIES = ("one", "many")
+
+
+def norm(value: str) -> str:
+    """Comparison form of a value: NFKC (full/half width), case-folded, spaces collapsed."""
+    return " ".join(unicodedata.normalize("NFKC", value).casefold().split())
+
+
+@dataclass(frozen=True)
+class Attribute:
+    name: str
+    label: dict[str, str]
+    aliases: tuple[str, ...] = ()
+    stability: str = "medium"
+    cardinality: str = "one"
+    values: tuple[tuple[str, ...], ...] = ()
+    extract_patterns: tuple[str, ...] = ()  # regex sources; `extract` compiles them
+    invalidate_patterns: tuple[str, ...] = ()
+    declared: bool = True
+    path: str = field(default="rules.yaml", compare=False)  # for errors only
+
+    def label_for(self, lang: str) -> str:
+        return self.label.get(lang) or self.label.get("en") or self.name.replace("_", " ")
+
+    # Compiled on first use: a pack holds a few hundred regexes, and a reader (ask, show,
+    # timeline) never needs them. cached_property writes the instance dict, frozen or not.
+    @cached_property
+    def extract(self) -> tuple[re.Pattern[str], ...]:
+        """The `extract` regexes (named group `value`, optional `date`), compiled."""
+        return self._compile("extract", self.extract_patterns)
+
+    @cached_property
+    def invalidate(self) -> tuple[re.Pattern[str], ...]:
+        """The `invalidate` regexes, compiled."""
+        return self._compile("invalidate", self.invalidate_patterns)
+
+    def _compile(self, key: str, sources: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+        out = []
+        for i, pattern in enumerate(sources, 1):
+            try:
+                out.append(re.compile(pattern))
+            except re.error as e:  # only when a file was trusted unchecked (parse_rules lazy=)
+                raise RulesError(
+                    f"attribute {self.name!r}: invalid regex #{i} in '{key}': {e};"
+                    " fix it and run `mdmem check`",
+                    path=self.path,
+                ) from None
+        return tuple(out)
+
+
+@dataclass(frozen=True)
+class Topic:
+    name: str
+    label: dict[str, str]
+    aliases: tuple[str, ...]
+    attributes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Dependency:
+    """An edge: when `when` changes, do `action` to `then` (same entity unless learned says so)."""
+
+    when: str
+    then: str
+    action: str = "confirm"
+    value: str | None = None
+    lookup: dict[str, str] | None = None
+    ask: dict[str, str] | None = None
+    id: str = ""
+    line: int | None = None
+    learned: bool = False
+
+    @property
+    def specific(self) -> bool:
+        return self.action == "derive" and (self.value is not None or bool(self.lookup))
+
+
+@dataclass
+class Rules:
+    attributes: dict[str, Attribute] = field(default_factory=dict)
+    topics: dict[str, Topic] = field(default_factory=dict)
+    dependencies: list[Dependency] = field(default_factory=list)
+    path: str = "rules.yaml"
+
+    def attribute(self, name: str) -> Attribute:
+        """The declared attribute, or a plain default for one no rule names."""
+        found = self.attributes.get(name)
+        if found is not None:
+            return found
+        return Attribute(name=name, label={"en": name.replace("_", " ")}, declared=False)
+
+    def group(self, attribute: str, value: str) -> tuple[str, ...] | None:
+        n = norm(value)
+        for grp in self.attribute(attribute).values:
+            if any(norm(v) == n for v in grp):
+                return grp
+        return None
+
+    def same_value(self, attribute: str, a: Any, b: Any) -> bool:
+        """True when a and b are the same value (any spelling of one `values` group)."""
+        if isinstance(a, list) or isinstance(b, list):
+            if not (isinstance(a, list) and isinstance(b, list)) or len(a) != len(b):
+                return False
+            return all(
+                self.same_value(attribute, x, y) for x, y in zip(sorted(a), sorted(b), strict=True)
+            )
+        if a is None or b is None:
+            return a is b
+        if norm(a) == norm(b):
+            return True
+        grp = self.group(attribute, a)
+        return grp is not None and grp is self.group(attribute, b)
+
+    def spelling(self, attribute: str, value: str, lang: str) -> str:
+        """The spelling of value's group that fits a language (zh: CJK), else value itself."""
+        grp = self.group(attribute, value)
+        want_cjk = lang == "zh"
+        if not grp or has_cjk(value) == want_cjk:
+            return value  # the person's own spelling, when it already fits the language
+        for v in grp:
+            if has_cjk(v) == want_cjk:
+                return v
+        return value
+
+    def edges_from(self, attribute: str) -> list[Dependency]:
+        return [d for d in self.dependencies if d.when == attribute]
+
+
+def template_fields(template: str) -> list[str]:
+    """The {placeholders} a template names."""
+    return [name for _, name, _, _ in string.Formatter().parse(template) if name]
+
+
+# --- loading with line numbers -------------------------------------------------------------

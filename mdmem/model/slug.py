@@ -1,0 +1,84 @@
+"""Entity and attribute slugs, and the only way a slug becomes a path inside the vault."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+
+from mdmem.errors import SlugError
+
+MAX_SLUG = 64
+_SLUG_RE = re.compile(r"[\w-]+")  # \w is Unicode-aware: letters (incl. CJK), digits, _
+
+
+def check_slug(name: str, kind: str = "attribute") -> str:
+    """Return the NFC-normalised slug or raise SlugError saying why it is refused."""
+    if not isinstance(name, str):
+        raise SlugError(f"{kind} must be text, got {type(name).__name__}")
+    slug = unicodedata.normalize("NFC", name)
+    if "\x00" in slug:
+        raise SlugError(f"{kind} {slug!r} contains a NUL byte")
+    if not slug:
+        raise SlugError(f"{kind} is empty")
+    if slug != slug.lower():
+        raise SlugError(f"{kind} {slug!r} must be lower-case: use {slug.lower()!r}")
+    if slug[0] in ".-":
+        raise SlugError(f"{kind} {slug!r} must not start with '{slug[0]}'")
+    if len(slug) > MAX_SLUG:
+        raise SlugError(f"{kind} {slug[:20]!r}… is {len(slug)} characters; the limit is {MAX_SLUG}")
+    if not _SLUG_RE.fullmatch(slug):
+        bad = next(c for c in slug if not _SLUG_RE.fullmatch(c))
+        raise SlugError(
+            f"{kind} {slug!r} contains {bad!r}: use letters, digits, '_' and '-' only"
+            f" (try {slugify(slug)!r})"
+        )
+    return slug
+
+
+def slugify(text: str) -> str:
+    """Turn free text ('Team Lead', '社保 城市') into a slug, or '' when nothing is left."""
+    text = unicodedata.normalize("NFC", text).lower().strip()
+    text = re.sub(r"[^\w-]+", "_", text)
+    text = re.sub(r"_+", "_", text).strip("_-.")
+    return text[:MAX_SLUG].rstrip("_-")
+
+
+def is_fact_name(name: str) -> bool:
+    """A file name that can hold a fact. Editors' swap, backup and temporary files either
+    start with a dot (.home_city.md.swp) or do not end in .md (home_city.md~), so this is all."""
+    return name.endswith(".md") and not name.startswith(".")
+
+
+def fact_key(entity: str, attribute: str) -> str:
+    """The 'entity/attribute' name used in journals, rules and messages."""
+    return f"{entity}/{attribute}"
+
+
+def split_key(key: str, default_entity: str = "user") -> tuple[str, str]:
+    """Split 'entity/attribute' (or a bare 'attribute') into checked slugs."""
+    if "/" in key:
+        entity, _, attribute = key.partition("/")
+        if "/" in attribute:
+            raise SlugError(f"{key!r} has more than one '/': expected entity/attribute")
+        return check_slug(entity, "entity"), check_slug(attribute)
+    return check_slug(default_entity, "entity"), check_slug(key)
+
+
+def inside(root: Path, *parts: str) -> Path:
+    """Join parts under root and refuse any result that resolves outside it (.., symlinks)."""
+    root_resolved = root.resolve()
+    target = root_resolved.joinpath(*parts)
+    resolved = target.resolve()
+    if resolved != root_resolved and root_resolved not in resolved.parents:
+        raise SlugError(
+            f"{'/'.join(parts)} leads outside the vault ({resolved}); refusing to touch it"
+        )
+    return target
+
+
+def fact_path(root: Path, entity: str, attribute: str) -> Path:
+    """Path of the fact file for (entity, attribute), checked to stay inside the vault."""
+    entity = check_slug(entity, "entity")
+    attribute = check_slug(attribute)
+    return inside(root, "facts", entity, attribute + ".md")

@@ -1,0 +1,299 @@
+"""`mdmem context`: the whole current memory as one Markdown document for an agent's prompt (pure).
+
+Sections: facts needing confirmation (with their questions), current facts by entity and
+topic, facts no longer known, forgotten slots, recent changes. Within a character budget the
+most important items stay (pending, then recent changes and what stopped being true, then
+current facts: the changeable and recently changed before the stable) and a last line says
+what was left out. Same vault, same output: every order is explicit.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from mdmem.lang.detect import has_cjk
+from mdmem.model.factfile import Fact
+from mdmem.model.rules import Rules
+from mdmem.read.answer import label as label_of
+from mdmem.read.answer import show
+from mdmem.read.timeline import Event, build_timeline
+from mdmem.read.timeline_formats import change_text, describe
+
+STABILITY_RANK = {"low": 0, "medium": 1, "high": 2}
+RECENT_LIMIT = 10
+RECENT_FIRST = 3  # this many latest changes rank with the pending facts; the rest come last
+SECTIONS = ("pending", "current", "gone", "forgotten", "recent")
+TITLES = {
+    "pending": "## Needs confirmation",
+    "current": "## Current facts",
+    "gone": "## No longer known",
+    "forgotten": "## Forgotten at the person's request",
+    "recent": "## Recent changes",
+}
+
+
+@dataclass
+class Item:
+    """One line (or a few) of the document, with what it is about and how much it matters."""
+
+    section: str
+    text: str
+    rank: tuple[int, tuple[Any, ...], str]  # (tier, order within it, key): lower is kept first
+    order: tuple[Any, ...]  # position within its section
+    group: str = ""  # the sub-heading lines it sits under ("### user\n#### commute")
+    data: dict[str, Any] = field(default_factory=dict)
+    kind: str = "fact"  # fact | change
+
+
+@dataclass
+class Context:
+    now: str
+    lang: str
+    items: list[Item]
+    omitted: list[Item]
+    max_chars: int | None = None
+
+    def to_markdown(self) -> str:
+        text = _render(self.items, self.omitted, self.now, self.max_chars)
+        if self.max_chars is not None and len(text) > self.max_chars:
+            text = text[: self.max_chars - 1].rsplit("\n", 1)[0] + "\n"  # a budget below the title
+        return text
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"as_of": self.now, "lang": self.lang}
+        for s in SECTIONS:
+            mine = [i for i in self.items if i.section == s]
+            out[s] = [i.data for i in sorted(mine, key=lambda i: i.order)]
+        out["omitted"] = [i.data for i in self.omitted]
+        return out
+
+
+def build_context(
+    facts: Mapping[str, Fact],
+    rules: Rules,
+    entries: Iterable[dict[str, Any]],
+    *,
+    now: str,
+    entity: str | None = None,
+    max_chars: int | None = None,
+    present: Iterable[str] | None = None,
+) -> Context:
+    """The context document's items, trimmed to max_chars (Markdown characters) when given."""
+    chosen = {k: f for k, f in sorted(facts.items()) if entity is None or f.entity == entity}
+    lang = _language(chosen.values())
+    items = _fact_items(chosen, rules, lang, now)
+    heads = build_timeline(facts, entries, entity=entity, present=present)
+    items += _change_items(heads)
+    if max_chars is None:
+        return Context(now, lang, items, [])
+    kept, omitted = _fit(items, now, max_chars)
+    return Context(now, lang, kept, omitted, max_chars)
+
+
+def _language(facts: Iterable[Fact]) -> str:
+    values = [str(f.last_value()) for f in facts if f.last_value() is not None]
+    return "zh" if values and sum(has_cjk(v) for v in values) * 2 > len(values) else "en"
+
+
+def _topic_of(rules: Rules) -> dict[str, tuple[int, str, int]]:
+    """attribute → (topic position, topic label, position in the topic): the first topic wins."""
+    out: dict[str, tuple[int, str, int]] = {}
+    for t, topic in enumerate(rules.topics.values()):
+        for a, attr in enumerate(topic.attributes):
+            out.setdefault(attr, (t, topic.label.get("en") or topic.name, a))
+    return out
+
+
+def _fact_items(facts: Mapping[str, Fact], rules: Rules, lang: str, now: str) -> list[Item]:
+    topics = _topic_of(rules)
+    items = []
+    for key, f in facts.items():
+        attr = rules.attribute(f.attribute)
+        label = label_of(rules, f.attribute, lang)
+        who = "" if f.entity == "user" else f"{f.entity} · "
+        ent_rank = (f.entity != "user", f.entity)
+        value = (
+            show(rules, f.attribute, f.last_value(), lang) if f.last_value() is not None else None
+        )
+        data: dict[str, Any] = {"fact": key, "label": label, "status": f.status, "value": f.value,
+                                "since": f.valid_from}  # fmt: skip
+        since = f" (since {f.valid_from[:10]})" if f.valid_from else ""
+        why = f.uncertain_because or {}
+        recency = _neg_day(f.valid_from or "")
+        if f.status in ("uncertain", "tentative") or (f.status == "expired" and why):
+            q = why.get("question") or {}
+            question = q.get(lang) or q.get("en") if isinstance(q, dict) else None
+            if f.status == "tentative":
+                state = f"{value}, unconfirmed{since}"
+            elif f.status == "uncertain":
+                state = f"{value}, uncertain since {str(why.get('changed_at', '?'))[:10]}" + (
+                    f" ({why.get('fact')} {_change(why)})" if why.get("fact") else ""
+                )
+            else:
+                state = f"unknown — was {value} until {_until(f)}"
+            text = f"- **{who}{label}**: {state}." + (f' Ask: "{question}"' if question else "")
+            data.update(question=question, because=why.get("fact"))
+            items.append(Item("pending", text, (0, (str(why.get("changed_at", "")),), key),
+                              (str(why.get("changed_at", "")), key), data=data))  # fmt: skip
+        elif f.status == "expired":
+            text = (
+                f"- **{who}{label}**: unknown — was {value} until {_until(f)}."
+                if value
+                else f"- **{who}{label}**: unknown."
+            )
+            items.append(Item("gone", text, (1, recency, key), (ent_rank, key), data=data))
+        elif f.status == "deleted":
+            text = f"- {who}{label} (do not bring it up again unless the person does)"
+            data = {"fact": key, "label": label, "status": "deleted"}
+            items.append(Item("forgotten", text, (1, (), key), (ent_rank, key), data=data))
+        elif value is not None:
+            note = since
+            if f.derived_from:
+                src = str(f.derived_from.get("fact", "")).split("/", 1)[-1]
+                note = f"{since[:-1]}; derived from {label_of(rules, src, lang)})" if since else ""
+            t_pos, t_label, a_pos = topics.get(f.attribute, (len(topics) + 1, "other", 0))
+            group = f"### {f.entity}\n#### {t_label}"
+            rank = (2, (STABILITY_RANK.get(attr.stability, 1), *recency), key)
+            items.append(Item("current", f"- {label}: {value}{note}", rank,
+                              (ent_rank, t_pos, a_pos, f.attribute), group=group, data=data))  # fmt: skip
+    return items
+
+
+def _change(why: dict[str, Any]) -> str:
+    return {"uncertain": "became uncertain", "expired": "expired", "deleted": "was removed"}.get(
+        str(why.get("change")), "changed"
+    )
+
+
+def _until(f: Fact) -> str:
+    return str((f.history[-1].get("valid_to") if f.history else None) or "?")[:10]
+
+
+def _neg_day(day: str) -> tuple[int, ...]:
+    """Sorts later dates first."""
+    return tuple(-ord(c) for c in day[:10])
+
+
+def _change_items(heads: list[Event]) -> list[Item]:
+    journal = [h for h in heads if h.journal_id is not None]
+    latest = sorted(journal, key=lambda h: (h.recorded, h.at, h.id), reverse=True)[:RECENT_LIMIT]
+    items = []
+    for n, h in enumerate(latest):
+        lines = [f"- {h.at[:10]} `{h.fact}`: {_line(h)}"]
+        lines += [f"  - `{c.fact}`: {_line(c)}" for c in h.children]
+        data = {"at": h.at[:10], "fact": h.fact, "change": describe(h), "value": change_text(h),
+                "cascade": [{"fact": c.fact, "change": describe(c), "value": change_text(c)}
+                            for c in h.children]}  # fmt: skip
+        # The latest few changes matter as much as what stopped being true; older ones least.
+        rank = (1, (n,), "") if n < RECENT_FIRST else (3, (n,), "")
+        items.append(Item("recent", "\n".join(lines), rank, (n,), data=data, kind="change"))
+    return items
+
+
+def _line(e: Event) -> str:
+    value = change_text(e)
+    return describe(e) + (f": {value}" if value else "")
+
+
+# --- rendering and the budget ----------------------------------------------------------------
+
+
+def _render(items: list[Item], omitted: list[Item], now: str, max_chars: int | None) -> str:
+    lines = [f"# Memory (as of {now[:10]})", ""]
+    if not items and not omitted:
+        lines.append("Nothing is known yet.")
+    for section in SECTIONS:
+        mine = sorted((i for i in items if i.section == section), key=lambda i: i.order)
+        if not mine:
+            continue
+        lines.append(TITLES[section])
+        group = None
+        for i in mine:
+            if i.group and i.group != group:
+                lines.extend(_new_heads(group, i.group))
+                group = i.group
+            lines.append(i.text)
+        lines.append("")
+    if omitted:
+        body = len("\n".join(lines).rstrip("\n")) + 3  # a blank line before, a newline after
+        lines.append(_footer(omitted, max_chars, max_chars - body if max_chars else None))
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _new_heads(old: str | None, new: str) -> list[str]:
+    """Sub-headings to print when moving from one group to the next (only those that change)."""
+    old_parts = old.split("\n") if old else []
+    out: list[str] = []
+    for depth, head in enumerate(new.split("\n")):
+        if depth >= len(old_parts) or old_parts[depth] != head or out:
+            out.append(head)
+    return out
+
+
+def _footer(omitted: list[Item], max_chars: int | None, room: int | None = None) -> str:
+    """The closing line saying what was left out: with names when there is room, else shorter."""
+    facts = [i for i in omitted if i.kind == "fact"]
+    changes = [i for i in omitted if i.kind == "change"]
+    names = [str(i.data.get("fact")) for i in sorted(facts, key=lambda i: i.rank)]
+    limit = f" to fit {max_chars} characters" if max_chars else ""
+    variants = []
+    for detail in (True, False):
+        parts = []
+        if facts:
+            shown = ", ".join(names[:5]) + (f", +{len(names) - 5} more" if len(names) > 5 else "")
+            parts.append(f"{len(facts)} facts ({shown})" if detail else f"{len(facts)} facts")
+        if changes:
+            parts.append(f"{len(changes)} recent changes")
+        tail = " Run `mdmem context` without --max-chars for everything." if detail else ""
+        variants.append(f"_Left out{limit}: {' and '.join(parts)}.{tail}_")
+    for text in variants:
+        if room is None or len(text) <= room:
+            return text
+    return variants[-1]
+
+
+def _fit(items: list[Item], now: str, max_chars: int) -> tuple[list[Item], list[Item]]:
+    """Keep the most important items whose document fits in max_chars.
+
+    Greedy by rank on an exact running count of characters (item, its section title and
+    sub-headings the first time they are needed), with room kept for the closing line.
+    """
+    ordered = sorted(items, key=lambda i: i.rank)
+    # Room for the closing line: with the names of what is left out when the budget allows.
+    detailed, short = len(_footer(ordered, max_chars)), len(_footer(ordered, max_chars, 0))
+    reserve = (detailed if detailed <= max_chars // 4 else short) + 3 if ordered else 0
+    used = len(_render([], [], now, max_chars)) + reserve
+    sections: set[str] = set()
+    groups: set[str] = set()
+    kept: list[Item] = []
+    for item in ordered:
+        cost = len(item.text) + 1
+        if item.section not in sections:
+            cost += len(TITLES[item.section]) + 2
+        new_groups = [g for g in _prefixes(item.group) if g not in groups]
+        cost += sum(len(g.rsplit("\n", 1)[-1]) + 1 for g in new_groups)
+        if used + cost <= max_chars:
+            kept.append(item)
+            used += cost
+            sections.add(item.section)
+            groups.update(new_groups)
+    kept_ids = {id(k) for k in kept}
+    omitted = [i for i in ordered if id(i) not in kept_ids]
+    while kept and len(_render(kept, omitted, now, max_chars)) > max_chars:
+        omitted.append(kept.pop())  # the estimate was short: drop the least important kept
+    return kept, omitted
+
+
+def _prefixes(group: str) -> list[str]:
+    """'### user\n#### commute' → ['### user', '### user\n#### commute'] (each heading level)."""
+    if not group:
+        return []
+    parts = group.split("\n")
+    return ["\n".join(parts[: n + 1]) for n in range(len(parts))]
+
+
+def context_json(ctx: Context) -> str:
+    return json.dumps(ctx.to_json(), ensure_ascii=False, indent=2) + "\n"

@@ -1,0 +1,403 @@
+"""The vault's full-text index: SQLite FTS5 in .mdmem/index.sqlite, derived and rebuildable.
+
+Each fact file is one row: its parsed frontmatter (so reads need not parse YAML) and four
+token columns (attribute name, current value, body, history values). The index is brought
+up to date before every read by comparing each file's (path, mtime_ns, size, inode) with
+what was indexed (a digest of all of them first, so an unchanged vault costs one stat per
+file and no row reads); only changed files are parsed again. A value that leaves the files
+(a forgotten fact, a removed file) is also scrubbed from the database's bytes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mdmem.errors import MdmemError
+from mdmem.lang.tokens import tokens
+from mdmem.model.factfile import Fact, from_mapping, parse
+from mdmem.model.slug import check_slug, is_fact_name
+
+INDEX_FILE = "index.sqlite"
+SCHEMA = 5  # bump when the tokenizer or the tables change: the index is rebuilt
+COLUMNS = ("name", "value", "body", "history")
+BM25_WEIGHTS = (2.0, 3.0, 0.5, 1.5, 0.0)  # name, value, body, history, owner
+
+_DDL = """
+CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files(
+    id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, entity TEXT NOT NULL,
+    attribute TEXT NOT NULL, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL, ino INTEGER NOT NULL,
+    status TEXT NOT NULL, data TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS files_attr ON files(attribute, entity);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
+    name, value, body, history, owner, tokenize='unicode61 remove_diacritics 0');
+"""
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One fact the full-text search found, with the query tokens each column matched."""
+
+    fact: Fact
+    rank: float  # FTS5 bm25: lower is better
+    matched: dict[str, set[str]]
+
+
+@dataclass(frozen=True)
+class Refresh:
+    """What one refresh did."""
+
+    added: int
+    updated: int
+    removed: int
+    broken: int
+    scrubbed: bool
+    seconds: float
+
+
+def fact_tokens(fact: Fact) -> dict[str, str]:
+    """The four token columns of a fact, space-separated (the FTS tokenizer splits on spaces)."""
+    hist = " ".join(_text(h.get("value")) for h in fact.history)
+    return {
+        "name": " ".join(tokens(fact.attribute)),
+        "value": " ".join(tokens(_text(fact.value))),
+        "body": " ".join(tokens(fact.body)),
+        "history": " ".join(tokens(hist)),
+    }
+
+
+def owner_token(entity: str) -> str:
+    """The entity as one ASCII token for the FTS `owner` column (slugs may hold CJK or '-')."""
+    return "e" + hashlib.blake2b(entity.encode("utf-8"), digest_size=8).hexdigest()
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def fact_record(fact: Fact) -> str:
+    """The stored form of a fact: its canonical mapping and body as JSON."""
+    return json.dumps(
+        {"fact": fact.to_mapping(), "body": fact.body}, ensure_ascii=False, sort_keys=True
+    )
+
+
+def load_record(data: str, path: str) -> Fact:
+    rec = json.loads(data)
+    return from_mapping(rec["fact"], body=rec.get("body", ""), path=path)
+
+
+Stat = tuple[int, int, int]  # (mtime_ns, size, inode): an atomic rename gives a new inode
+
+
+Scan = list[tuple[str, list[str], list[Stat]]]  # per entity folder: names and their stats
+
+
+def scan_files(root: Path) -> Scan:
+    """Stats of every fact file as Vault.fact_files sees them, folder by folder."""
+    out: Scan = []
+    try:
+        entities = sorted(e.name for e in os.scandir(root / "facts") if e.is_dir())
+    except FileNotFoundError:
+        return out
+    for ent in entities:
+        if ent.startswith("."):
+            continue
+        try:
+            fd = os.open(root / "facts" / ent, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError:
+            continue
+        names: list[str] = []
+        stats: list[Stat] = []
+        try:
+            for f in os.scandir(fd):  # stat relative to the folder: no path walk per file
+                name = f.name
+                if not is_fact_name(name):
+                    continue
+                try:
+                    st = f.stat()
+                except FileNotFoundError:  # removed while we looked: it is gone
+                    continue
+                names.append(name)
+                stats.append((st.st_mtime_ns, st.st_size, st.st_ino))
+        finally:
+            os.close(fd)
+        out.append((ent, names, stats))
+    return out
+
+
+def scan_digest(scan: Scan) -> str:
+    """One digest of all names and stats; equal digests mean nothing to look at row by row."""
+    digest = hashlib.blake2b(digest_size=16)
+    for ent, names, stats in scan:
+        # hash() of a tuple of ints is the same in every process (only str hashes are salted).
+        digest.update(f"{ent}\0{len(names)}\0{hash(tuple(stats))}\0".encode())
+        digest.update("\0".join(names).encode())
+    return digest.hexdigest()
+
+
+def scan_stats(scan: Scan) -> dict[str, Stat]:
+    """The scan as {vault-relative path: stat}."""
+    return {
+        f"facts/{ent}/{name}": st
+        for ent, names, stats in scan
+        for name, st in zip(names, stats, strict=True)
+    }
+
+
+def stat_files(root: Path) -> tuple[dict[str, Stat], str]:
+    """Every fact file's stat by path, and the digest of them all."""
+    scan = scan_files(root)
+    return scan_stats(scan), scan_digest(scan)
+
+
+class Index:
+    """The FTS5 index of one vault; open it, `refresh()`, then search or fetch facts."""
+
+    def __init__(self, root: Path | str, path: Path | str | None = None) -> None:
+        self.root = Path(root)
+        self.path = Path(path) if path is not None else self.root / ".mdmem" / INDEX_FILE
+        self.db = self._open()
+
+    # --- opening ---------------------------------------------------------------------------
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = self._connect(str(self.path))
+        except (sqlite3.DatabaseError, OSError):
+            # A corrupt or foreign file is only a cache: throw it away and build anew.
+            with contextlib.suppress(OSError):
+                self.path.unlink()
+            try:
+                db = self._connect(str(self.path))
+            except (sqlite3.DatabaseError, OSError):
+                db = self._connect(":memory:")  # a read-only vault still answers
+        return db
+
+    def _connect(self, where: str) -> sqlite3.Connection:
+        db = sqlite3.connect(where, timeout=30, isolation_level=None, check_same_thread=False)
+        try:
+            # Freed pages are zeroed, so a forgotten value does not linger in the file's bytes.
+            db.execute("PRAGMA secure_delete = ON")
+            db.execute("PRAGMA journal_mode = DELETE")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, SCHEMA):
+                db.close()
+                if where != ":memory:":
+                    os.unlink(where)
+                return self._connect(where)
+            db.executescript(_DDL)
+            if version == 0:
+                db.execute(f"PRAGMA user_version = {SCHEMA}")
+            db.execute("SELECT count(*) FROM fts WHERE fts MATCH 'x' LIMIT 1").fetchone()
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Index:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- keeping fresh ---------------------------------------------------------------------
+
+    def refresh(self) -> Refresh:
+        """Bring the index up to date with the fact files; parse only what changed."""
+        started = time.perf_counter()
+        scan = scan_files(self.root)
+        digest = scan_digest(scan)
+        if digest == self._meta("sweep"):
+            return Refresh(0, 0, 0, 0, False, time.perf_counter() - started)
+        current = scan_stats(scan)
+        stored = self._stored_stats()
+        changed = [p for p, st in current.items() if stored.get(p) != st]
+        gone = [p for p in stored if p not in current]
+        if not changed and not gone:
+            self._set_meta("sweep", digest)
+            return Refresh(0, 0, 0, 0, False, time.perf_counter() - started)
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            stored = self._stored_stats()  # another reader may have refreshed meanwhile
+            changed = [p for p, st in current.items() if stored.get(p) != st]
+            gone = [p for p in stored if p not in current]
+            added = updated = broken = 0
+            scrub = False
+            for rel in changed:
+                fact = self._parse(rel)
+                if fact is None:
+                    broken += 1  # its last good row (if any) keeps serving reads
+                    continue
+                old = self._row(rel)
+                if old is not None:
+                    scrub |= _vanished(old[1], rel, fact)
+                    self._delete(old[0])
+                    updated += 1
+                else:
+                    added += 1
+                self._insert(rel, fact, *current[rel])
+            for rel in gone:
+                old = self._row(rel)
+                if old is not None:
+                    scrub = True
+                    self._delete(old[0])
+            if scrub:
+                # Merge the FTS segments so deleted postings are rewritten, not just masked.
+                self.db.execute("INSERT INTO fts(fts) VALUES('optimize')")
+            if added or updated or gone:
+                self._set_meta("entities", json.dumps(self._entities_now()))
+            # A broken file is looked at again next time: no digest that would skip it.
+            self._set_meta("sweep", digest if not broken else "")
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        return Refresh(added, updated, len(gone), broken, scrub, time.perf_counter() - started)
+
+    def rebuild(self) -> Refresh:
+        """Forget everything indexed and index every file again."""
+        self.db.execute("BEGIN IMMEDIATE")
+        self.db.execute("DELETE FROM files")
+        self.db.execute("DELETE FROM fts")
+        self.db.execute("DELETE FROM meta")
+        self.db.execute("COMMIT")
+        return self.refresh()
+
+    def _stored_stats(self) -> dict[str, Stat]:
+        rows = self.db.execute("SELECT path, mtime_ns, size, ino FROM files")
+        return {p: (m, s, i) for p, m, s, i in rows}
+
+    def _meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT v FROM meta WHERE k = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def _set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES(?, ?)", (key, value))
+
+    def _row(self, rel: str) -> tuple[int, str] | None:
+        return self.db.execute("SELECT id, data FROM files WHERE path = ?", (rel,)).fetchone()
+
+    def _delete(self, rowid: int) -> None:
+        self.db.execute("DELETE FROM files WHERE id = ?", (rowid,))
+        self.db.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
+
+    def _insert(self, rel: str, fact: Fact, mtime_ns: int, size: int, ino: int) -> None:
+        cur = self.db.execute(
+            "INSERT INTO files(path, entity, attribute, mtime_ns, size, ino, status, data)"
+            " VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
+            (rel, fact.entity, fact.attribute, mtime_ns, size, ino, fact.status, fact_record(fact)),
+        )
+        cols = fact_tokens(fact)
+        self.db.execute(
+            "INSERT INTO fts(rowid, name, value, body, history, owner) VALUES(?, ?, ?, ?, ?, ?)",
+            (cur.lastrowid, *(cols[c] for c in COLUMNS), owner_token(fact.entity)),
+        )
+
+    def _parse(self, rel: str) -> Fact | None:
+        _, entity, name = rel.split("/", 2)
+        try:
+            expect = (check_slug(entity, "entity"), check_slug(name[:-3]))
+            text = (self.root / rel).read_bytes().decode("utf-8")
+            return parse(text, rel, expect=expect)
+        except (MdmemError, UnicodeDecodeError, OSError):
+            return None
+
+    def _entities_now(self) -> list[str]:
+        return [e for (e,) in self.db.execute("SELECT DISTINCT entity FROM files ORDER BY entity")]
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def entities(self) -> list[str]:
+        """Every entity that has a fact file."""
+        found = self._meta("entities")
+        return json.loads(found) if found else []
+
+    def search(
+        self, query: Iterable[str], *, limit: int = 40, entities: Iterable[str] | None = None
+    ) -> list[Hit]:
+        """Facts matching any of the query tokens, best BM25 first."""
+        toks = sorted(set(query))
+        if not toks:
+            return []
+        match = "(" + " OR ".join('"' + t.replace('"', '""') + '"' for t in toks) + ")"
+        if entities is not None:
+            # Filtered inside FTS (postings intersected), not after scoring every match.
+            owners = " OR ".join(f"owner:{owner_token(e)}" for e in sorted(set(entities)))
+            match = f"({owners}) AND {match}"
+        weights = ", ".join(str(w) for w in BM25_WEIGHTS)
+        sql = (
+            f"SELECT files.path, files.data, bm25(fts, {weights}) AS r,"
+            " fts.name, fts.value, fts.body, fts.history"
+            " FROM fts JOIN files ON files.id = fts.rowid WHERE fts MATCH ? ORDER BY r LIMIT ?"
+        )
+        args: list[Any] = [match, limit]
+        wanted = set(toks)
+        hits = []
+        for path, data, rank, *cols in self.db.execute(sql, args):
+            matched = {c: set(text.split()) & wanted for c, text in zip(COLUMNS, cols, strict=True)}
+            hits.append(Hit(load_record(data, path), rank, matched))
+        return hits
+
+    def facts(
+        self,
+        *,
+        attributes: Iterable[str] | None = None,
+        entities: Iterable[str] | None = None,
+        numbered: str | None = None,
+    ) -> list[Fact]:
+        """Indexed facts, optionally only some attributes and entities, in key order;
+        `numbered="note"` selects note, note_2, note_3 …"""
+        sql, args = "SELECT path, data FROM files WHERE 1", []
+        for col, values in (("attribute", attributes), ("entity", entities)):
+            if values is not None:
+                vals = sorted(set(values))
+                sql += f" AND {col} IN ({','.join('?' * len(vals))})"
+                args += vals
+        if numbered is not None:
+            sql += " AND (attribute = ? OR attribute GLOB ?)"
+            args += [numbered, numbered + "_[0-9]*"]
+        sql += " ORDER BY entity, attribute"
+        return [load_record(data, path) for path, data in self.db.execute(sql, args)]
+
+    def all_rows(self) -> Iterator[tuple[str, str]]:
+        """(path, data) of every row: for tests and debugging."""
+        yield from self.db.execute("SELECT path, data FROM files ORDER BY path")
+
+
+def _vanished(old_data: str, old_path: str, new: Fact) -> bool:
+    """True when a token the old row held (value, history, body) is not in the new row."""
+    old = fact_tokens(load_record(old_data, old_path))
+    now = fact_tokens(new)
+    before = {t for c in ("value", "history", "body") for t in old[c].split()}
+    after = {t for c in ("value", "history", "body") for t in now[c].split()}
+    return not before <= after
+
+
+def open_index(root: Path | str) -> Index:
+    """The vault's index, refreshed."""
+    index = Index(root)
+    index.refresh()
+    return index
+
+
+def indexed_facts(root: Path | str) -> dict[str, Fact]:
+    """Every fact, read from the refreshed index (no YAML parsing for files that did not
+    change; a file that stopped parsing keeps serving its last good state)."""
+    with open_index(root) as index:
+        return {f.key: f for f in index.facts()}

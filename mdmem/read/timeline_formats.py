@@ -1,0 +1,217 @@
+"""Timeline output: a rich table, Markdown, JSON and a Mermaid Gantt chart (pure but for rich)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rich.markup import escape
+from rich.table import Table
+
+from mdmem.model.factfile import Fact
+from mdmem.model.periods import Period, periods
+from mdmem.read.timeline import Event, flatten
+
+CHANGE_WORDS = {
+    "changed": "changed", "uncertain": "became uncertain", "expired": "expired",
+    "deleted": "was removed", "purged": "was removed",
+}  # fmt: skip
+STYLE = {
+    "stated": "green", "derived": "blue", "confirmed": "green", "uncertain": "yellow",
+    "expired": "magenta", "deleted": "red",
+}  # fmt: skip
+
+
+def value_text(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def describe(e: Event) -> str:
+    """Why the value changed, in words."""
+    how = CHANGE_WORDS.get(str(e.cause_change), "changed")
+    if e.kind == "stated":
+        said = "stated later (an earlier value)" if e.backfilled else "stated"
+        return said + (" (unconfirmed)" if e.status == "tentative" else "")
+    if e.kind == "derived":
+        return f"derived from {e.cause}" if e.cause else "derived by a rule"
+    if e.kind == "uncertain":
+        return f"uncertain because {e.cause} {how}" if e.cause else "uncertain"
+    if e.kind == "expired":
+        return f"expired because {e.cause} {how}" if e.cause else "no longer true (stated)"
+    if e.kind == "deleted":
+        return "forgotten at the person's request"
+    return e.kind
+
+
+def change_text(e: Event) -> str:
+    """The value before and after, as far as it may be shown."""
+    if e.redacted:
+        return "(removed)"
+    new, old = value_text(e.value), value_text(e.previous)
+    if e.kind == "expired":
+        return f"{old} → unknown" if old else "unknown"
+    if e.kind == "uncertain":
+        return f"{new or old} (doubtful)"
+    if old and new and old != new:
+        return f"{old} → {new}"
+    return new
+
+
+def to_json(heads: list[Event]) -> str:
+    events = [e.to_json(h.id if h is not None else None) for e, h in flatten(heads)]
+    return json.dumps({"events": events}, ensure_ascii=False, indent=2) + "\n"
+
+
+def to_markdown(heads: list[Event]) -> str:
+    """A nested Markdown list: each change, and under it the cascade it caused."""
+    lines = ["# Timeline", ""]
+    if not heads:
+        lines.append("_No changes recorded._")
+    for h in heads:
+        lines.append(f"- **{h.at[:10]}** {_md_line(h)}")
+        lines.extend(f"  - {_md_line(c)}" for c in h.children)
+    return "\n".join(lines) + "\n"
+
+
+def _md_line(e: Event) -> str:
+    value = change_text(e)
+    src = f" _({e.source})_" if e.source and e.kind in ("stated", "confirmed") else ""
+    shown = f": {_md_escape(value)}" if value else ""
+    return f"`{e.fact}` — {describe(e)}{shown}{src}"
+
+
+def _md_escape(text: str) -> str:
+    return "".join("\\" + c if c in "\\`*_[]<>|" else c for c in text)
+
+
+def to_table(heads: list[Event]) -> Table:
+    """A rich table, coloured by kind; cascades indented under their cause."""
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    table.add_column("when", no_wrap=True)
+    table.add_column("fact", no_wrap=True)
+    table.add_column("change", ratio=2, overflow="fold")
+    table.add_column("value", ratio=2, overflow="fold")
+    table.add_column("source", overflow="fold")
+    for e, head in flatten(heads):
+        style = STYLE.get(e.kind, "")
+        name = f"  ↳ {e.fact}" if head is not None else e.fact
+        table.add_row(
+            "" if head is not None else escape(e.at[:10]),
+            escape(name),
+            f"[{style}]{escape(describe(e))}[/]" if style else escape(describe(e)),
+            escape(change_text(e)),
+            escape(e.source or "") if e.kind in ("stated", "confirmed") else "",
+        )
+    return table
+
+
+# --- validity periods (Gantt) ----------------------------------------------------------------
+
+
+@dataclass
+class Bar:
+    label: str
+    start: str
+    end: str
+    status: str  # archived | active | tentative | uncertain
+    open: bool  # still holds: drawn up to today
+
+
+@dataclass
+class Marker:
+    day: str
+    kind: str  # expired | deleted
+    label: str
+
+
+@dataclass
+class Row:
+    fact: str
+    bars: list[Bar] = field(default_factory=list)
+    markers: list[Marker] = field(default_factory=list)
+
+
+def gantt_rows(
+    facts: Mapping[str, Fact],
+    *,
+    today: str,
+    attribute: str | None = None,
+    entity: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+) -> list[Row]:
+    """One row per fact: its validity periods as bars, expiry and removal as markers."""
+    rows = []
+    for key, fact in sorted(facts.items()):
+        if (attribute and fact.attribute != attribute) or (entity and fact.entity != entity):
+            continue
+        row = Row(key)
+        for p in _split_doubt(fact, periods(fact)):
+            start = (p.start or fact.recorded_at or today)[:10]
+            end = (p.end or today)[:10]
+            if (until and start > until) or (since and end < since):
+                continue
+            start, end = max(start, since or start), min(end, until or end)
+            row.bars.append(Bar(value_text(p.value), start, max(end, start), p.status,
+                                p.end is None))  # fmt: skip
+        if fact.status == "expired" and fact.history:
+            row.markers.append(Marker(str(fact.history[-1].get("valid_to") or today)[:10],
+                                      "expired", "unknown since"))  # fmt: skip
+        if fact.status == "deleted":
+            row.markers.append(Marker((fact.recorded_at or today)[:10], "deleted", "forgotten"))
+        row.markers = [m for m in row.markers if not (since and m.day < since)
+                       and not (until and m.day > until)]  # fmt: skip
+        if row.bars or row.markers:
+            rows.append(row)
+    return rows
+
+
+def _split_doubt(fact: Fact, ps: list[Period]) -> list[Period]:
+    """An uncertain current value was trusted until its trigger changed: two bars, not one."""
+    why = fact.uncertain_because or {}
+    at = str(why.get("changed_at") or "")[:10]
+    if fact.status != "uncertain" or not ps or not ps[-1].current or not at:
+        return ps
+    last = ps[-1]
+    if not last.start or not (last.start[:10] < at):
+        return ps
+    trusted = replace(last, end=at, status="active", current=False)
+    return [*ps[:-1], trusted, replace(last, start=at)]
+
+
+_MERMAID_TAG = {"archived": "done", "active": "active", "uncertain": "crit", "tentative": ""}
+
+
+def to_mermaid(rows: list[Row]) -> str:
+    """A Mermaid Gantt chart of validity periods."""
+    lines = [
+        "gantt",
+        "    title mdmem timeline",
+        "    dateFormat YYYY-MM-DD",
+        "    axisFormat %Y-%m",
+    ]
+    n = 0
+    for row in rows:
+        lines.append(f"    section {_mermaid_text(row.fact)}")
+        for bar in row.bars:
+            n += 1
+            tag = _MERMAID_TAG.get(bar.status, "")
+            tags = f"{tag}, " if tag else ""
+            label = bar.label + (
+                f" ({bar.status})" if bar.status in ("uncertain", "tentative") else ""
+            )
+            end = bar.end if bar.end > bar.start else "1d"
+            lines.append(f"    {_mermaid_text(label) or '-'} :{tags}p{n}, {bar.start}, {end}")
+        for m in row.markers:
+            n += 1
+            lines.append(f"    {m.label} :milestone, crit, p{n}, {m.day}, 0d")
+    return "\n".join(lines) + "\n"
+
+
+def _mermaid_text(text: str) -> str:
+    # ':' ends a task name and '#' / ';' start comments or break lines in Mermaid.
+    return " ".join(text.replace(":", "∶").replace("#", "＃").replace(";", ",").split())

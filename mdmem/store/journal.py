@@ -1,0 +1,113 @@
+"""`.mdmem/journal.jsonl`: one line per applied batch, append-only (purge is the one exception)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from mdmem.engine.cascade import Change
+from mdmem.files import atomic_write, sha256
+
+
+def dumps(entry: dict[str, Any]) -> str:
+    return json.dumps(entry, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def make_entry(
+    changes: list[Change], *, now: str, source: dict[str, Any], command: str
+) -> dict[str, Any]:
+    """A journal entry; its id is a hash of its content, so equal inputs give equal ids."""
+    body = {
+        "time": now,
+        "command": command,
+        "source": source,
+        "changes": [
+            {
+                "fact": c.key,
+                "decision": c.decision,
+                "cause": c.cause,
+                "before": c.before.to_mapping() if c.before is not None else None,
+                "after": c.after.to_mapping() if c.after is not None else None,
+            }
+            for c in changes
+        ],
+    }
+    return {"id": sha256(dumps(body))[:12], **body}
+
+
+class Journal:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def entries(self) -> Iterator[dict[str, Any]]:
+        """Every complete entry; a torn last line (a crash mid-append) is skipped."""
+        try:
+            f = self.path.open(encoding="utf-8")
+        except FileNotFoundError:
+            return
+        with f:
+            for line in f:
+                if not line.strip():
+                    continue
+                try:
+                    yield json.loads(line)
+                except ValueError:
+                    continue
+
+    def find(self, entry_id: str) -> dict[str, Any] | None:
+        return next((e for e in self.entries() if e.get("id") == entry_id), None)
+
+    def find_source(self, digest: str) -> dict[str, Any] | None:
+        for e in self.entries():
+            src = e.get("source") or {}
+            if isinstance(src, dict) and src.get("sha256") == digest:
+                return e
+        return None
+
+    def append(self, entry: dict[str, Any]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._repair_tail()
+        with self.path.open("a", encoding="utf-8") as f:
+            f.write(dumps(entry) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+    def _repair_tail(self) -> None:
+        """Drop a torn last line left by a crash, so the next entry starts on its own line."""
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return
+        if data and not data.endswith(b"\n"):
+            atomic_write(self.path, data[: data.rfind(b"\n") + 1])
+
+    def purge(self, key: str) -> int:
+        """Strip every value of fact `key` from the journal; returns how many records changed."""
+        lines, changed = [], 0
+        for entry in self.entries():
+            new = _scrub(entry, key)
+            changed += new != entry
+            lines.append(dumps(new))
+        if changed:
+            atomic_write(self.path, "".join(line + "\n" for line in lines))
+        return changed
+
+
+def _scrub(entry: dict[str, Any], key: str) -> dict[str, Any]:
+    entity, _, attribute = key.partition("/")
+    out = json.loads(json.dumps(entry))
+    for change in out.get("changes", []):
+        for side in ("before", "after"):
+            m = change.get(side)
+            if not isinstance(m, dict):
+                continue
+            if change.get("fact") == key:
+                change[side] = {"entity": entity, "attribute": attribute, "purged": True}
+                continue
+            why = m.get("uncertain_because")
+            if isinstance(why, dict) and key in (why.get("fact"), why.get("origin")):
+                m["uncertain_because"] = {"fact": why.get("fact"), "change": "purged"}
+    return out

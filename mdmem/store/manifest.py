@@ -1,0 +1,36 @@
+"""The hashes of the bytes mdmem last wrote to each file, so a hand edit can be told from its own."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from mdmem.files import atomic_write, sha256
+
+
+class Manifest:
+    """What mdmem last wrote, per fact file (relative path → SHA-256), so hand edits show."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._data: dict[str, str] | None = None
+
+    @property
+    def data(self) -> dict[str, str]:
+        if self._data is None:
+            try:
+                self._data = json.loads(self.path.read_text(encoding="utf-8"))
+            except (FileNotFoundError, ValueError):
+                self._data = {}
+        return self._data
+
+    def record(self, rel: str, text: str | None) -> None:
+        if text is None:
+            self.data.pop(rel, None)
+        else:
+            self.data[rel] = sha256(text)
+
+    def save(self) -> None:
+        atomic_write(
+            self.path, json.dumps(self.data, sort_keys=True, ensure_ascii=False, indent=0) + "\n"
+        )

@@ -1,0 +1,440 @@
+"""A cache under .mdmem/ of the last good parsed state of every fact file.
+
+Keyed by vault-relative path with each file's stat signature (mtime_ns, ctime_ns, size, inode)
+and SHA-256, so a scan of an unchanged vault only stats files and parses nothing. A file that
+stops parsing keeps its last good state here, which keeps serving reads; and the parse of the
+bytes mdmem last wrote is kept beside an edited file's, so `sync` can tell what the person
+changed. Two files: `snapshot.json` (signatures, digests, problems: all a no-change `sync`
+needs) and `snapshot.facts.json` (the parsed facts, read only when facts are). Both are caches:
+delete them and they are rebuilt (edits not yet synced then fall back to the journal).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import gc
+import json
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+from mdmem.errors import MdmemError
+from mdmem.files import atomic_write, sha256
+from mdmem.model.factfile import Fact, parse
+from mdmem.model.slug import check_slug, is_fact_name
+
+SNAPSHOT_FILE = "snapshot.json"
+FACTS_FILE = "snapshot.facts.json"
+VERSION = 2
+# A file modified this close to the moment it was read may be rewritten within the file
+# system's timestamp granularity without its signature changing ("racily clean", as git
+# calls it): such entries are verified by their bytes until they are older than this.
+RACY_NS = 2_000_000_000
+# Saving costs about as much as reading a few hundred files, so an ordinary read saves the
+# snapshot only after reading at least this many; `sync` and `watch` always save it.
+SAVE_AFTER = 200
+NAMES = tuple(f.name for f in dataclasses.fields(Fact))
+
+Row = dict[str, Any]  # every field of a Fact, by name
+Parsed = tuple[str, Row]  # (sha256 of some bytes, their parse)
+Sig = tuple[int, int, int, int]
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _locked(method: F) -> F:
+    """One thread at a time per snapshot: a process shares one copy between its Vaults."""
+
+    @functools.wraps(method)
+    def wrapper(self: Snapshot, *args: Any, **kwargs: Any) -> Any:
+        with self._mutex:
+            return method(self, *args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def encode(fact: Fact) -> Row:
+    """A fact as a JSON-ready mapping of all its fields."""
+    return {n: getattr(fact, n) for n in NAMES}
+
+
+def decode(row: Row) -> Fact:
+    """A Fact from a row, without validating again (rows are only made from parsed files)."""
+    fact = Fact.__new__(Fact)
+    fact.__dict__ = dict(row)  # its own field dict: a fact changed by a caller is not the cache
+    return fact
+
+
+class Entry:
+    """What the snapshot knows about one fact file."""
+
+    __slots__ = ("sig", "sha", "racy", "good_sha", "row", "base", "problem", "volatile")
+
+    def __init__(
+        self,
+        sig: Sig,
+        sha: str,
+        racy: bool,
+        good_sha: str | None,  # of the last bytes that parsed (the current ones unless `problem`)
+        row: Row | None,  # their parse (None until the facts file is read)
+        base: Parsed | None = None,  # mdmem's last bytes, when the file changed since
+        problem: tuple[int | None, str] | None = None,  # why the current bytes do not parse
+        volatile: bool = False,  # holds values JSON cannot keep: parsed again by each process
+    ) -> None:
+        self.sig, self.sha, self.racy = sig, sha, racy
+        self.good_sha, self.row, self.base = good_sha, row, base
+        self.problem, self.volatile = problem, volatile
+
+    @property
+    def good(self) -> Parsed | None:
+        return None if self.good_sha is None or self.row is None else (self.good_sha, self.row)
+
+    def parsed(self, sha: str) -> Fact | None:
+        """The parse of the bytes with this digest, if the snapshot saw them."""
+        for cand in (self.good, self.base):
+            if cand is not None and cand[0] == sha:
+                return decode(cand[1])
+        return None
+
+    def pack(self) -> list[Any]:
+        good = 0 if self.good_sha == self.sha else self.good_sha
+        return [*self.sig, self.sha, int(self.racy), good, self.base, self.problem]
+
+    @classmethod
+    def unpack(cls, data: list[Any]) -> Entry:
+        m, c, s, i, sha, racy, good, base, problem = data
+        return cls(
+            (m, c, s, i),
+            sha,
+            bool(racy),
+            sha if good == 0 else good,
+            None,
+            (base[0], base[1]) if base else None,
+            (problem[0], problem[1]) if problem else None,
+        )
+
+
+@contextlib.contextmanager
+def _no_gc() -> Iterator[None]:
+    """Build many small containers without the cyclic collector looking at them.
+
+    Loading 100,000 facts makes a million containers, none of which can form a cycle: the
+    collector would run hundreds of times during the load and then sweep them all once more.
+    So it is paused, and what was built is frozen (kept out of later sweeps; it is still
+    freed when no longer used). Garbage cycles from before are collected first, so none is
+    frozen with it.
+    """
+    enabled = gc.isenabled()
+    if enabled:
+        gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.freeze()
+            gc.enable()
+
+
+class Snapshot:
+    """The snapshot of one vault; `open` it, `refresh` it against the files, read `facts()`."""
+
+    def __init__(self, meta: Path) -> None:
+        self.path = meta / SNAPSHOT_FILE
+        self.facts_path = meta / FACTS_FILE
+        self.entries: dict[str, Entry] = {}
+        self.gone: dict[str, Entry] = {}  # files that vanished, until `sync` has dealt with them
+        self.dirty = False  # the index changed since it was loaded or saved
+        self.rows_dirty = False  # a parsed fact changed
+        self.read = 0  # files read by the last refresh
+        self.parsed = 0  # of which parsed (new bytes)
+        self._rows_loaded = True  # every entry's row is in memory (none pending in FACTS_FILE)
+        self._sig: tuple[int, int, int] | None = None
+        self._mutex = threading.RLock()
+
+    @classmethod
+    def open(cls, meta: Path) -> Snapshot:
+        """The snapshot under meta; one in-memory copy per process while its file is unchanged."""
+        path = meta / SNAPSHOT_FILE
+        sig = _file_sig(path)
+        cached = _OPEN.get(str(path))
+        if cached is not None and cached._sig == sig:  # None == None: not saved yet, still ours
+            return cached
+        snap = cls(meta)
+        snap._load(sig)
+        _OPEN[str(path)] = snap
+        while len(_OPEN) > 8:  # a test run opens many vaults; keep the recent ones
+            del _OPEN[next(iter(_OPEN))]
+        return snap
+
+    def _load(self, sig: tuple[int, int, int] | None) -> None:
+        if sig is None:
+            return
+        try:
+            with _no_gc():
+                data = json.loads(self.path.read_bytes())
+                if data.get("version") != VERSION:
+                    return
+                unpack = Entry.unpack
+                entries = {k: unpack(v) for k, v in data["entries"].items()}
+                gone = {k: unpack(v[:-1]) for k, v in data.get("gone", {}).items()}
+                for k, v in data.get("gone", {}).items():
+                    gone[k].row = v[-1]
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError):
+            return  # a torn or foreign cache: rebuild it
+        self.entries, self.gone = entries, gone
+        self._rows_loaded = not any(e.good_sha for e in entries.values())
+        self._sig = sig
+
+    @_locked
+    def load_rows(self, root: Path) -> None:
+        """Read the parsed facts of entries loaded from the index (once per process)."""
+        if self._rows_loaded:
+            return
+        try:
+            with _no_gc():
+                rows = json.loads(self.facts_path.read_bytes()).get("rows", {})
+        except (OSError, ValueError, AttributeError):
+            rows = {}
+        for rel, e in self.entries.items():
+            if e.row is not None or e.good_sha is None:
+                continue
+            kept = rows.get(rel)
+            if isinstance(kept, list) and len(kept) == 2 and kept[0] == e.good_sha:
+                e.row = kept[1]
+            else:  # saved by another process in between, or lost: parse the file again
+                self._heal(root, rel, e)
+        self._rows_loaded = True
+
+    def _heal(self, root: Path, rel: str, e: Entry) -> None:
+        try:
+            data = (root / rel).read_bytes()
+        except OSError:
+            data = b""
+        fresh = _entry(rel, data, sha256(data), e.sig, True, None, dict, dict)
+        e.sha, e.racy, e.good_sha, e.row = fresh.sha, True, fresh.good_sha, fresh.row
+        e.problem, e.volatile = fresh.problem, fresh.volatile
+        self.dirty = self.rows_dirty = True
+
+    @_locked
+    def save(self, root: Path, force: bool = False) -> None:
+        """Write what changed, if (unless forced) reading it again would cost more.
+
+        A cache: a read-only vault just goes without."""
+        if not (self.dirty or self.rows_dirty) or (not force and self.read < SAVE_AFTER):
+            return
+        with contextlib.suppress(OSError):
+            if self.rows_dirty:  # first, so the index never names rows that are not there
+                self.load_rows(root)
+                rows = {
+                    k: [e.good_sha, e.row]
+                    for k, e in self.entries.items()
+                    if e.row is not None and not e.volatile
+                }
+                atomic_write(self.facts_path, _dumps({"version": VERSION, "rows": rows}))
+                self.rows_dirty = False
+            kept = {k: e.pack() for k, e in self.entries.items() if not e.volatile}
+            gone = {k: [*e.pack(), e.row] for k, e in self.gone.items() if not e.volatile}
+            atomic_write(self.path, _dumps({"version": VERSION, "entries": kept, "gone": gone}))
+            self._sig = _file_sig(self.path)
+            self.dirty = False
+
+    # --- bringing it up to date -----------------------------------------------------------------
+
+    @_locked
+    def refresh(
+        self,
+        root: Path,
+        written: Callable[[], Mapping[str, str]],
+        journaled: Callable[[], Mapping[str, Fact | None]] = dict,
+        only: list[str] | None = None,
+    ) -> None:
+        """Re-read every file whose signature changed (or just `only` these paths).
+
+        `written()` gives the manifest (path → SHA-256 of what mdmem last wrote), to keep the
+        parse of mdmem's bytes beside the person's; `journaled()` what the journal says mdmem
+        last wrote per path, the last good state of a broken file the snapshot never saw good.
+        Both are called only when some file changed.
+        """
+        now_ns = time.time_ns()
+        self.read = self.parsed = 0
+        known: dict[str, Any] = {}
+
+        def lazy(name: str, load: Callable[[], Any]) -> Callable[[], Any]:
+            def get() -> Any:
+                if name not in known:
+                    known[name] = load()
+                return known[name]
+
+            return get
+
+        last_written, last_journaled = lazy("w", written), lazy("j", journaled)
+        entries, gone = self.entries, self.gone
+        changed: dict[str, Entry] = {}
+        found: set[str] = set()
+        for rel, sig in _walk(root) if only is None else _stat_some(root, only):
+            found.add(rel)
+            old = entries.get(rel)
+            if old is not None and old.sig == sig and not old.racy and not old.volatile:
+                continue
+            old = old or gone.get(rel)
+            try:
+                data = (root / rel).read_bytes()
+            except (FileNotFoundError, IsADirectoryError):
+                found.discard(rel)  # removed while we looked: it is gone
+                continue
+            self.read += 1
+            digest = sha256(data)
+            racy = now_ns - sig[0] < RACY_NS
+            if old is not None and old.sha == digest and not old.volatile:
+                old.sig, old.racy = sig, racy
+                changed[rel] = old
+                continue
+            if old is not None and old.good_sha and old.row is None:
+                self.load_rows(root)  # the last good state must survive this change
+            changed[rel] = _entry(rel, data, digest, sig, racy, old, last_written, last_journaled)
+            self.parsed += 1
+            self.rows_dirty = True
+        checked = entries.keys() if only is None else [r for r in only if r in entries]
+        vanished = [rel for rel in checked if rel not in found]
+        if vanished:
+            self.load_rows(root)  # what a deleted file held: sync's forget needs it
+        if changed or vanished:
+            self.dirty = True
+            for rel in vanished:
+                gone[rel] = entries.pop(rel)
+                self.rows_dirty = True
+            for rel in changed:
+                gone.pop(rel, None)
+            if any(rel not in entries for rel in changed):  # new files: keep path order
+                self.entries = dict(sorted({**entries, **changed}.items()))
+            else:
+                entries.update(changed)
+
+    @_locked
+    def settle(self, rels: list[str]) -> None:
+        """Forget vanished files that `sync` has dealt with."""
+        for rel in rels:
+            if self.gone.pop(rel, None) is not None:
+                self.dirty = True
+
+    # --- reading --------------------------------------------------------------------------------
+
+    @_locked
+    def facts(
+        self, root: Path
+    ) -> tuple[dict[str, Fact], list[tuple[str, int | None, str]], dict[str, Fact]]:
+        """(facts that parse, problems as (path, line, message), facts to serve reads from).
+
+        The last mapping adds, for each file that no longer parses, its last good state.
+        """
+        self.load_rows(root)
+        good: dict[str, Fact] = {}
+        last_good: dict[str, Fact] = {}
+        problems: list[tuple[str, int | None, str]] = []
+        new = Fact.__new__
+        with _no_gc():
+            for rel, e in self.entries.items():
+                row = e.row
+                if e.problem is not None:
+                    problems.append((rel, *e.problem))
+                if row is None:
+                    continue
+                fact = new(Fact)
+                fact.__dict__ = dict(row)
+                key = f"{row['entity']}/{row['attribute']}"
+                if e.problem is None:
+                    good[key] = fact
+                else:
+                    last_good[key] = fact
+        served = dict(sorted({**good, **last_good}.items())) if last_good else good
+        return good, problems, served
+
+
+_OPEN: dict[str, Snapshot] = {}
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def _file_sig(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+def _walk(root: Path) -> Iterator[tuple[str, Sig]]:
+    """(relative path, stat signature) of every fact file, as Vault.fact_files sees them."""
+    try:
+        entities = list(os.scandir(root / "facts"))
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    for ent in entities:
+        if ent.name.startswith(".") or not ent.is_dir():
+            continue
+        prefix = f"facts/{ent.name}/"
+        try:
+            files = list(os.scandir(ent.path))
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        for f in files:
+            name = f.name
+            if not is_fact_name(name):
+                continue
+            try:
+                st = f.stat()
+            except FileNotFoundError:
+                continue
+            yield prefix + name, (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+
+
+def _stat_some(root: Path, rels: list[str]) -> Iterator[tuple[str, Sig]]:
+    for rel in rels:
+        try:
+            st = (root / rel).stat()
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        yield rel, (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+
+
+def _entry(
+    rel: str,
+    data: bytes,
+    digest: str,
+    sig: Sig,
+    racy: bool,
+    old: Entry | None,
+    written: Callable[[], Mapping[str, str]],
+    journaled: Callable[[], Mapping[str, Fact | None]],
+) -> Entry:
+    """Parse new bytes; keep the last good parse, and the parse of mdmem's last bytes."""
+    problem: tuple[int | None, str] | None = None
+    row: Row | None = None
+    volatile = False
+    _, entity, name = rel.split("/", 2)
+    try:
+        expect = (check_slug(entity, "entity"), check_slug(name[:-3]))
+        row = encode(parse(data.decode("utf-8"), rel, expect=expect))
+        # Hand-typed YAML tags (!!binary, !!timestamp) give values JSON cannot keep.
+        volatile = json.loads(json.dumps(row, ensure_ascii=False, default=str)) != row
+    except UnicodeDecodeError as e:
+        problem = (None, f"not UTF-8 text ({e.reason} at byte {e.start}); save it as UTF-8")
+    except MdmemError as e:
+        problem = (e.line, e.bare_message)
+    good = (digest, row) if row is not None else (old.good if old else None)
+    mine = written().get(rel)
+    if good is None:  # broken before the snapshot ever saw it good: what mdmem last wrote
+        fact = journaled().get(rel)
+        good = (mine or "", encode(fact)) if fact is not None else None
+    base: Parsed | None = None
+    if mine is not None and mine != digest and old is not None:
+        base = next((c for c in (old.good, old.base) if c is not None and c[0] == mine), None)
+    good_sha, good_row = good if good is not None else (None, None)
+    return Entry(sig, digest, racy, good_sha, good_row, base, problem, volatile)

@@ -1,0 +1,339 @@
+"""The Vault: a folder of fact files plus rules.yaml, read and changed through one object."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from mdmem.engine.decide import Plan, Statement, plan_statements
+from mdmem.errors import MdmemError, RefusedError, VaultNotFound
+from mdmem.files import atomic_write
+from mdmem.model.factfile import Fact, render
+from mdmem.model.graph import Graph
+from mdmem.model.rules import Rules
+from mdmem.model.rules_yaml import load_rules
+from mdmem.model.slug import check_slug, fact_path, is_fact_name
+from mdmem.store import txn
+from mdmem.store.journal import Journal, make_entry
+from mdmem.store.lastgood import good_rules, journal_facts
+from mdmem.store.lock import VaultLock
+from mdmem.store.manifest import Manifest
+from mdmem.store.snapshot import Snapshot
+
+DEFAULT_ENTITY = "user"
+RULES_FILE = "rules.yaml"
+META_GITIGNORE = "# mdmem's caches, index and lock are rebuildable; the journal is history.\n*\n!.gitignore\n!journal.jsonl\n"
+
+
+def utc_now() -> str:
+    """Now as recorded_at wants it; MDMEM_NOW pins it for reproducible runs and tests."""
+    pinned = os.environ.get("MDMEM_NOW")
+    if pinned:
+        return pinned
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def packs_dir() -> Path:
+    """Where the rule packs live: inside the installed package, or the source tree's rules/."""
+    here = Path(__file__).resolve().parents[1]  # the mdmem package
+    for candidate in (here / "rules", here.parent / "rules"):
+        if candidate.is_dir():
+            return candidate
+    raise MdmemError("no rule packs found; reinstall mdmem")
+
+
+def pack_path(pack: str) -> Path:
+    """A pack name ('personal') or a path to a rules file."""
+    path = Path(pack)
+    if path.suffix in (".yaml", ".yml") and path.is_file():
+        return path
+    found = packs_dir() / f"{pack}.yaml"
+    if not found.is_file():
+        names = ", ".join(sorted(p.stem for p in packs_dir().glob("*.yaml")))
+        raise MdmemError(f"no rule pack {pack!r}; choose one of: {names}, or give a path")
+    return found
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: str
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{where}: {self.message}"
+
+
+@dataclass
+class Result:
+    """What a write did (or, with dry_run, would do)."""
+
+    plan: Plan
+    entry: dict[str, Any] | None
+    dry_run: bool = False
+
+
+class Vault:
+    """One person's memory. All writes go through `apply`, under the vault lock."""
+
+    def __init__(self, root: Path | str, *, now: str | None = None, wait: float = 10.0) -> None:
+        self.root = Path(root).resolve()
+        if not (self.root / RULES_FILE).is_file():
+            raise VaultNotFound(
+                f"no {RULES_FILE} here; create a vault with `mdmem init PATH`", path=str(root)
+            )
+        self._now = now
+        self.meta = self.root / ".mdmem"
+        self.journal = Journal(self.meta / "journal.jsonl")
+        self.manifest = Manifest(self.meta / "written.json")
+        self.lock = VaultLock(self.meta / "lock", wait)
+        self._rules: Rules | None = None
+        self._scan: tuple[dict[str, Fact], list[Problem]] | None = None
+        self._served: dict[str, Fact] | None = None
+
+    # --- finding and creating -----------------------------------------------------------
+
+    @classmethod
+    def find(cls, start: Path | str | None = None, **kwargs: Any) -> Vault:
+        """The vault at start, or the nearest folder upward that holds rules.yaml."""
+        here = Path(start or Path.cwd()).resolve()
+        for folder in (here, *here.parents):
+            if (folder / RULES_FILE).is_file():
+                return cls(folder, **kwargs)
+        raise VaultNotFound(
+            f"no {RULES_FILE} in {here} or above; pass --vault PATH, set MDMEM_VAULT, or run `mdmem init`"
+        )
+
+    @classmethod
+    def create(cls, path: Path | str, pack: str = "personal", **kwargs: Any) -> Vault:
+        """Make a new vault with a rule pack; refuses to overwrite an existing rules.yaml."""
+        root = Path(path)
+        if (root / RULES_FILE).exists():
+            raise RefusedError(f"{root / RULES_FILE} already exists; not overwriting it")
+        source = pack_path(pack)
+        load_rules(source)  # refuse a broken pack before creating anything
+        (root / "facts").mkdir(parents=True, exist_ok=True)
+        (root / ".mdmem").mkdir(exist_ok=True)
+        shutil.copyfile(source, root / RULES_FILE)
+        atomic_write(root / ".mdmem" / ".gitignore", META_GITIGNORE)
+        return cls(root, **kwargs)
+
+    # --- reading ------------------------------------------------------------------------
+
+    @property
+    def now(self) -> str:
+        return self._now or utc_now()
+
+    @property
+    def rules(self) -> Rules:
+        if self._rules is None:
+            # A rules.yaml that stopped validating leaves the last good copy in force.
+            self._rules = good_rules(self.root, self.meta).rules
+        return self._rules
+
+    def rel(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    def fact_files(self) -> list[Path]:
+        """Fact files in name order, skipping editors' swap and temporary files."""
+        facts = self.root / "facts"
+        if not facts.is_dir():
+            return []
+        out = []
+        for entity_dir in sorted(facts.iterdir()):
+            if not entity_dir.is_dir() or entity_dir.name.startswith("."):
+                continue
+            for p in sorted(entity_dir.iterdir()):
+                if is_fact_name(p.name):
+                    out.append(p)
+        return out
+
+    def scan(self, refresh: bool = False) -> tuple[dict[str, Fact], list[Problem]]:
+        """Every fact that parses, keyed 'entity/attribute', and a Problem for each that doesn't."""
+        if self._scan is not None and not refresh:
+            return self._scan
+        # Through the snapshot cache: only files whose stat signature changed are parsed again.
+        snap = Snapshot.open(self.meta)
+        snap.refresh(
+            self.root, lambda: self.manifest.data, lambda: journal_facts(self.journal.entries())
+        )
+        facts, problems, self._served = snap.facts(self.root)
+        snap.save(self.root)
+        self._scan = (facts, [Problem(*p) for p in problems])
+        return self._scan
+
+    @property
+    def facts(self) -> dict[str, Fact]:
+        """Facts to read from: each that parses, and the last good state of each that doesn't."""
+        self.scan()
+        assert self._served is not None
+        return self._served
+
+    def get(self, attribute: str, entity: str = DEFAULT_ENTITY) -> Fact | None:
+        return self.facts.get(f"{check_slug(entity, 'entity')}/{check_slug(attribute)}")
+
+    def graph(self) -> Graph:
+        return Graph(self.rules, self.facts)
+
+    def pending(self) -> list[dict[str, Any]]:
+        """Questions waiting for the person: doubtful facts, oldest change first."""
+        from mdmem.engine.cascade import plain_question
+
+        out: list[dict[str, Any]] = []
+        for key, fact in sorted(self.facts.items()):
+            why: dict[str, Any] = fact.uncertain_because or {}
+            if fact.status not in ("uncertain", "tentative") and not (
+                fact.status == "expired" and why
+            ):
+                continue
+            q = why.get("question") or plain_question(fact, self.rules)
+            out.append(
+                {
+                    "fact": key,
+                    "status": fact.status,
+                    "value": fact.value,
+                    "because": why,
+                    "question": q,
+                }
+            )
+        out.sort(key=lambda p: (str(p["because"].get("changed_at", "")), p["fact"]))
+        return out
+
+    def check(self) -> list[Problem]:
+        """Every problem with the rules, the fact files and the learned graph."""
+        try:
+            rules = load_rules(self.root / RULES_FILE)
+        except MdmemError as e:
+            return [Problem(RULES_FILE, e.line, e.bare_message)]
+        self._rules = rules
+        facts, problems = self.scan(refresh=True)
+        problems = list(problems)
+        cycle = Graph(rules, facts).cycle()
+        if cycle:
+            culprit = next((k for k in cycle if facts.get(k) and facts[k].depends_on), cycle[-1])
+            problems.append(
+                Problem(
+                    f"facts/{culprit}.md",
+                    None,
+                    f"dependency cycle {' → '.join(cycle)}; remove one 'depends_on' entry",
+                )
+            )
+        return problems
+
+    # --- writing ------------------------------------------------------------------------
+
+    def say(
+        self,
+        statements: list[Statement],
+        *,
+        command: str,
+        source: dict[str, Any] | None = None,
+        dry_run: bool = False,
+    ) -> Result:
+        """Decide and apply statements as one journaled batch (nothing written on dry_run)."""
+        with self.lock:
+            self.recover()
+            facts, problems = self.scan(refresh=True)
+            now = self.now
+            plan = plan_statements(facts, self.rules, statements, now=now)
+            broken = {p.path: p for p in problems}
+            for change in plan.changes:
+                rel = f"facts/{change.key}.md"
+                if rel in broken:
+                    raise RefusedError(
+                        f"{broken[rel]}\n{rel} must be fixed by hand before mdmem can change it"
+                        " (run `mdmem check`)"
+                    )
+            if any(c.after is not None and c.after.depends_on for c in plan.changes):
+                self._refuse_cycle(facts, plan)
+            if dry_run or not plan.changes:
+                return Result(plan, None, dry_run)
+            entry = self.apply(plan, command=command, source=source or {"kind": command})
+            return Result(plan, entry)
+
+    def _refuse_cycle(self, facts: dict[str, Fact], plan: Plan) -> None:
+        """A learned dependency must not close a loop in the graph."""
+        state = dict(facts)
+        for change in plan.changes:
+            if change.after is not None:
+                state[change.key] = change.after
+        cycle = Graph(self.rules, state).cycle()
+        if cycle and not Graph(self.rules, facts).cycle():
+            raise RefusedError(
+                f"this would make a dependency cycle {' → '.join(cycle)}; not applied"
+            )
+
+    def apply(self, plan: Plan, *, command: str, source: dict[str, Any]) -> dict[str, Any]:
+        """Write a plan as one transaction and journal it. Caller holds the lock."""
+        final: dict[str, Fact | None] = {}
+        for change in plan.changes:
+            final[change.key] = change.after
+        ops = []
+        for key, fact in final.items():
+            entity, attribute = key.split("/", 1)
+            path = fact_path(self.root, entity, attribute)
+            ops.append((self.rel(path), render(fact) if fact is not None else None))
+        entry = make_entry(plan.changes, now=self.now, source=source, command=command)
+        txn.commit(self.root, self.journal, self.manifest, entry, ops)
+        self._scan = None
+        return entry
+
+    def recover(self) -> str | None:
+        """Finish or roll back a transaction a crash interrupted."""
+        return txn.recover(self.root, self.journal, self.manifest)
+
+    def statement(self, attribute: str, entity: str = DEFAULT_ENTITY, **kwargs: Any) -> Statement:
+        """A Statement with checked slugs."""
+        return Statement(
+            entity=check_slug(entity, "entity"), attribute=check_slug(attribute), **kwargs
+        )
+
+    def set(self, attribute: str, value: str | list[str], *, entity: str = DEFAULT_ENTITY, date: str | None = None,
+            dry_run: bool = False, tentative: bool = False) -> Result:  # fmt: skip
+        """The person states a value, as if said (`mdmem set`)."""
+        at = date or self.now[:10]
+        st = self.statement(attribute, entity, value=value, at=at, source="cli", tentative=tentative,
+                            body=f"Stated with `mdmem set` on {at}.")  # fmt: skip
+        return self.say([st], command="set", dry_run=dry_run)
+
+    def forget(
+        self,
+        attribute: str,
+        *,
+        entity: str = DEFAULT_ENTITY,
+        purge: bool = False,
+        dry_run: bool = False,
+    ) -> Result:
+        """The person asks to forget a fact: a tombstone stays, dependents become uncertain."""
+        st = self.statement(attribute, entity, kind="forget", at=self.now[:10], source="cli")
+        if self.get(st.attribute, st.entity) is None:
+            raise RefusedError(f"there is no {st.key} to forget")
+        result = self.say([st], command="forget", dry_run=dry_run)
+        if purge and not dry_run:
+            with self.lock:
+                self.journal.purge(st.key)
+        return result
+
+    def confirm(self, attribute: str, *, entity: str = DEFAULT_ENTITY, value: str | None = None,
+                keep: bool = False, reject: bool = False, dry_run: bool = False) -> Result:  # fmt: skip
+        """Answer a pending question: a new VALUE, --keep the shown one, or --reject it."""
+        if sum([value is not None, keep, reject]) != 1:
+            raise RefusedError("give exactly one of VALUE, --keep or --reject")
+        fact = self.get(attribute, entity)
+        if fact is None or fact.status == "deleted":
+            raise RefusedError(f"there is no {entity}/{attribute} to confirm")
+        at = self.now[:10]
+        if value is not None:
+            st = self.statement(attribute, entity, value=value, at=at, source="cli")
+        else:
+            if fact.status == "active":
+                raise RefusedError(f"{fact.key} is already active; nothing to confirm")
+            st = self.statement(
+                attribute, entity, kind="keep" if keep else "reject", at=at, source="cli"
+            )
+        return self.say([st], command="confirm", dry_run=dry_run)

@@ -1,0 +1,114 @@
+"""undo: reverse one journal entry exactly, or refuse and name what changed since."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from mdmem import Vault
+from mdmem.cli import app
+from mdmem.edit.ingest import ingest_text
+from mdmem.edit.undo import undo
+from mdmem.errors import RefusedError
+from tests.conftest import make_vault
+
+runner = CliRunner()
+FIRST = "## 2025-08-15\n\nUser: I live in Guangzhou and I work at Lingnan Tech.\n"
+MOVE = "## 2026-02-10\n\nUser: I moved to Shanghai.\n"
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Vault:
+    return make_vault(tmp_path / "v", "personal")
+
+
+def files(v: Vault) -> dict[str, bytes]:
+    return {v.rel(p): p.read_bytes() for p in v.fact_files()}
+
+
+def test_undo_restores_every_touched_file_byte_for_byte(vault):
+    ingest_text(vault, FIRST)
+    (vault.root / "facts/user/home_city.md").write_text(
+        (vault.root / "facts/user/home_city.md").read_text(encoding="utf-8") + "My own note.\n",
+        encoding="utf-8",
+    )
+    vault.scan(refresh=True)
+    before = files(vault)
+    r = ingest_text(vault, MOVE)
+    assert vault.get("home_city").value == "Shanghai" and len(r.plan.changes) > 1  # with cascades
+    result = undo(vault, r.entry["id"])
+    assert files(vault) == before
+    assert result.entry["source"] == {"kind": "undo", "undoes": r.entry["id"]}
+    assert {c.decision for c in result.plan.changes} == {"UNDO"}
+
+
+def test_undo_of_an_add_removes_the_file(vault):
+    r = ingest_text(vault, FIRST)
+    undo(vault, r.entry["id"])
+    assert files(vault) == {} and vault.facts == {}
+
+
+def test_undo_is_refused_when_a_fact_changed_since_and_names_it(vault):
+    r = ingest_text(vault, FIRST)
+    vault.set("employer", "Huaxin")
+    with pytest.raises(RefusedError, match=r"user/employer changed since") as err:
+        undo(vault, r.entry["id"])
+    assert "user/home_city" not in str(err.value)
+    assert vault.get("home_city").value == "Guangzhou"  # nothing was undone
+
+
+def test_a_hand_edit_also_blocks_the_undo(vault):
+    r = ingest_text(vault, FIRST)
+    path = vault.root / "facts/user/home_city.md"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("Guangzhou", "Foshan"), encoding="utf-8"
+    )
+    with pytest.raises(RefusedError, match="user/home_city changed since"):
+        undo(vault, r.entry["id"])
+
+
+def test_an_undo_can_itself_be_undone(vault):
+    r = ingest_text(vault, FIRST)
+    after = {k: f.to_mapping() for k, f in vault.facts.items()}
+    first = undo(vault, r.entry["id"])
+    undo(vault, first.entry["id"])
+    assert {k: f.to_mapping() for k, f in vault.scan(refresh=True)[0].items()} == after
+    # The journal holds frontmatter only; a file brought back from nothing says so.
+    assert vault.get("home_city").body == f"Restored by `mdmem undo {first.entry['id']}`.\n"
+
+
+def test_ids_prefixes_and_errors(vault):
+    r = ingest_text(vault, FIRST)
+    with pytest.raises(RefusedError, match="no journal entry"):
+        undo(vault, "nope")
+    with pytest.raises(RefusedError, match="no journal entry"):
+        undo(vault, r.entry["id"][:3])  # too short to be trusted
+    undo(vault, r.entry["id"][:6])
+    assert vault.facts == {}
+    empty = ingest_text(vault, "User: just saying hi\n")
+    with pytest.raises(RefusedError, match="changed nothing"):
+        undo(vault, empty.entry["id"])
+
+
+def test_a_purged_value_cannot_be_brought_back(vault):
+    r = ingest_text(vault, FIRST)
+    vault.forget("employer", purge=True)
+    undo_id = r.entry["id"]
+    with pytest.raises(RefusedError, match="purged"):
+        undo(vault, undo_id)
+
+
+def test_dry_run_and_the_command(vault):
+    r = ingest_text(vault, FIRST)
+    dry = undo(vault, r.entry["id"], dry_run=True)
+    assert dry.dry_run and dry.entry is None and vault.get("home_city") is not None
+    res = runner.invoke(app, ["undo", r.entry["id"], "--vault", str(vault.root), "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["undoes"] == r.entry["id"] and {c["fact"] for c in data["changes"]} == {
+        "user/home_city", "user/employer"}  # fmt: skip
+    res = runner.invoke(app, ["undo", r.entry["id"], "--vault", str(vault.root)])
+    assert res.exit_code == 1 and "changed since" in res.stderr

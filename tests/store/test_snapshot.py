@@ -1,0 +1,204 @@
+"""The snapshot cache: unchanged files are not parsed again; broken files keep their last good state."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from mdmem import Vault
+from mdmem.errors import RulesError
+from mdmem.files import sha256
+from mdmem.store.lastgood import GOOD_RULES_FILE, good_rules
+from mdmem.store.snapshot import FACTS_FILE, SNAPSHOT_FILE, Snapshot
+from tests.conftest import make_vault
+
+
+def _age(path: Path, seconds: float = 60) -> None:
+    """Make a file look saved a while ago (a fresh one is verified by its bytes, see RACY_NS)."""
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns - int(seconds * 1e9)))
+
+
+def _vault(tmp_path: Path) -> Vault:
+    v = make_vault(tmp_path / "v")
+    v.set("home_city", "广州", date="2025-08-15")
+    v.set("employer", "Acme", date="2025-08-15")
+    for p in (v.root / "facts/user").iterdir():
+        _age(p)
+    return v
+
+
+def _refresh(v: Vault) -> Snapshot:
+    snap = Snapshot.open(v.meta)
+    snap.refresh(v.root, lambda: v.manifest.data)
+    return snap
+
+
+def test_unchanged_files_are_not_read_again(tmp_path: Path) -> None:
+    v = _vault(tmp_path)
+    snap = _refresh(v)
+    assert snap.parsed >= 1  # (set's own scan saw the first file already)
+    snap.save(v.root, force=True)
+    assert (v.meta / SNAPSHOT_FILE).is_file()
+    again = _refresh(v)
+    assert again.parsed == 0 and not again.dirty
+    path = v.root / "facts/user/employer.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("Acme", "Bolt"), encoding="utf-8")
+    third = _refresh(v)
+    assert third.parsed == 1
+    facts, problems, _ = third.facts(v.root)
+    assert facts["user/employer"].value == "Bolt" and not problems
+
+
+def test_a_fresh_process_reads_the_saved_snapshot(tmp_path: Path, monkeypatch) -> None:
+    v = _vault(tmp_path)
+    _refresh(v).save(v.root, force=True)
+    monkeypatch.setattr("mdmem.store.snapshot._OPEN", {})  # as a new process would
+    snap = _refresh(v)
+    assert snap.parsed == 0
+    assert snap.facts(v.root)[0]["user/home_city"].value == "广州"
+
+
+def test_a_rewrite_within_the_timestamp_granularity_is_still_seen(tmp_path: Path) -> None:
+    v = _vault(tmp_path)
+    path = v.root / "facts/user/employer.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("Acme", "Bolt"), encoding="utf-8")
+    st = path.stat()
+    _refresh(v)
+    # Same size, same mtime, same inode, same ctime: only the bytes tell.
+    path.write_text(path.read_text(encoding="utf-8").replace("Bolt", "Cove"), encoding="utf-8")
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    snap = Snapshot.open(v.meta)
+    for entry in snap.entries.values():  # pretend the file system could not tell the writes apart
+        entry.sig = (entry.sig[0], (path.stat().st_ctime_ns), entry.sig[2], entry.sig[3])
+    snap.refresh(v.root, lambda: v.manifest.data)
+    assert snap.facts(v.root)[0]["user/employer"].value == "Cove"
+
+
+def test_broken_file_keeps_its_last_good_state(tmp_path: Path) -> None:
+    v = _vault(tmp_path)
+    v.scan(refresh=True)
+    path = v.root / "facts/user/employer.md"
+    path.write_text("---\nvalue: [oops\n---\nnotes\n", encoding="utf-8")
+    facts, problems = Vault(v.root).scan(refresh=True)
+    assert "user/employer" not in facts  # nothing plans a change on a file that does not parse
+    assert [(p.path, p.line) for p in problems] == [("facts/user/employer.md", 2)]
+    assert Vault(v.root).get("employer").value == "Acme"  # reads still answered
+    assert path.read_text(encoding="utf-8") == "---\nvalue: [oops\n---\nnotes\n"
+
+
+def test_broken_before_the_cache_saw_it_falls_back_to_the_journal(tmp_path: Path) -> None:
+    v = _vault(tmp_path)
+    path = v.root / "facts/user/employer.md"
+    path.write_text("---\nvalue: Acme\nstatus: maybe\n---\n", encoding="utf-8")
+    (v.meta / SNAPSHOT_FILE).unlink(missing_ok=True)
+    Snapshot.open(v.meta).entries.clear()
+    fresh = Vault(v.root)
+    assert fresh.scan(refresh=True)[1][0].line == 3
+    assert fresh.get("employer").value == "Acme"
+
+
+def test_parse_of_mdmems_bytes_is_kept_beside_the_edit(tmp_path: Path) -> None:
+    v = _vault(tmp_path)
+    _refresh(v)
+    path = v.root / "facts/user/home_city.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("广州", "上海"), encoding="utf-8")
+    snap = _refresh(v)
+    entry = snap.entries["facts/user/home_city.md"]
+    mine = v.manifest.data["facts/user/home_city.md"]
+    assert entry.sha != mine
+    assert entry.parsed(mine).value == "广州"
+    path.write_text(path.read_text(encoding="utf-8").replace("上海", "北京"), encoding="utf-8")
+    entry = _refresh(v).entries["facts/user/home_city.md"]
+    assert entry.parsed(mine).value == "广州"  # still known after a second edit
+
+
+def test_vanished_file_is_remembered_until_settled(tmp_path: Path) -> None:
+    v = _vault(tmp_path)
+    _refresh(v)
+    (v.root / "facts/user/employer.md").unlink()
+    snap = _refresh(v)
+    assert "facts/user/employer.md" not in snap.entries
+    assert snap.gone["facts/user/employer.md"].parsed(v.manifest.data["facts/user/employer.md"])
+    snap.settle(["facts/user/employer.md"])
+    assert not snap.gone
+
+
+def test_corrupt_snapshot_is_rebuilt(tmp_path: Path, monkeypatch) -> None:
+    v = _vault(tmp_path)
+    (v.meta / SNAPSHOT_FILE).write_text('{"version": 2, "entries": {"x": [1]}', encoding="utf-8")
+    monkeypatch.setattr("mdmem.store.snapshot._OPEN", {})
+    snap = _refresh(v)
+    assert snap.parsed == 2 and set(snap.facts(v.root)[0]) == {"user/home_city", "user/employer"}
+
+
+def test_values_json_cannot_keep_are_parsed_each_time(tmp_path: Path, monkeypatch) -> None:
+    v = _vault(tmp_path)
+    path = v.root / "facts/user/employer.md"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace(
+            "status: active", "status: active\nwhen: !!timestamp 2026-01-01"
+        ),
+        encoding="utf-8",
+    )
+    snap = _refresh(v)
+    snap.save(v.root, force=True)
+    monkeypatch.setattr("mdmem.store.snapshot._OPEN", {})
+    again = _refresh(v)
+    assert again.parsed == 1  # not kept in the file, so parsed again
+    assert str(again.facts(v.root)[0]["user/employer"].extra["when"]).startswith("2026-01-01")
+
+
+def test_reads_do_not_save_a_small_snapshot(tmp_path: Path) -> None:
+    v = _vault(tmp_path)
+    v.scan(refresh=True)
+    assert not (v.meta / SNAPSHOT_FILE).exists()  # parsing two files costs less than saving
+
+
+def test_good_rules_fall_back_to_the_last_valid_copy(tmp_path: Path) -> None:
+    v = make_vault(tmp_path / "v")
+    first = good_rules(v.root, v.meta)
+    assert first.error is None and (v.meta / GOOD_RULES_FILE).is_file()
+    rules = v.root / "rules.yaml"
+    good_text = rules.read_text(encoding="utf-8")
+    rules.write_text(good_text + "  - {when: commute_mode, then: home_city}\n", encoding="utf-8")
+    state = good_rules(v.root, v.meta)
+    assert state.error is not None and "cycle" in state.error.bare_message and state.error.line
+    assert (v.meta / GOOD_RULES_FILE).read_text(encoding="utf-8") == good_text
+    assert Vault(v.root).rules.dependencies == first.rules.dependencies  # still served
+    (v.meta / GOOD_RULES_FILE).unlink()
+    with pytest.raises(RulesError):
+        good_rules(v.root, v.meta)
+
+
+def test_snapshot_digest_matches_the_manifest(tmp_path: Path) -> None:
+    v = _vault(tmp_path)
+    snap = _refresh(v)
+    for rel, entry in snap.entries.items():
+        assert entry.sha == v.manifest.data[rel] == sha256((v.root / rel).read_bytes())
+
+
+def test_parsed_facts_are_read_only_when_facts_are(tmp_path: Path, monkeypatch) -> None:
+    v = _vault(tmp_path)
+    _refresh(v).save(v.root, force=True)
+    monkeypatch.setattr("mdmem.store.snapshot._OPEN", {})
+    snap = _refresh(v)
+    assert all(e.row is None for e in snap.entries.values())  # only the index was read
+    assert snap.facts(v.root)[0]["user/employer"].value == "Acme"
+
+
+def test_lost_facts_file_is_healed_from_the_files(tmp_path: Path, monkeypatch) -> None:
+    v = _vault(tmp_path)
+    _refresh(v).save(v.root, force=True)
+    (v.meta / FACTS_FILE).unlink()
+    monkeypatch.setattr("mdmem.store.snapshot._OPEN", {})
+    snap = _refresh(v)
+    assert snap.parsed == 0
+    assert snap.facts(v.root)[0]["user/home_city"].value == "广州"
+
+
+def test_a_changed_fact_does_not_change_the_cache(tmp_path: Path) -> None:
+    v = _vault(tmp_path)
+    facts = _refresh(v).facts(v.root)[0]
+    facts["user/employer"].value = "Mutated"
+    assert Snapshot.open(v.meta).facts(v.root)[0]["user/employer"].value == "Acme"
