@@ -1,0 +1,192 @@
+"""LoCoMo question answering and observation recall on the development conversations.
+
+    .venv/bin/python benchmarks/locomo_qa.py [--corpus PATH] [--conv conv-30 ...] [--json]
+
+Each development conversation goes into a fresh vault with the `personal` pack, one session
+at a time in order (one transcript per session, with its dated header, as a cron job would
+ingest a day's chat). Then every question of categories 1–4 is asked with `ask`, and a probe
+passes when the answer contains the gold answer or a whole sentence (four words or more) of one
+of its evidence turns, both compared case- and punctuation-insensitively.
+
+Observation recall is a proxy for what ingest keeps: LoCoMo's per-session `observation`
+annotations name the turns they were drawn from; the figure is the share of observations whose
+evidence turn wrote at least one fact (correctness is checked by hand on a sample, see
+BENCHMARKS.md).
+
+conv-26, conv-44 and conv-47 are kept for independent checks: this script refuses them unless
+`--held-out` is given, and nothing in the repository is tuned on them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+import unicodedata
+from collections import Counter
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "corpora" / "locomo" / "locomo10.json"
+DEV = ["conv-30", "conv-41", "conv-42", "conv-43", "conv-48", "conv-49", "conv-50"]
+HELD_OUT = {"conv-26", "conv-44", "conv-47"}
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+
+
+def norm(text: str) -> str:
+    """Case-, width- and punctuation-insensitive form for containment checks."""
+    text = unicodedata.normalize("NFKC", str(text)).casefold()
+    text = re.sub(r"[^\w\s]", " ", text)
+    return " ".join(text.split())
+
+
+def sessions(conv: dict[str, Any]) -> list[tuple[int, str, list[dict[str, Any]]]]:
+    """(number, ISO date-time, turns) per session, in order."""
+    cv, out, n = conv["conversation"], [], 1
+    while f"session_{n}" in cv:
+        when = datetime.strptime(cv[f"session_{n}_date_time"], "%I:%M %p on %d %B, %Y")
+        out.append((n, f"{when:%Y-%m-%d %H:%M}", cv[f"session_{n}"]))
+        n += 1
+    return out
+
+
+def transcript(when: str, turns: list[dict[str, Any]]) -> tuple[str, dict[str, int]]:
+    """A session as a Markdown transcript, and the 1-based line of each turn (by dia_id)."""
+    lines, where = [f"## {when}", ""], {}
+    for t in turns:
+        text = " ".join(str(t.get("text", "")).split())
+        where[t["dia_id"]] = len(lines) + 1
+        lines.append(f"{t['speaker']}: {text}")
+    return "\n".join(lines) + "\n", where
+
+
+def passes(answer: str, gold: Any, evidence: list[str], turns: dict[str, str]) -> bool:
+    said = norm(answer)
+    if norm(gold) and norm(gold) in said:
+        return True
+    for dia in evidence:
+        for sentence in _SENTENCE.split(turns.get(dia, "")):
+            s = norm(sentence)
+            if len(s.split()) >= 4 and s in said:
+                return True
+    return False
+
+
+def run_conversation(conv: dict[str, Any], tmp: Path) -> dict[str, Any]:
+    from mdmem.edit.ingest import ingest_text
+    from mdmem.read.ask import ask
+    from mdmem.store.vault import Vault
+
+    sid = conv["sample_id"]
+    vault = Vault.create(tmp / sid, "personal")
+    turns: dict[str, str] = {}
+    line_of: dict[str, tuple[str, int]] = {}  # dia_id -> (source, line)
+    written: set[tuple[str, int]] = set()  # (source, line) that wrote a fact
+    t0 = time.perf_counter()
+    for n, when, session in sessions(conv):
+        text, where = transcript(when, session)
+        source = f"locomo/{sid}/session_{n:02d}.md"
+        for t in session:
+            turns[t["dia_id"]] = str(t.get("text", ""))
+            line_of[t["dia_id"]] = (source, where[t["dia_id"]])
+        result = ingest_text(vault, text, source=source, date=when[:10])
+        for st, decision in result.plan.decisions:
+            if decision != "NOOP" and st.source and "#L" in st.source:
+                written.add((source, int(st.source.rsplit("#L", 1)[1])))
+    ingest_s = time.perf_counter() - t0
+    probes: list[dict[str, Any]] = []
+    t1 = time.perf_counter()
+    for qa in conv["qa"]:
+        if qa.get("category") not in CATEGORIES or "answer" not in qa:
+            continue
+        answer = ask(vault, qa["question"]).text
+        ok = passes(answer, qa["answer"], qa.get("evidence") or [], turns)
+        probes.append({"category": qa["category"], "question": qa["question"],
+                       "gold": qa["answer"], "answer": answer, "passed": ok})  # fmt: skip
+    ask_s = time.perf_counter() - t1
+    observed = kept = 0
+    for by_speaker in (conv.get("observation") or {}).values():
+        for items in by_speaker.values():
+            for item in items:
+                ids = item[1] if isinstance(item[1], list) else [item[1]]
+                observed += 1
+                kept += any(line_of.get(str(i)) in written for i in ids)
+    facts = len(vault.scan(refresh=True)[0])
+    return {"conversation": sid, "probes": probes, "observations": observed,
+            "observations_kept": kept, "facts": facts, "ingest_s": ingest_s,
+            "ask_s": ask_s}  # fmt: skip
+
+
+def report(results: list[dict[str, Any]]) -> dict[str, Any]:
+    total: Counter[str] = Counter()
+    passed: Counter[str] = Counter()
+    for r in results:
+        for p in r["probes"]:
+            name = CATEGORIES[p["category"]]
+            total[name] += 1
+            passed[name] += p["passed"]
+    n, k = sum(total.values()), sum(passed.values())
+    observed = sum(r["observations"] for r in results)
+    kept = sum(r["observations_kept"] for r in results)
+    return {
+        "conversations": [r["conversation"] for r in results],
+        "by_category": {c: {"probes": total[c], "passed": passed[c],
+                            "accuracy": round(passed[c] / total[c], 3) if total[c] else None}
+                        for c in CATEGORIES.values()},  # fmt: skip
+        "overall": {"probes": n, "passed": k, "accuracy": round(k / n, 3) if n else None},
+        "observation_recall": {"observations": observed, "kept": kept,
+                               "share": round(kept / observed, 3) if observed else None},
+        "facts": sum(r["facts"] for r in results),
+        "ingest_s": round(sum(r["ingest_s"] for r in results), 2),
+        "ask_ms_per_question": round(1000 * sum(r["ask_s"] for r in results) / max(n, 1), 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--corpus", type=Path, default=CORPUS)
+    ap.add_argument("--conv", nargs="*", default=DEV, help="conversation ids (default: dev)")
+    ap.add_argument("--held-out", action="store_true", help="allow conv-26/44/47 (checks only)")
+    ap.add_argument("--json", action="store_true", help="print the report as JSON")
+    ap.add_argument("--probes", type=Path, help="write every probe and answer to this JSONL")
+    args = ap.parse_args(argv)
+    if not args.corpus.is_file():
+        print(f"LoCoMo not found at {args.corpus}; pass --corpus", file=sys.stderr)
+        return 2
+    if HELD_OUT & set(args.conv) and not args.held_out:
+        print("conv-26, conv-44 and conv-47 are held out; pass --held-out to check them",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    os.environ.setdefault("MDMEM_NOW", "2026-03-01T12:00:00Z")
+    data = {c["sample_id"]: c for c in json.loads(args.corpus.read_text(encoding="utf-8"))}
+    with tempfile.TemporaryDirectory() as tmp:
+        results = [run_conversation(data[c], Path(tmp)) for c in args.conv]
+    if args.probes:
+        with args.probes.open("w", encoding="utf-8") as f:
+            for r in results:
+                for p in r["probes"]:
+                    f.write(json.dumps({"conversation": r["conversation"], **p}, ensure_ascii=False) + "\n")
+    rep = report(results)
+    if args.json:
+        print(json.dumps(rep, indent=1, ensure_ascii=False))
+        return 0
+    print(f"LoCoMo QA, categories 1-4, conversations: {', '.join(rep['conversations'])}")
+    for c, v in rep["by_category"].items():
+        print(f"  {c:<12} {v['passed']:>4}/{v['probes']:<4} {v['accuracy']}")
+    o = rep["overall"]
+    print(f"  {'overall':<12} {o['passed']:>4}/{o['probes']:<4} {o['accuracy']}")
+    r = rep["observation_recall"]
+    print(f"observation recall (evidence turn wrote a fact): {r['kept']}/{r['observations']} = {r['share']}")
+    print(f"facts written: {rep['facts']}; ingest {rep['ingest_s']} s; ask {rep['ask_ms_per_question']} ms/question")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
