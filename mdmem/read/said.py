@@ -1,0 +1,92 @@
+"""Answers from what was said: the best passages quoted with date and speaker, never paraphrased.
+
+`ask` turns here when no fact answers a question, or when the question asks what was said
+("what did I tell you about…", "recite…"). A "when" question gets the relative dates inside a
+quoted passage resolved against its session's date ("yesterday" said on 2023-05-08 is
+7 May 2023).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from mdmem.extract.dates import find_when
+from mdmem.read.passages import Passage
+
+_WHEN = re.compile(
+    r"^\s*when\b|\bwhat (?:date|day|year|month|time)\b|\bhow long ago\b|\bwhich (?:day|year|month)\b"
+    r"|什么时候|哪天|哪一天|何时|几号|哪年|哪一年|哪个月|几月",
+    re.I,
+)
+_SAID = re.compile(
+    r"\b(?:what|everything) (?:did|have) (?:i|we|you|he|she|they|\w+) (?:tell|told|say|said|share|shared|mention|mentioned)\b"
+    r"|\b(?:recite|word for word|verbatim|exact (?:words|text|log|message|quote)|quote)\b"
+    r"|我(?:跟你|和你|对你)?(?:说过|讲过|提过|分享过)|原话|原文|逐字|一字不差",
+    re.I,
+)
+_WEEK = re.compile(r"\bweek\b|周|星期", re.I)
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")  # fmt: skip
+
+
+def is_when_question(question: str) -> bool:
+    return bool(_WHEN.search(question))
+
+
+def asks_what_was_said(question: str) -> bool:
+    """True for questions about the words themselves, which a fact cannot answer."""
+    return bool(_SAID.search(question))
+
+
+def day_text(day: str, lang: str) -> str:
+    """'7 May 2023' / '2023年5月7日'."""
+    d = date.fromisoformat(day[:10])
+    return (
+        f"{d.year}年{d.month}月{d.day}日"
+        if lang == "zh"
+        else f"{d.day} {_MONTHS[d.month - 1]} {d.year}"
+    )
+
+
+def resolved(text: str, session_date: str, lang: str) -> str | None:
+    """The time a passage's relative words name, as a phrase; None when it names none."""
+    found = find_when(text, session_date)
+    if found is None or found.end is not None or found.open_start:
+        return None
+    start = date.fromisoformat(found.start)
+    span = (date.fromisoformat(found.through) - start).days if found.through else 1
+    if span >= 365 and start.month == 1 and start.day == 1:
+        return f"{start.year}年" if lang == "zh" else str(start.year)
+    if span >= 28 and start.day == 1:
+        return (
+            f"{start.year}年{start.month}月"
+            if lang == "zh"
+            else f"{_MONTHS[start.month - 1]} {start.year}"
+        )
+    if _WEEK.search(text) and span == 1 and start.weekday() == 0:
+        end = start + timedelta(days=6)
+        if lang == "zh":
+            return f"{day_text(start.isoformat(), lang)}那一周"
+        return (
+            f"the week of {day_text(start.isoformat(), lang)} to {day_text(end.isoformat(), lang)}"
+        )
+    return day_text(start.isoformat(), lang)
+
+
+def quote(p: Passage, lang: str, *, when: bool = False) -> str:
+    """'On 8 May 2023 Caroline said: “…”' (with the resolved date for a when-question)."""
+    day = day_text(p.date, lang)
+    if lang == "zh":
+        text = f"{day}，{p.speaker}说：“{p.text}”"
+    else:
+        text = f"On {day} {p.speaker} said: “{p.text}”"
+    if when and (at := resolved(p.text, p.date, lang)) is not None and at != day:
+        text += f"（即{at}）" if lang == "zh" else f" (that is {at})"
+    return text
+
+
+def passage_answer(question: str, passages: list[Passage], lang: str) -> str:
+    """The passages quoted, best first, one per line."""
+    when = is_when_question(question)
+    return "\n".join(quote(p, lang, when=when) for p in passages)

@@ -1,0 +1,107 @@
+"""Passages from episode files: indexed, found, quoted, and kept in step with hand edits."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from mdmem.model.episode import Episode, Said, episode_path, render
+from mdmem.read.passages import MAX_CHARS, PassageIndex, named_speaker, split_passages
+from mdmem.read.said import asks_what_was_said, is_when_question, passage_answer, resolved
+
+
+def _write(root: Path, date: str, source: str, *messages: tuple[str, str]) -> Path:
+    ep = Episode(source, "0" * 64, date, sorted({w for w, _ in messages}), None,
+                 [Said(f"m{i + 1}", w, None, t) for i, (w, t) in enumerate(messages)])  # fmt: skip
+    path = root / episode_path(date, source)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render(ep), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    _write(tmp_path, "2023-05-08", "chat-1.md",
+           ("Caroline", "I went to a LGBTQ support group yesterday. It was powerful."),
+           ("Melanie", "That's great! I painted a lake sunrise last year."),
+           ("Caroline", "Our log drain endpoint is stream.velturis.io/aurora."))  # fmt: skip
+    _write(tmp_path, "2023-06-01", "chat-2.md",
+           ("Melanie", "We're thinking about going camping next month."),
+           ("Caroline", "Lovely, I adopted a dog named Pixie."))  # fmt: skip
+    return tmp_path
+
+
+def test_search_finds_the_message_and_says_where_it_is(root: Path) -> None:
+    idx = PassageIndex(root, root / ".mdmem")
+    assert idx.refresh() == 2
+    best = idx.search("What's our log drain endpoint?")[0]
+    assert best.text == "Our log drain endpoint is stream.velturis.io/aurora."
+    assert (best.speaker, best.date, best.anchor) == ("Caroline", "2023-05-08", "m3")
+    assert best.link == "[[episodes/2023/2023-05-08-chat-1#^m3]]"
+    assert idx.refresh() == 0  # nothing changed: nothing re-read
+
+
+def test_a_named_speaker_ranks_first(root: Path) -> None:
+    idx = PassageIndex(root, root / ".mdmem")
+    idx.refresh()
+    who = named_speaker("What did Melanie paint?", idx.speakers())
+    assert who == "Melanie"
+    assert idx.search("What did Melanie paint?", speaker=who)[0].speaker == "Melanie"
+    assert named_speaker("What did we say?", idx.speakers()) is None
+
+
+def test_hand_edits_and_deletions_are_seen_by_the_next_refresh(root: Path) -> None:
+    idx = PassageIndex(root, root / ".mdmem")
+    idx.refresh()
+    path = root / "episodes/2023/2023-06-01-chat-2.md"
+    text = path.read_text(encoding="utf-8").replace("a dog named Pixie", "a cat named Miso")
+    path.write_text(text, encoding="utf-8")
+    os.utime(path, ns=(1, 1))  # even with an old mtime: size and inode change the signature
+    idx.refresh()
+    assert idx.search("Pixie") == []
+    assert "Miso" in idx.search("cat named Miso")[0].text
+    path.unlink()
+    idx.refresh()
+    assert idx.search("Miso") == []
+
+
+def test_a_broken_episode_is_reported_not_fatal(root: Path) -> None:
+    (root / "episodes/2023/2023-07-01-bad.md").write_text("no frontmatter\n", encoding="utf-8")
+    idx = PassageIndex(root, root / ".mdmem")
+    idx.refresh()
+    assert [p.path for p in idx.problems] == ["episodes/2023/2023-07-01-bad.md"]
+    assert idx.search("Pixie")
+
+
+def test_long_messages_are_split_and_a_huge_line_is_cut() -> None:
+    text = " ".join(f"Sentence number {i} is here." for i in range(200))
+    parts = split_passages(text)
+    assert len(parts) > 1 and all(len(p) <= MAX_CHARS for p in parts)
+    assert " ".join(parts) == text
+    huge = "x" * 1_000_000
+    cut = split_passages(huge)
+    assert "".join(cut) == huge and max(map(len, cut)) == MAX_CHARS
+
+
+def test_when_questions_resolve_relative_dates_against_the_session() -> None:
+    assert resolved("I went to a support group yesterday.", "2023-05-08", "en") == "7 May 2023"
+    assert resolved("I painted a lake sunrise last year.", "2023-05-08", "en") == "2022"
+    assert resolved("昨天我去了", "2023-05-08", "zh") == "2023年5月7日"
+    assert resolved("I like lakes.", "2023-05-08", "en") is None
+    assert is_when_question("When did Caroline go to the support group?")
+    assert is_when_question("卡罗琳什么时候去的？")
+    assert not is_when_question("Where does Caroline live?")
+
+
+def test_quotes_are_verbatim_with_date_and_speaker(root: Path) -> None:
+    idx = PassageIndex(root, root / ".mdmem")
+    idx.refresh()
+    q = "When did Caroline go to the LGBTQ support group?"
+    text = passage_answer(q, idx.search(q, limit=1), "en")
+    assert text == ("On 8 May 2023 Caroline said: “I went to a LGBTQ support group yesterday."
+                    " It was powerful.” (that is 7 May 2023)")  # fmt: skip
+    assert asks_what_was_said("Recite the exact error log I shared")
+    assert asks_what_was_said("我跟你说过什么？")
+    assert not asks_what_was_said("Where do I live?")
