@@ -1,0 +1,123 @@
+"""Episode files in a vault: built from the messages an ingest applies, merged with what the
+person left in the file, and redacted when something is forgotten.
+
+Every function here returns vault-relative (path, new text) pairs for the caller's transaction;
+nothing is written directly, so an ingest's facts and episodes land together or not at all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mdmem.errors import FactFileError
+from mdmem.extract.transcript import Message, is_human_role
+from mdmem.files import read_text, sha256
+from mdmem.model.episode import Episode, Said, episode_path, parse, render
+
+FORGOTTEN = "[forgotten]"
+
+
+def message_id(position: int, m: Message) -> str:
+    """A message's identity in its source: position and a hash of who said what."""
+    return f"{position}:{sha256(m.speaker + chr(0) + m.text)[:10]}"
+
+
+@dataclass
+class EpisodeOps:
+    """The episode files an ingest writes, and the files it had to leave alone."""
+
+    ops: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def build_episodes(
+    messages: Iterable[tuple[int, Message]],
+    *,
+    source: str,
+    digest: str,
+    default_date: str,
+    journal_id: str | None,
+    existing: Callable[[str], str | None],
+    redact: Iterable[str] = (),
+) -> EpisodeOps:
+    """The episode files for newly applied human messages, (position, message) in order.
+
+    Pass only the messages this ingest applies (ingest knows which it applied before): a
+    message the person deleted from an episode must never come back with a re-run.
+
+    A session's file that exists is the base: its messages (as the person may have edited or
+    deleted them) stay, new messages are appended, and a message already there is not added
+    again. A base that does not parse is left alone and reported.
+    """
+    phrases = [p for p in redact if p]
+    by_day: dict[str, list[tuple[int, Message]]] = {}
+    for pos, m in messages:
+        if is_human_role(m.role) and m.text.strip():
+            by_day.setdefault((m.time or default_date)[:10], []).append((pos, m))
+    out = EpisodeOps()
+    for day, items in sorted(by_day.items()):
+        rel = episode_path(day, source)
+        text = existing(rel)
+        if text is not None and _source_of(text) not in (None, source):
+            rel = rel.removesuffix(".md") + f"-{sha256(source)[:6]}.md"  # another source's day
+            text = existing(rel)
+        try:
+            ep = parse(text, rel) if text is not None else Episode(source, digest, day, [])
+        except FactFileError as e:
+            out.notes.append(f"{e}; its new messages were not added, fix the file by hand")
+            continue
+        have = {s.anchor for s in ep.messages}
+        for pos, m in items:
+            anchor = f"m{pos}"
+            if anchor not in have:
+                ep.messages.append(Said(anchor, m.speaker, m.time, redact_text(m.text, phrases)))
+        ep.speakers = sorted({*ep.speakers, *(s.speaker for s in ep.messages)})
+        ep.sha256, ep.journal = digest, journal_id
+        new = render(ep)
+        if new != text:
+            out.ops.append((rel, new))
+    return out
+
+
+def _source_of(text: str) -> str | None:
+    m = re.search(r"^source: (.+)$", text, re.M)
+    return m[1].strip().strip("'\"") if m else None
+
+
+def redact_text(text: str, phrases: Iterable[str]) -> str:
+    """Every occurrence of each phrase (any case) replaced by '[forgotten]', longest first."""
+    for phrase in sorted({p for p in phrases if p.strip()}, key=lambda p: (-len(p), p)):
+        text = re.sub(re.escape(phrase), FORGOTTEN, text, flags=re.I)
+    return text
+
+
+def redact_episodes(root: Path, phrases: Iterable[str]) -> EpisodeOps:
+    """The episode files that mention any phrase, with every mention redacted."""
+    wanted = [p for p in phrases if p.strip()]
+    out = EpisodeOps()
+    base = root / "episodes"
+    if not wanted or not base.is_dir():
+        return out
+    probe = re.compile("|".join(re.escape(p) for p in wanted), re.I)
+    for path in sorted(base.glob("*/*.md")):
+        rel = path.relative_to(root).as_posix()
+        text = read_text(path)
+        if text is None or not probe.search(text):
+            continue
+        try:
+            ep = parse(text, rel)
+        except FactFileError as e:
+            # A broken file still must not keep the words: redact its raw text.
+            out.notes.append(f"{e}; redacted as plain text")
+            out.ops.append((rel, redact_text(text, wanted)))
+            continue
+        ep.messages = [
+            Said(s.anchor, s.speaker, s.time, redact_text(s.text, wanted)) for s in ep.messages
+        ]
+        new = render(ep)
+        if new != text:
+            out.ops.append((rel, new))
+    return out
