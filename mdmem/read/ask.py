@@ -22,8 +22,12 @@ from mdmem.model.rules import Rules
 from mdmem.read import answer as tpl
 from mdmem.read.index import Index
 from mdmem.read.match import Question
+from mdmem.read.passages import PassageIndex, named_speaker
 from mdmem.read.retrieve import fact_json, premise, retrieve
+from mdmem.read.said import asks_what_was_said, passage_answer
 from mdmem.store.vault import Vault
+
+PASSAGES = 3  # passages quoted when the words answer: enough to find it, few enough to read
 
 # Phrases that say "uncertain/unknown" and "removed": the evaluator reads these (evaluate.py).
 UNCERTAIN_WORDS = (
@@ -62,11 +66,12 @@ class Answer:
     question: str
     text: str
     lang: str
-    mode: str  # current | past | history | as_of | topic | none
+    mode: str  # current | past | history | as_of | topic | said | none
     facts: list[dict[str, Any]] = field(default_factory=list)
     as_of: str | None = None
     topic: str | None = None
     model: str | None = None
+    evidence: list[dict[str, Any]] = field(default_factory=list)  # passages quoted
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -78,6 +83,7 @@ class Answer:
             "topic": self.topic,
             "model": self.model,
             "facts": self.facts,
+            "evidence": self.evidence,
         }
 
 
@@ -105,10 +111,27 @@ def ask(
     with Index(vault.root) as index:
         index.refresh()
         result = answer_from_index(index, vault.rules, question, as_of=as_of, entity=entity)
+    if as_of is None and (result.mode == "none" or asks_what_was_said(question)):
+        _from_passages(vault, result)
     if llm is not None:
         result.text = llm_answer(result, model=llm, api_base=api_base, options=llm_options)
         result.model = llm
     return result
+
+
+def _from_passages(vault: Vault, result: Answer) -> None:
+    """Quote what was said when no fact answers, or when the question asks for the words."""
+    index = PassageIndex(vault.root, vault.meta)
+    try:
+        index.refresh()
+        who = named_speaker(result.question, index.speakers())
+        found = index.search(result.question, speaker=who, limit=PASSAGES)
+    finally:
+        index.close()
+    if found:
+        result.text = passage_answer(result.question, found, result.lang)
+        result.mode = "said"
+        result.evidence = [p.to_json() for p in found]
 
 
 def answer_from_index(
