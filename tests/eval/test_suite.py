@@ -61,8 +61,10 @@ BLIND = Path(__file__).resolve().parents[1] / "data" / "blind"
 # The held-out sets were written blind, without reading the extractor, the reader or the other
 # sets. tuned-1, tuned-2 and tuned-3 were each scored once blind (0.58, 0.67, 0.75) and then
 # used to find general failure classes, so they now guard those fixes; never-tuned-1 has not been
-# tuned on: its floor is the blind figure (BENCHMARKS.md, "Accuracy").
-HELDOUT_FLOORS = {"tuned-1": 1.0, "tuned-2": 1.0, "tuned-3": 1.0, "never-tuned-1": 0.74}
+# tuned on, nor has never-tuned-2 (real-sounding chat, 2026-12-01): each floor is its blind figure (BENCHMARKS.md, "Accuracy").
+HELDOUT_FLOORS = {
+    "tuned-1": 1.0, "tuned-2": 1.0, "tuned-3": 1.0, "never-tuned-1": 0.74, "never-tuned-2": 0.36,
+}  # fmt: skip
 
 
 @pytest.mark.parametrize("name", sorted(HELDOUT_FLOORS))
