@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from mdmem.errors import SlugError
-from mdmem.extract.generic import Found
+from mdmem.extract.candidates import Found
 from mdmem.extract.modality import sentences
 from mdmem.extract.rule_finder import Extraction, Extractor, speaker_entities
 from mdmem.extract.transcript import Message, is_human_role

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mdmem.engine.decide import Statement
+from mdmem.extract.candidates import Found, Resolver, canonical
 from mdmem.extract.dates import When, find_when, minutes, parse_date
-from mdmem.extract.generic import Found, Resolver, canonical, find_generic, named_next
+from mdmem.extract.generic import find_generic, named_next
 from mdmem.extract.modality import Mood, clause_end, clause_start, mood, said_as_change, sentences
 from mdmem.extract.prefilter import PatternSet
 from mdmem.extract.requests import find_dependencies, find_forget, find_verbatims

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mdmem.engine.decide import Statement
+from mdmem.extract.candidates import Resolver, canonical
 from mdmem.extract.dates import find_when
-from mdmem.extract.generic import Resolver, canonical
 from mdmem.extract.prefilter import PatternSet, guard
 from mdmem.extract.rule_finder import extract, speaker_entities
 from mdmem.extract.transcript import parse_transcript
