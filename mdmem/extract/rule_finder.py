@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from mdmem.engine.decide import Statement
+from mdmem.engine.decide import Statement, keeps_value
 from mdmem.extract.candidates import Found, Resolver, canonical
 from mdmem.extract.dates import When, find_when, minutes, parse_date
 from mdmem.extract.generic import find_generic, named_next
@@ -416,9 +416,8 @@ class Extractor:
             if slot is not None:
                 slot.value, slot.status = None, "expired"
             return
-        weak_over_plain = slot is not None and slot.status == "active" and tentative
-        older = slot is not None and bool(slot.valid_from) and at < str(slot.valid_from)
-        if not weak_over_plain and not older:  # mirrors decide: NOOP and BACKFILL keep the value
+        # What decide will keep, this view keeps too (BACKFILL and NOOP leave the value).
+        if slot is None or keeps_value(slot.status, slot.valid_from, at, tentative=tentative) is None:
             self.state[key] = _Slot(value, "tentative" if tentative else "active", at)
 
 
