@@ -90,7 +90,9 @@ def eval_(
                 f"[dim]{escape(res.path)}: {len(res.probes) - failed}/{len(res.probes)}[/]"
             )
 
-    report = evaluate(paths, llm=llm, progress=progress)
+    from mdmem.extract.plugins import finder_for
+
+    report = evaluate(paths, llm=llm, extractor=finder_for(llm), progress=progress)
     if as_json:
         print_json(report.to_json())
         for res in report.errors:
