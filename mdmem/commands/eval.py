@@ -90,9 +90,7 @@ def eval_(
                 f"[dim]{escape(res.path)}: {len(res.probes) - failed}/{len(res.probes)}[/]"
             )
 
-    from mdmem.extract.plugins import finder_for
-
-    report = evaluate(paths, llm=llm, extractor=finder_for(llm), progress=progress)
+    report = evaluate(paths, llm=llm, progress=progress)  # --llm extracts and answers
     if as_json:
         print_json(report.to_json())
         for res in report.errors:

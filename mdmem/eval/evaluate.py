@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 
 Ingest = Callable[..., Any]  # (vault, text, *, source, date, llm) -> IngestResult
 Answerer = Callable[..., str]  # (vault, question, *, as_of, llm) -> answer text
-# `llm` is the model that phrases answers (`ask --llm`); statements are found by a Finder.
 
 
 def normalize(text: str, *, fold: bool = True) -> str:
@@ -195,11 +194,12 @@ def run_scenario(
     ingest: Ingest | None = None,
     answer: Answerer | None = None,
 ) -> ScenarioResult:
-    """Run one scenario in a fresh temporary vault; ingest/answer default to mdmem's own, the
-    ingest finding statements with `extractor` (the rule finder unless given)."""
+    """Run one scenario in a fresh temporary vault; ingest/answer default to mdmem's own.
+    mdmem's ingest finds statements with `extractor`, else with the finder `llm` names."""
     from mdmem.store.vault import Vault
 
-    ingest = ingest or default_ingest(extractor)
+    if ingest is None:
+        ingest = default_ingest() if extractor is None else default_ingest(extractor)
     answer = answer or ask_text
     started = time.perf_counter()
     result = ScenarioResult(scenario.path, scenario)
@@ -231,12 +231,15 @@ def run_scenario(
 
 
 def default_ingest(extractor: Finder | None = None) -> Ingest:
-    """mdmem's own ingest with this finder (imported late: it is another module's work and may
-    pull in more)."""
+    """mdmem's own ingest, finding statements with `extractor`, or else with the finder the
+    `llm` it is called with names (`finder_for`: the rules without one). Imported late: it is
+    another module's work and may pull in more."""
     from mdmem.edit.ingest import ingest_text
+    from mdmem.extract.plugins import finder_for
 
     def ingest(vault: Any, text: str, *, source: str, date: str, llm: str | None = None) -> Any:
-        return ingest_text(vault, text, source=source, date=date, extractor=extractor)
+        finder = extractor or finder_for(llm)
+        return ingest_text(vault, text, source=source, date=date, extractor=finder)
 
     return ingest
 
@@ -264,7 +267,7 @@ def evaluate(
     progress: Callable[[ScenarioResult], None] | None = None,
 ) -> Report:
     """Run every scenario file under paths; one that cannot be loaded or run is reported, not fatal.
-    `extractor` finds the statements, `llm` phrases the answers (both optional)."""
+    `llm` extracts and answers; `extractor`, when given, finds the statements instead."""
     report = Report()
     files: list[Path | ScenarioResult] = []
     for arg in paths:  # a missing path is reported like a broken file: the others still run

@@ -226,3 +226,18 @@ def test_a_broken_or_missing_pack_is_a_clear_error(plugins) -> None:
     with pytest.raises(MdmemError) as e:
         pack_path("nope")
     assert "choose one of: health, nowhere, personal, software_project, story, story_path" in str(e.value)  # fmt: skip
+
+
+def test_evaluate_ingests_with_the_finder_it_is_given(tmp_path: Path, plugins) -> None:
+    from mdmem.eval.evaluate import evaluate
+
+    (tmp_path / "s.yaml").write_text(
+        "name: city\nlang: en\nrules: personal\nsessions:\n"
+        "  - date: '2026-02-10'\n    transcript: |\n      User: Lovely weather today.\n"
+        "probes:\n  - {after: 1, type: recall, ask: Where do I live?, expect: {contains: [Porto]}}\n",
+        encoding="utf-8",
+    )
+    with_city = evaluate([tmp_path / "s.yaml"], extractor=load_finder("city", city="Porto"))
+    assert with_city.results[0].error is None and with_city.results[0].probes[0].passed
+    with_rules = evaluate([tmp_path / "s.yaml"])  # the rule finder hears no city in that chat
+    assert not with_rules.results[0].probes[0].passed
