@@ -90,7 +90,7 @@ def eval_(
                 f"[dim]{escape(res.path)}: {len(res.probes) - failed}/{len(res.probes)}[/]"
             )
 
-    report = evaluate(paths, llm=llm, progress=progress)
+    report = evaluate(paths, llm=llm, progress=progress)  # --llm extracts and answers
     if as_json:
         print_json(report.to_json())
         for res in report.errors:

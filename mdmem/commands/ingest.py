@@ -110,8 +110,10 @@ def ingest(
     v = open_vault(vault, wait)
     from mdmem.edit.ingest import ingest_paths
     from mdmem.edit.ingest_result import summary
+    from mdmem.extract.plugins import finder_for
 
-    results = ingest_paths(v, paths, date=date, llm=llm, api_base=api_base, dry_run=dry_run,
+    extractor = finder_for(llm, api_base)  # the rule finder, or with --llm the model finder
+    results = ingest_paths(v, paths, date=date, extractor=extractor, dry_run=dry_run,
                            commit=commit, progress=not as_json)  # fmt: skip
     if as_json:
         print_json({"dry_run": dry_run, "summary": summary(results),

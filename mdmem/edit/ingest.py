@@ -10,20 +10,18 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mdmem.edit import gitcommit
 from mdmem.edit.ingest_result import IngestResult
 from mdmem.engine.decide import Plan, plan_statements
 from mdmem.errors import RefusedError, TranscriptError
-from mdmem.extract.rule_finder import Extraction, extract
+from mdmem.extract.finder import Extraction, Finder
+from mdmem.extract.rule_finder import extract
 from mdmem.extract.transcript import Message, parse_transcript, read_transcript
 from mdmem.files import sha256
 from mdmem.model.factfile import Fact
-from mdmem.store.vault import Vault
-
-if TYPE_CHECKING:
-    from mdmem.extract.model_finder import LLMConfig
+from mdmem.store.vault import Vault, refuse_broken
 
 # Editors' swap, backup and temporary files left beside transcripts in a folder.
 EDITOR_JUNK = (".swp", ".swo", ".swx", "~", ".tmp", ".bak", ".orig")
@@ -55,11 +53,10 @@ def ingested_sources(vault: Vault) -> dict[str, dict[str, Any]]:
 class _Session:
     """One ingest run: the journal's known sources, and on a dry run the state so far."""
 
-    def __init__(self, vault: Vault, *, dry_run: bool, llm: str | LLMConfig | None, api_base: str | None) -> None:  # fmt: skip
+    def __init__(self, vault: Vault, *, dry_run: bool, extractor: Finder | None) -> None:
         self.vault = vault
         self.dry_run = dry_run
-        self.llm = llm
-        self.api_base = api_base
+        self.extractor = extractor or extract  # the rule finder unless another was chosen
         self.seen = ingested_sources(vault)
         self.shadow: dict[str, Fact] | None = None
 
@@ -76,7 +73,9 @@ class _Session:
             res.skipped, res.previous = True, self.seen[digest]
             return res
         facts = self.facts()
-        found = self._extract(messages, facts, source, default_date)
+        found = self.extractor(
+            messages, self.vault.rules, facts, source=source, default_date=default_date
+        )
         res.errors, res.notes = list(found.errors), list(found.notes)
         info = {"kind": "transcript", "path": source, "messages": len(messages),
                 "statements": len(found.statements)}  # fmt: skip
@@ -94,35 +93,22 @@ class _Session:
             self.seen[digest] = res.entry
         return res
 
-    def _extract(self, messages: list[Message], facts: dict[str, Fact], source: str, default_date: str) -> Extraction:  # fmt: skip
-        if self.llm is not None:
-            from mdmem.extract.model_finder import (
-                extract_llm,  # the only road to litellm, taken only when asked
-            )
-
-            return extract_llm(messages, self.vault.rules, facts, source=source, default_date=default_date,
-                               model=self.llm, api_base=self.api_base)  # fmt: skip
-        return extract(messages, self.vault.rules, facts, source=source, default_date=default_date)
-
     def _dry_plan(self, found: Extraction, facts: dict[str, Fact]) -> Plan:
-        problems = {p.path: p for p in self.vault.scan()[1]}
         plan = plan_statements(facts, self.vault.rules, found.statements, now=self.vault.now)
+        refuse_broken(plan, self.vault.scan()[1])  # what `say` would refuse, with its words
         for change in plan.changes:
-            rel = f"facts/{change.key}.md"
-            if rel in problems:
-                raise RefusedError(f"{problems[rel]}\n{rel} must be fixed by hand before mdmem can change it")  # fmt: skip
             if change.after is not None:
                 facts[change.key] = change.after
         return plan
 
 
 def ingest_text(vault: Vault, text: str, *, source: str = "<text>", date: str | None = None,
-                llm: str | LLMConfig | None = None, api_base: str | None = None,
-                dry_run: bool = False) -> IngestResult:  # fmt: skip
-    """Ingest one transcript given as text; one journal entry (none on a dry run or a re-run)."""
+                extractor: Finder | None = None, dry_run: bool = False) -> IngestResult:  # fmt: skip
+    """Ingest one transcript given as text; one journal entry (none on a dry run or a re-run).
+    `extractor` finds the statements (`extract.plugins.finder_for`); the rule finder by default."""
     default = date or vault.now[:10]
     messages = parse_transcript(text, source=source, default_time=default)
-    session = _Session(vault, dry_run=dry_run, llm=llm, api_base=api_base)
+    session = _Session(vault, dry_run=dry_run, extractor=extractor)
     return session.run(messages, sha256(text), source, default)
 
 
@@ -162,13 +148,13 @@ def _source_name(path: Path, vault: Vault | None) -> str:
 
 
 def ingest_paths(vault: Vault, paths: Sequence[str | Path], *, date: str | None = None,
-                 llm: str | LLMConfig | None = None, api_base: str | None = None,
-                 dry_run: bool = False, commit: bool = False, progress: bool = False) -> list[IngestResult]:  # fmt: skip
+                 extractor: Finder | None = None, dry_run: bool = False, commit: bool = False,
+                 progress: bool = False) -> list[IngestResult]:  # fmt: skip
     """Ingest transcript files and folders in order; a bad file is reported, the rest go on."""
     if commit and not dry_run:
         gitcommit.check_repo(vault.root)
     files = transcript_files(paths, vault)
-    session = _Session(vault, dry_run=dry_run, llm=llm, api_base=api_base)
+    session = _Session(vault, dry_run=dry_run, extractor=extractor)
     results: list[IngestResult] = []
     with _progress(progress and len(files) > 1, len(files)) as advance:
         for source, path in files:

@@ -154,16 +154,26 @@ def _assert(
                 return "UPDATE", before.evolve(depends_on=deps)
             return "NOOP", None
         return "CONFIRM", _confirm(before, st, now, deps)
-    if before.valid_from and at < before.valid_from:
-        return "BACKFILL", _backfill(before, st, now)
-    if st.tentative and before.status in ("active", "uncertain"):
-        return "NOOP", None  # weak evidence never overwrites what the person said plainly
+    kept = keeps_value(before.status, before.valid_from, at, tentative=st.tentative)
+    if kept is not None:
+        return kept, _backfill(before, st, now) if kept == "BACKFILL" else None
     history = list(before.history)
     if before.value is not None:
         history.append(archive(before, at, "superseded by a new statement"))
     return "UPDATE", new.evolve(
         history=history, body=before.body, extra=before.extra, depends_on=deps
     )
+
+
+def keeps_value(status: str, valid_from: str | None, at: str, *, tentative: bool) -> str | None:
+    """A new value said for `at` leaves the current one in place: 'BACKFILL', 'NOOP' or None.
+
+    The one rule both the decision table and the extractor's view of a batch follow."""
+    if valid_from and at < valid_from:
+        return "BACKFILL"  # an earlier value, told later: history, not the current value
+    if tentative and status in ("active", "uncertain"):
+        return "NOOP"  # weak evidence never overwrites what the person said plainly
+    return None
 
 
 def _confirm(before: Fact, st: Statement, now: str, deps: list[dict[str, object]]) -> Fact:

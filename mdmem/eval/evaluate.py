@@ -9,7 +9,7 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mdmem.errors import MdmemError
 from mdmem.eval.scenario import (
@@ -24,6 +24,9 @@ from mdmem.eval.scenario import (
     scenario_from_mapping,
 )
 from mdmem.model.factfile import dump_yaml
+
+if TYPE_CHECKING:
+    from mdmem.extract.finder import Finder
 
 Ingest = Callable[..., Any]  # (vault, text, *, source, date, llm) -> IngestResult
 Answerer = Callable[..., str]  # (vault, question, *, as_of, llm) -> answer text
@@ -187,13 +190,16 @@ def run_scenario(
     scenario: Scenario,
     *,
     llm: str | None = None,
+    extractor: Finder | None = None,
     ingest: Ingest | None = None,
     answer: Answerer | None = None,
 ) -> ScenarioResult:
-    """Run one scenario in a fresh temporary vault; ingest/answer default to mdmem's own."""
+    """Run one scenario in a fresh temporary vault; ingest/answer default to mdmem's own.
+    mdmem's ingest finds statements with `extractor`, else with the finder `llm` names."""
     from mdmem.store.vault import Vault
 
-    ingest = ingest or default_ingest()
+    if ingest is None:
+        ingest = default_ingest() if extractor is None else default_ingest(extractor)
     answer = answer or ask_text
     started = time.perf_counter()
     result = ScenarioResult(scenario.path, scenario)
@@ -224,11 +230,18 @@ def run_scenario(
     return result
 
 
-def default_ingest() -> Ingest:
-    """mdmem's own ingest (imported late: it is another module's work and may pull in more)."""
+def default_ingest(extractor: Finder | None = None) -> Ingest:
+    """mdmem's own ingest, finding statements with `extractor`, or else with the finder the
+    `llm` it is called with names (`finder_for`: the rules without one). Imported late: it is
+    another module's work and may pull in more."""
     from mdmem.edit.ingest import ingest_text
+    from mdmem.extract.plugins import finder_for
 
-    return ingest_text
+    def ingest(vault: Any, text: str, *, source: str, date: str, llm: str | None = None) -> Any:
+        finder = extractor or finder_for(llm)
+        return ingest_text(vault, text, source=source, date=date, extractor=finder)
+
+    return ingest
 
 
 def ask_text(vault: Any, question: str, *, as_of: str | None = None, llm: str | None = None) -> str:
@@ -248,11 +261,13 @@ def evaluate(
     paths: Iterable[Path | str],
     *,
     llm: str | None = None,
+    extractor: Finder | None = None,
     ingest: Ingest | None = None,
     answer: Answerer | None = None,
     progress: Callable[[ScenarioResult], None] | None = None,
 ) -> Report:
-    """Run every scenario file under paths; one that cannot be loaded or run is reported, not fatal."""
+    """Run every scenario file under paths; one that cannot be loaded or run is reported, not fatal.
+    `llm` extracts and answers; `extractor`, when given, finds the statements instead."""
     report = Report()
     files: list[Path | ScenarioResult] = []
     for arg in paths:  # a missing path is reported like a broken file: the others still run
@@ -269,7 +284,7 @@ def evaluate(
             res = (
                 scenario
                 if isinstance(scenario, ScenarioResult)
-                else _run(scenario, llm, ingest, answer)
+                else _run(scenario, llm, extractor, ingest, answer)
             )
             report.results.append(res)
             if progress is not None:
@@ -295,11 +310,10 @@ def load_scenarios(path: Path) -> list[Scenario | ScenarioResult]:
     return out
 
 
-def _run(
-    scenario: Scenario, llm: str | None, ingest: Ingest | None, answer: Answerer | None
-) -> ScenarioResult:
+def _run(scenario: Scenario, llm: str | None, extractor: Finder | None, ingest: Ingest | None,
+         answer: Answerer | None) -> ScenarioResult:  # fmt: skip
     try:
-        return run_scenario(scenario, llm=llm, ingest=ingest, answer=answer)
+        return run_scenario(scenario, llm=llm, extractor=extractor, ingest=ingest, answer=answer)
     except MdmemError as e:
         return ScenarioResult(scenario.path, scenario, error=str(e))
     except Exception as e:  # noqa: BLE001 - a crash in one scenario is reported with its

@@ -9,38 +9,14 @@ title, a number or a quotation, unless X is an attribute the rules declare.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import replace
 
-from mdmem.errors import SlugError
+from mdmem.extract.candidates import LOWER_STOP, X_STOP, Found, Resolver, words
 from mdmem.lang.detect import has_cjk
-from mdmem.model.factfile import Value
-from mdmem.model.rules import Rules, norm
-from mdmem.model.slug import check_slug, slugify
-
-
-@dataclass(frozen=True)
-class Found:
-    """One candidate fact in one sentence, before its mood and dates are weighed."""
-
-    attribute: str | None  # None: "that"/"this" — the statement just made
-    value: Value = None
-    kind: str = "assert"  # assert | invalidate | forget | verbatim | depends | switch
-    start: int = 0
-    value_start: int = 0
-    end: int = 0
-    owner: str | None = None  # "the team's lead": the fact is about `team`
-    date: str | None = None  # a pattern's own `date` group
-    dep: dict[str, Any] = field(default_factory=dict)  # depends: {on, action, value?}
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
+from mdmem.model.rules import norm
 
 # Heads of "my X is …" that name a way of talking, not a slot of a person's life.
-HEAD_STOP = _words(
+HEAD_STOP = words(
     """
     thing things part parts point problem problems issue question questions goal goals aim dream
     dreams plan plans idea ideas guess bet hope hopes wish fault pleasure heart mind life mood
@@ -52,27 +28,12 @@ HEAD_STOP = _words(
     husband wife partner boyfriend girlfriend brother sister parents team body
     """
 )
-X_STOP = _words(
-    """
-    i me you he she it we they this that these those and or but when who which what how why
-    where if so very really just also still one ones own self is are was were be been
-    """
-)
 X_PAST = frozenset(["old", "former", "previous", "ex", "last", "first", "late", "original"])
-CAP_STOP = _words(
+CAP_STOP = words(
     """
     I I'm I’m It It's It’s This That These Those There Here He She They We You A An My Our Your
     His Her Their So Not Just Really Very Also Still Always Never Such What When How Why Where
     Who Oh Ok OK Okay Yes No Yeah Lol Haha Well Now Then Too Pretty Super Totally
-    """
-)
-LOWER_STOP = _words(
-    """
-    to a an the so very really just that what when how why where about like not kind sort pretty
-    quite too also still always going getting being more less one all both in on at for with
-    from of by my our your his her their this these those it its i you we they he she gonna
-    definitely probably actually literally totally super awesome amazing great good bad fine ok
-    okay nice cool important key hard tough tricky easy fun
     """
 )
 CONNECTORS = frozenset(["of", "de", "von", "van", "the", "and", "&", "la", "le", "del", "da", "di"])
@@ -101,7 +62,7 @@ _COLON = re.compile(
     r"^(?P<x>[A-Za-z][A-Za-z-]*(?:\s+[A-Za-z][A-Za-z-]*){0,3}|[\u4e00-\u9fff]{2,6})\s*[:：]\s*"
     r"(?P<y>[^:：]{1,60}?)\s*[.。!！]?$"
 )
-COLON_STOP = _words(
+COLON_STOP = words(
     """
     note notes update edit ps p.s fyi btw tip example reminder question answer warning error
     todo re subject summary step q a source quote link why what how lol ok well so anyway also
@@ -116,7 +77,7 @@ _GOES = re.compile(
     r"(?P<y>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})"
     r"(?=\s*(?:$|[,;.!?]|\s[-–—]\s|\s(?:and|but|now|from|every|each)\b))"
 )
-PEOPLE_STOP = _words(
+PEOPLE_STOP = words(
     """
     i we you they he she it kids kid children child family everyone everybody people friends
     parents mom dad mum son daughter husband wife son boys girls guys folks team we'll
@@ -139,7 +100,7 @@ _ZH_IS = re.compile(
     r"(?:现在|目前)?(?P<verb>是|叫|换成了?|改成了?|变成了?)(?P<y>[^，。！？；,!?;\s]{1,20}?)"
     r"(?=$|[，。！？；,!?;\s]|了|啦)"
 )
-ZH_X_STOP = _words(
+ZH_X_STOP = words(
     """
     梦想 目标 问题 意思 想法 计划 意见 感觉 建议 理由 原因 重点 关键 看法 习惯 心情 愿望 希望 天 生活 人生 工作 事 事情 东西 爸爸 妈妈 孩子 家人 朋友 老公
     老婆
@@ -156,94 +117,8 @@ _GATE_SWITCH = re.compile(r"(?=.*(?:switched|changed|moved|updated))(?=.*\sto\s)
 _GATE_GOES = re.compile(r"\s(?:go|goes|sent|routed)\s", re.I)
 
 
-class Resolver:
-    """Turns what a person calls a slot ("address", "地址", "team lead") into an attribute."""
-
-    def __init__(self, rules: Rules, known: Iterable[str] = ()) -> None:
-        self.rules = rules
-        self.exact: dict[str, str] = {}
-        self.alias: dict[str, str] = {}
-        for name, attr in rules.attributes.items():
-            for phrase in (name, name.replace("_", " "), *attr.label.values()):
-                self.exact.setdefault(norm(phrase), name)
-            for phrase in attr.aliases:
-                self.alias.setdefault(norm(phrase), name)
-        for name in known:
-            self.exact.setdefault(norm(name.replace("_", " ")), name)
-        # Spelling → attribute, for "we switched to pnpm" where only the value names the slot.
-        owners: dict[str, set[str]] = {}
-        for name, attr in rules.attributes.items():
-            for group in attr.values:
-                for spelling in group:
-                    owners.setdefault(norm(spelling), set()).add(name)
-        self.by_value = {v: next(iter(a)) for v, a in owners.items() if len(a) == 1}
-
-    def learn(self, attribute: str) -> None:
-        self.exact.setdefault(norm(attribute.replace("_", " ")), attribute)
-
-    def declared(self, phrase: str, aliases: bool = True) -> str | None:
-        """The attribute a phrase names by its name, label or (if allowed) an alias."""
-        key = norm(phrase)
-        for k in (key, key[:-1] if key.endswith("s") else key):
-            if k in self.exact:
-                return self.exact[k]
-            if aliases and k in self.alias:
-                return self.alias[k]
-        return None
-
-    def topic_head(self, phrase: str) -> str | None:
-        """The first attribute of the topic a phrase names ("工作" → employer), or None."""
-        key = norm(phrase)
-        for topic in self.rules.topics.values():
-            names = [topic.name, *topic.label.values(), *topic.aliases]
-            if topic.attributes and any(norm(n) == key for n in names):
-                return topic.attributes[0]
-        return None
-
-    def named(self, phrase: str) -> str | None:
-        """Like `declared`, also trying the phrase's shorter parts ("repo URL" → "repo")."""
-        found = self.declared(phrase)
-        words = phrase.split()
-        spans = sorted(
-            ((i, j) for i in range(len(words)) for j in range(i + 1, len(words) + 1)),
-            key=lambda ij: (ij[0] - ij[1], -ij[1]),  # longest first, then nearest the head
-        )
-        for i, j in spans:
-            if found:
-                break
-            part = words[i:j]
-            if len(part) == 1 and part[0].lower() in X_STOP | LOWER_STOP:
-                continue  # "from", "in": aliases too weak to name a slot on their own
-            found = self.declared(" ".join(part))
-        return found
-
-    def patterned(self, attribute: str) -> bool:
-        """True when the rules give this attribute patterns of its own (they win)."""
-        a = self.rules.attributes.get(attribute)
-        return a is not None and bool(a.extract or a.invalidate)
-
-    def new_slug(self, phrase: str) -> str | None:
-        """A slug for a slot no rule names, or None when the phrase makes no valid one."""
-        text = re.sub(r"['’]s\b", "", phrase.strip().lower())
-        slug = slugify(text)
-        try:
-            return check_slug(slug) if slug else None
-        except SlugError:
-            return None
-
-    def attribute(self, phrase: str) -> str | None:
-        return self.declared(phrase) or self.new_slug(phrase)
 
 
-def canonical(rules: Rules, attribute: str, value: str) -> str:
-    """The value with the case of its `values` spelling ("shanghai" → "Shanghai")."""
-    grp = rules.group(attribute, value)
-    if grp and value not in grp:
-        n = norm(value)
-        for spelling in grp:
-            if norm(spelling) == n:
-                return spelling
-    return value
 
 
 def name_like(y: str) -> str | None:

@@ -1,10 +1,11 @@
 """`ingest --llm MODEL`: candidate facts from a model, validated before anything is written.
 
-The only module that imports litellm, and only inside the function that calls a model (the
-import costs seconds). The model sees a window of the conversation and the vault's attribute
-schema and answers JSON; every candidate must name valid slugs, quote the person's own message
-word for word, and pass the same mood and date checks as the default extractor. A malformed
-answer, a timeout or an invalid candidate is an error for that message: nothing of it is written.
+litellm is imported by `mdmem.llm` only inside the function that calls a model (the import
+costs seconds), so choosing this finder costs nothing until its first call. The model sees a
+window of the conversation and the vault's attribute schema and answers JSON; every candidate
+must name valid slugs, quote the person's own message word for word, and pass the same mood and
+date checks as the rule finder. A malformed answer, a timeout or an invalid candidate is an
+error for that message: nothing of it is written.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from mdmem.errors import SlugError
-from mdmem.extract.generic import Found
+from mdmem.errors import MdmemError, SlugError
+from mdmem.extract.candidates import Found
+from mdmem.extract.finder import Extraction, Finder
 from mdmem.extract.modality import sentences
-from mdmem.extract.rule_finder import Extraction, Extractor, speaker_entities
 from mdmem.extract.transcript import Message, is_human_role
+from mdmem.extract.weigh import Extractor, speaker_entities
 from mdmem.llm import LLMError, complete
 from mdmem.model.factfile import ACTIONS, DATE_RE, Fact
 from mdmem.model.rules import Rules, norm
@@ -177,31 +179,51 @@ def _grounded(attribute: str, value: str, quote: str, rules: Rules) -> bool:
     return any(norm(s) in q for s in spellings)
 
 
-def extract_llm(messages: list[Message], rules: Rules, facts: Mapping[str, Fact], *, source: str,
-                default_date: str, model: str | LLMConfig, api_base: str | None = None) -> Extraction:  # fmt: skip
-    """Like `extract.extract`, with the candidates of each human message from a model."""
-    cfg = model if isinstance(model, LLMConfig) else LLMConfig(model, api_base=api_base)
+@dataclass
+class ModelFinder:
+    """The model finder: each human message's candidates from a model, then weighed like the
+    rule finder's. litellm is imported on the first model call, not before."""
+
+    config: LLMConfig
+
+    def __call__(self, messages: list[Message], rules: Rules, facts: Mapping[str, Fact], *,
+                 source: str, default_date: str) -> Extraction:  # fmt: skip
+        """Statements of `messages`; a message whose answer fails validation goes to `errors`."""
+        cfg = self.config
+        ex = Extractor(rules, facts, source=source, default_date=default_date)
+        entities = speaker_entities(messages)
+        system = SYSTEM + "\nSchema (attributes this vault knows):\n" + schema(rules)
+        for i, msg in enumerate(messages):
+            if not is_human_role(msg.role):
+                continue
+            entity = entities.get(msg.speaker.casefold(), "user")
+            context = [
+                {"speaker": m.speaker, "text": m.text} for m in messages[max(0, i - cfg.window) : i]
+            ]
+            payload = {"date": (msg.time or default_date)[:10], "context": context,
+                       "target": {"speaker": msg.speaker, "text": msg.text}}  # fmt: skip
+            prompt = "The conversation, as JSON data:\n" + json.dumps(payload, ensure_ascii=False)
+            try:
+                answer = _complete(cfg, [{"role": "system", "content": system},
+                                         {"role": "user", "content": prompt}])  # fmt: skip
+                found = [validate(item, msg, entity, rules) for item in parse_answer(answer)]
+            except LLMError as e:
+                ex.errors.append(f"{source}:{msg.line}: {e}; nothing from this message was written")
+                continue
+            ex.message(msg, entity, found)
+        return ex.result()
+
+
+def model_finder(model: str | LLMConfig | None = None, api_base: str | None = None,
+                 **options: Any) -> Finder:  # fmt: skip
+    """The `model` finder (entry point `mdmem.finders`): a litellm model name or an LLMConfig;
+    `api_base` is the server's URL, other options (timeout, window) are LLMConfig's."""
+    if model is None:
+        raise MdmemError("the model finder needs a model: pass model=NAME (the CLI: --llm MODEL)")
+    unknown = sorted(set(options) - {"timeout", "window"})
+    if unknown:
+        raise MdmemError(f"the model finder has no option {', '.join(unknown)}; it takes model, api_base, timeout, window")  # fmt: skip
+    cfg = model if isinstance(model, LLMConfig) else LLMConfig(model, **options)
     if api_base and not cfg.api_base:
         cfg.api_base = api_base
-    ex = Extractor(rules, facts, source=source, default_date=default_date)
-    entities = speaker_entities(messages)
-    system = SYSTEM + "\nSchema (attributes this vault knows):\n" + schema(rules)
-    for i, msg in enumerate(messages):
-        if not is_human_role(msg.role):
-            continue
-        entity = entities.get(msg.speaker.casefold(), "user")
-        context = [
-            {"speaker": m.speaker, "text": m.text} for m in messages[max(0, i - cfg.window) : i]
-        ]
-        payload = {"date": (msg.time or default_date)[:10], "context": context,
-                   "target": {"speaker": msg.speaker, "text": msg.text}}  # fmt: skip
-        prompt = "The conversation, as JSON data:\n" + json.dumps(payload, ensure_ascii=False)
-        try:
-            answer = _complete(cfg, [{"role": "system", "content": system},
-                                     {"role": "user", "content": prompt}])  # fmt: skip
-            found = [validate(item, msg, entity, rules) for item in parse_answer(answer)]
-        except LLMError as e:
-            ex.errors.append(f"{source}:{msg.line}: {e}; nothing from this message was written")
-            continue
-        ex.message(msg, entity, found)
-    return Extraction(ex.out, ex.notes, ex.errors)
+    return ModelFinder(cfg)

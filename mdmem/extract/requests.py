@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from mdmem.extract.generic import Found, Resolver
+from mdmem.extract.candidates import Found, Resolver
 from mdmem.extract.modality import is_question
 from mdmem.model.rules import norm
 

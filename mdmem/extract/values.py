@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from mdmem.extract.generic import Found, canonical
+from mdmem.extract.candidates import Found, canonical
 from mdmem.model.factfile import Value
 from mdmem.model.rules import Rules
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,6 +23,7 @@ from mdmem.store.journal import Journal, make_entry
 from mdmem.store.lastgood import good_rules, journal_facts
 from mdmem.store.lock import VaultLock
 from mdmem.store.manifest import Manifest
+from mdmem.store.packs import pack_path
 from mdmem.store.snapshot import Snapshot
 
 DEFAULT_ENTITY = "user"
@@ -37,27 +39,6 @@ def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def packs_dir() -> Path:
-    """Where the rule packs live: inside the installed package, or the source tree's rules/."""
-    here = Path(__file__).resolve().parents[1]  # the mdmem package
-    for candidate in (here / "rules", here.parent / "rules"):
-        if candidate.is_dir():
-            return candidate
-    raise MdmemError("no rule packs found; reinstall mdmem")
-
-
-def pack_path(pack: str) -> Path:
-    """A pack name ('personal') or a path to a rules file."""
-    path = Path(pack)
-    if path.suffix in (".yaml", ".yml") and path.is_file():
-        return path
-    found = packs_dir() / f"{pack}.yaml"
-    if not found.is_file():
-        names = ", ".join(sorted(p.stem for p in packs_dir().glob("*.yaml")))
-        raise MdmemError(f"no rule pack {pack!r}; choose one of: {names}, or give a path")
-    return found
-
-
 @dataclass(frozen=True)
 class Problem:
     path: str
@@ -67,6 +48,18 @@ class Problem:
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
         return f"{where}: {self.message}"
+
+
+def refuse_broken(plan: Plan, problems: Iterable[Problem]) -> None:
+    """Refuse a plan that would change a fact file that does not parse: a person must fix it."""
+    broken = {p.path: p for p in problems}
+    for change in plan.changes:
+        rel = f"facts/{change.key}.md"
+        if rel in broken:
+            raise RefusedError(
+                f"{broken[rel]}\n{rel} must be fixed by hand before mdmem can change it"
+                " (run `mdmem check`)"
+            )
 
 
 @dataclass
@@ -241,14 +234,7 @@ class Vault:
             facts, problems = self.scan(refresh=True)
             now = self.now
             plan = plan_statements(facts, self.rules, statements, now=now)
-            broken = {p.path: p for p in problems}
-            for change in plan.changes:
-                rel = f"facts/{change.key}.md"
-                if rel in broken:
-                    raise RefusedError(
-                        f"{broken[rel]}\n{rel} must be fixed by hand before mdmem can change it"
-                        " (run `mdmem check`)"
-                    )
+            refuse_broken(plan, problems)
             if any(c.after is not None and c.after.depends_on for c in plan.changes):
                 self._refuse_cycle(facts, plan)
             if dry_run or not plan.changes:

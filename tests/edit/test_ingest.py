@@ -82,6 +82,17 @@ def test_dry_run_writes_nothing_and_plans_files_in_sequence(vault, tmp_path):
     assert not (vault.root / "facts" / "user").exists()
 
 
+def test_a_dry_run_refuses_a_broken_file_in_the_words_of_the_real_run(vault, tmp_path):
+    ingest_text(vault, FIRST)
+    (vault.root / "facts" / "user" / "home_city.md").write_text("---\nvalue: [\n", encoding="utf-8")
+    (tmp_path / "move.md").write_text(MOVE, encoding="utf-8")
+    [dry] = ingest_paths(vault, [tmp_path / "move.md"], dry_run=True)
+    [real] = ingest_paths(vault, [tmp_path / "move.md"])
+    assert dry.errors == real.errors and len(dry.errors) == 1
+    assert "facts/user/home_city.md must be fixed by hand" in dry.errors[0]
+    assert dry.errors[0].endswith("(run `mdmem check`)")
+
+
 def test_folder_in_name_order_with_a_bad_file_reported_and_the_rest_ingested(vault, tmp_path):
     folder = tmp_path / "t"
     (folder / "sub").mkdir(parents=True)

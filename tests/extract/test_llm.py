@@ -11,6 +11,7 @@ import pytest
 from mdmem import Vault
 from mdmem.edit.ingest import ingest_text, ingested_sources
 from mdmem.extract.model_finder import TIMEOUT, LLMConfig, parse_answer, schema
+from mdmem.extract.plugins import finder_for
 from tests.conftest import make_vault
 
 MODEL = "gpt-4o-mini"
@@ -34,7 +35,7 @@ def vault(tmp_path: Path) -> Vault:
 
 def run(vault: Vault, text: str, *answers: object) -> tuple:
     cfg = LLMConfig(MODEL, mock_responses=list(answers), timeout=0.2)
-    return ingest_text(vault, text, llm=cfg), cfg
+    return ingest_text(vault, text, extractor=finder_for(cfg)), cfg
 
 
 def test_valid_answers_feed_the_same_decisions(vault):
@@ -181,9 +182,7 @@ def test_schema_lists_every_attribute_with_its_spellings(vault):
 @pytest.mark.skipif(not os.environ.get("MDMEM_LIVE_MODEL"), reason="set MDMEM_LIVE_MODEL to run")
 def test_live_model_extracts_the_move(vault):
     model = os.environ["MDMEM_LIVE_MODEL"]
-    r = ingest_text(
-        vault, CHAT, llm=LLMConfig(model, api_base=os.environ.get("MDMEM_LIVE_API_BASE"))
-    )
+    r = ingest_text(vault, CHAT, extractor=finder_for(model, os.environ.get("MDMEM_LIVE_API_BASE")))
     assert r.errors == [], r.errors
     assert vault.get("home_city") is not None and vault.get("home_city").value in (
         "Shanghai",

@@ -9,7 +9,7 @@ import pytest
 
 from mdmem import Vault
 from mdmem.edit.ingest import ingest_text
-from mdmem.extract.generic import Resolver
+from mdmem.extract.candidates import Resolver
 from mdmem.extract.requests import find_forget, find_verbatim, find_verbatims
 from mdmem.model.rules_yaml import load_rules
 

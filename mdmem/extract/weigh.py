@@ -1,0 +1,367 @@
+"""Weighing candidates into statements: mood, time and the batch's view of the vault.
+
+Every finder ends here. It hands over the candidates it found in a message (`Found`, with the
+sentence each stands in); the `Extractor` weighs each for mood (a question, a hedge, a denial …)
+and time ("from 2019 to 2021", "last year") before it becomes a `Statement`, and keeps a view of
+the vault as the batch so far has changed it. Deciding what the vault does with a statement is
+`decide.plan_statements`' job, not this module's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from mdmem.engine.decide import Statement, keeps_value
+from mdmem.extract.candidates import Found, Resolver, canonical
+from mdmem.extract.dates import When, find_when, minutes, parse_date
+from mdmem.extract.finder import Extraction
+from mdmem.extract.modality import Mood, clause_end, clause_start, mood, said_as_change
+from mdmem.extract.transcript import USER, Message, is_human_role
+from mdmem.extract.values import day_before, split_items
+from mdmem.model.factfile import Fact, Value
+from mdmem.model.rules import Rules
+from mdmem.model.slug import slugify
+
+VERBATIM_SLOT = "note"  # where a verbatim request with no slot of its own is kept: note, note_2, …
+
+
+@dataclass
+class _Slot:
+    value: Value
+    status: str
+    valid_from: str | None
+
+
+def speaker_entities(messages: Iterable[Message]) -> dict[str, str]:
+    """Entity per speaker: the vault's owner is `user`; in a chat of several named people
+    (no single owner), each speaker is an entity of their own (slug of the name)."""
+    humans = {m.speaker.casefold(): m for m in messages if is_human_role(m.role)}
+    named = [k for k, m in humans.items() if m.role != USER]
+    out = {}
+    for key, m in humans.items():
+        solo = len(humans) == 1 or (
+            len(named) == 1 and not any(r.role == USER for r in humans.values())
+        )
+        out[key] = "user" if m.role == USER or solo else (slugify(m.speaker) or "user")
+    return out
+
+
+class Extractor:
+    """Turns messages into statements against a snapshot of the vault, as one batch."""
+
+    def __init__(self, rules: Rules, facts: Mapping[str, Fact], *, source: str, default_date: str) -> None:  # fmt: skip
+        self.rules = rules
+        self.resolver = Resolver(rules, {f.attribute for f in facts.values()})
+        self.path = source
+        self.default_date = default_date[:10]
+        self.state = {
+            k: _Slot(f.value, f.status, f.valid_from)
+            for k, f in facts.items()
+            if f.status != "deleted"
+        }
+        self.out: list[Statement] = []
+        self.notes: list[str] = []
+        self.errors: list[str] = []
+        self._last: dict[str, list[str]] = {}  # entity → keys said in its previous message
+        self._current: list[str] = []
+        self._ended: list[str] = []
+        self._values: dict[str, list[tuple[int, int]]] = {}
+        self._slot_names: dict[str | None, tuple[str, ...]] = {}
+        self._waiting: dict[
+            str, list[dict[str, Any]]
+        ] = {}  # key → dependencies said before a value
+
+    def result(self) -> Extraction:
+        """The statements so far, and the notes and errors on what was passed over."""
+        return Extraction(self.out, self.notes, self.errors)
+
+    # --- one message ------------------------------------------------------------------
+
+    def message(self, msg: Message, entity: str, found: list[tuple[str, Found]]) -> None:
+        """Statements of one message from its (sentence, candidate) pairs, in order."""
+        self._current = []
+        self._ended = []  # keys this message said are over
+        # Words that are some statement's value ("my birthday is 3 March 1990") are not the
+        # time another statement of the same sentence speaks of.
+        self._values = {}
+        for sentence, f in found:
+            if isinstance(f.value, str) and f.kind in ("assert", "verbatim"):
+                self._values.setdefault(sentence, []).append(
+                    (f.value_start, f.value_start + len(f.value))
+                )
+        for sentence, f in found:
+            self.take(msg, entity, sentence, f)
+        self._last[entity] = list(self._current)
+
+    # --- one candidate ----------------------------------------------------------------
+
+    def take(self, msg: Message, entity: str, sentence: str, f: Found) -> None:
+        """Weigh one candidate and add the statement(s) it justifies."""
+        at = (msg.time or self.default_date)[:10]
+        where = f"L{msg.line}"
+        if f.kind == "forget":
+            self._forget(f, entity, at, where)
+            return
+        if f.kind == "depends":
+            self._depends(f, entity, at, where)
+            return
+        if f.kind == "switch":  # "…, switched to Y": the slot is the one just given up
+            if not self._ended:
+                return
+            f = dataclasses.replace(f, kind="assert", attribute=self._ended[-1].split("/", 1)[1])
+        if f.kind == "verbatim" and f.attribute is None:
+            f = dataclasses.replace(f, attribute=self._note_slot(entity, f.value))
+        owner = _owner_entity(entity, f.owner)
+        key = f"{owner}/{f.attribute}"
+        tentative = False
+        md = Mood()
+        if f.kind != "verbatim":
+            md = mood(sentence, f.start, f.value_start, f.end, self._names(f.attribute))
+            if f.kind == "invalidate":  # "I no longer commute": a denial is its very form
+                md = dataclasses.replace(md, negated=False)
+            elif md.negated and md.no_longer and not (md.question or md.hypothetical):
+                f, md = self._no_longer(key, f, md)
+            if md.bygone and f.kind == "assert":  # "I was working at Bench back then"
+                md = dataclasses.replace(md, past=False)
+            if md.blocked or (md.weak and f.kind == "invalidate"):
+                why = [n for n in ("question", "hypothetical", "negated", "past", "hedged", "future") if getattr(md, n)]  # fmt: skip
+                self.notes.append(f"{where}: {key}: {', '.join(why)} statement; nothing written")
+                return
+            tentative = md.weak
+        when = self._when(sentence, f, at)
+        value = f.value
+        if isinstance(value, str) and f.kind != "verbatim":
+            value = canonical(self.rules, f.attribute or "", " ".join(value.split()).strip(" .,;:!?，。；：！？"))  # fmt: skip
+            if (f.attribute or "").endswith("_minutes"):  # "四十分钟", "half an hour" → '40', '30'
+                value = minutes(value)
+                if value is None:
+                    self.notes.append(f"{where}: {key}: not a number of minutes; nothing written")
+                    return
+        if when is not None and when.start > at:
+            tentative, when = True, None  # a date still to come: a plan, not a fact
+        if when is not None and when.end is not None and when.end <= at and f.kind != "invalidate":
+            for item in self._items(f.attribute, value):
+                self._period(key, f, item, when, where)
+            return
+        if md.bygone and f.kind == "assert":
+            for item in self._items(f.attribute, value):
+                self._bygone(key, item, when, at, where)
+            return
+        start = when.start if when is not None else at
+        kind = "invalidate" if f.kind == "invalidate" else "assert"
+        body = (
+            f"Kept word for word, as asked on {at} ({self.path})."
+            if f.kind == "verbatim"
+            else f"Learned from {self.path} on {at}."
+        )
+        change = kind == "assert" and said_as_change(sentence, f.value_start)
+        for item in self._items(f.attribute, value) if kind == "assert" else [None]:
+            self.emit(key, kind=kind, value=item, at=start, where=where, tentative=tentative,
+                      body=body, change=change)  # fmt: skip
+
+    def _names(self, attribute: str | None) -> tuple[str, ...]:
+        """What a slot is called: its name, labels and aliases (cached)."""
+        if attribute not in self._slot_names:
+            a = self.rules.attributes.get(attribute or "")
+            names = (attribute or "").replace("_", " ")
+            self._slot_names[attribute] = (
+                (names, *a.label.values(), *a.aliases) if a is not None else (names,)
+            )
+        return self._slot_names[attribute]
+
+    def _items(self, attribute: str | None, value: Value) -> list[Value]:
+        """A list said of a many-valued slot ("bouldering and sourdough baking") item by item."""
+        return split_items(self.rules, attribute or "", value)
+
+    def _bygone(self, key: str, value: Value, when: When | None, at: str, where: str) -> None:
+        """A value said in the past tense: history before the current value, never current."""
+        slot = self.state.get(key)
+        start = when.start if when is not None else None
+        body = f"Learned from {self.path} (a past value)."
+        if slot is not None and slot.value is not None:
+            attribute = key.split("/", 1)[1]
+            held = slot.value if isinstance(slot.value, list) else [slot.value]
+            if any(self.rules.same_value(attribute, value, v) for v in held):
+                self.notes.append(f"{where}: {key}: the current value said in the past tense")
+                return
+            if not slot.valid_from:
+                self.notes.append(f"{where}: {key}: a past value, but the current one has no date")
+                return
+            if start is None or start >= str(slot.valid_from):
+                start = day_before(str(slot.valid_from))  # just before the current value
+            self.emit(key, kind="assert", value=value, at=start, where=where, body=body,
+                      until=str(slot.valid_from))  # fmt: skip
+            return
+        # Nothing current: it held then, and no longer does.
+        start = start or at
+        end = (when.through if when is not None else None) or at
+        self.emit(key, kind="assert", value=value, at=start, where=where, body=body)
+        self.emit(key, kind="invalidate", value=None, at=min(end, at), where=where)
+
+    def _no_longer(self, key: str, f: Found, md: Mood) -> tuple[Found, Mood]:
+        """ "I don't eat meat any more", "我不吃素了": the current value, if it is this one, ends."""
+        slot = self.state.get(key)
+        if slot is not None and slot.value is not None and self.rules.same_value(f.attribute or "", slot.value, f.value):  # fmt: skip
+            return dataclasses.replace(f, kind="invalidate", value=None), dataclasses.replace(md, negated=False)  # fmt: skip
+        return f, md
+
+    def _note_slot(self, entity: str, value: Value) -> str:
+        """`note`, or `note_2`, `note_3` … so that a second note never overwrites the first."""
+        n = 1
+        while True:
+            slot = VERBATIM_SLOT if n == 1 else f"{VERBATIM_SLOT}_{n}"
+            held = self.state.get(f"{entity}/{slot}")
+            if held is None or held.value == value:
+                return slot
+            n += 1
+
+    def _when(self, sentence: str, f: Found, at: str) -> When | None:
+        if f.kind == "verbatim":
+            return None
+        if f.date:
+            day = parse_date(f.date, at)
+            return When(day) if day else None
+        masked = sentence
+        for a, b in self._values.get(sentence, []):
+            masked = masked[:a] + " " * (b - a) + masked[b:]
+        start, end = f.start, clause_end(sentence, f.end)
+        while start < f.value_start and sentence[start] in "，,；;：: \t":
+            start += 1
+        if (
+            start != f.start
+        ):  # "…，2018年到2021年住在武汉": the clause after the boundary has its own time
+            when = find_when(masked[clause_start(sentence, start) : end], at)
+            if when is not None:
+                return when
+        return find_when(masked[clause_start(sentence, f.start) : end], at)
+
+    def _period(self, key: str, f: Found, value: Value, when: When, where: str) -> None:
+        """A value that held for a closed period in the past ("from 2019 to 2021")."""
+        slot = self.state.get(key)
+        assert when.end is not None
+        body = f"Learned from {self.path} (a past period)."
+        if slot is None:  # nothing current known: it held then, and ended
+            self.emit(key, kind="assert", value=value, at=when.start, where=where, body=body)
+            self.emit(key, kind="invalidate", value=None, at=when.end, where=where)
+        elif slot.valid_from and when.start < slot.valid_from and f.kind == "assert":
+            self.emit(
+                key,
+                kind="assert",
+                value=value,
+                at=when.start,
+                where=where,
+                body=body,
+                until=when.end,
+            )
+        else:
+            self.notes.append(
+                f"{where}: {key}: a past period that overlaps the current value; nothing written"
+            )
+
+    def _forget(self, f: Found, entity: str, at: str, where: str) -> None:
+        keys = (
+            [f"{entity}/{f.attribute}"]
+            if f.attribute
+            else (self._current or self._last.get(entity, []))
+        )
+        if not keys:
+            self.notes.append(
+                f"{where}: a forget request, but nothing said just before it to forget"
+            )
+            return
+        for key in dict.fromkeys(keys):
+            # A value said and retracted in one ingest never reaches a file or the journal.
+            self.out = [s for s in self.out if s.key != key]
+            self._current = [k for k in self._current if k != key]
+            self.state.pop(key, None)
+            e, a = key.split("/", 1)
+            self.out.append(Statement(e, a, "forget", at=at, source=f"{self.path}#{where}"))
+
+    def _depends(self, f: Found, entity: str, at: str, where: str) -> None:
+        if f.attribute:
+            key = f"{entity}/{f.attribute}"
+        else:
+            recent = self._current or self._last.get(entity, [])
+            if not recent:
+                self.notes.append(
+                    f"{where}: a dependency on 'this', but no statement just before it"
+                )
+                return
+            key = recent[-1]
+        dep = dict(f.dep)
+        dep["on"] = self._trigger_key(key.split("/", 1)[0], str(dep["on"]))
+        if dep["on"] in (key, key.split("/", 1)[1]):
+            return
+        for i in range(len(self.out) - 1, -1, -1):  # said in this message: attach it there
+            st = self.out[i]
+            if st.key == key and st.kind == "assert" and key in self._current:
+                self.out[i] = dataclasses.replace(st, depends_on=_merge(st.depends_on, dep))
+                return
+        slot = self.state.get(key)
+        if slot is not None and (slot.value is None or slot.status not in ("active", "tentative", "uncertain")):  # fmt: skip
+            self.notes.append(f"{where}: {key} has no current value to attach the dependency to")
+            return
+        if slot is None:
+            # Nothing known yet: a fact of nothing would answer "unknown" as if it were known.
+            # The dependency waits for a value said later in this batch (see `emit`).
+            self._waiting.setdefault(key, []).append(dep)
+            self.notes.append(f"{where}: {key}: no value yet; the dependency waits for one")
+            return
+        value = slot.value
+        tentative = slot.status != "active"
+        self.emit(key, kind="assert", value=value, at=at, where=where, tentative=tentative,
+                  body=f"Learned from {self.path} on {at}.", depends_on=(dep,))  # fmt: skip
+
+    def _trigger_key(self, entity: str, attribute: str) -> str:
+        """`attr` when the dependent's entity has it (or nobody does), else `entity/attr`."""
+        if f"{entity}/{attribute}" in self.state:
+            return attribute
+        others = sorted(k for k in self.state if k.split("/", 1)[1] == attribute)
+        return others[0] if len(others) == 1 else attribute
+
+    def emit(self, key: str, *, kind: str, value: Value, at: str, where: str,
+             tentative: bool = False, body: str = "", depends_on: tuple[dict[str, Any], ...] = (),
+             until: str = "", change: bool = False) -> None:  # fmt: skip
+        """Add a statement (once per message) and update the extractor's view of the vault."""
+        entity, attribute = key.split("/", 1)
+        if kind == "assert" and value is not None and key in self._waiting:
+            for dep in self._waiting.pop(key):
+                depends_on = _merge(depends_on, dep)
+        st = Statement(entity, attribute, kind, value, at, f"{self.path}#{where}", tentative, body, depends_on, until, change)  # fmt: skip
+        for old in self.out[-8:]:
+            if _same(old, st, self.rules):
+                return
+        self.out.append(st)
+        self._current.append(key)
+        self.resolver.learn(attribute)
+        slot = self.state.get(key)
+        if kind == "invalidate":
+            self._ended.append(key)
+            if slot is not None:
+                slot.value, slot.status = None, "expired"
+            return
+        # What decide will keep, this view keeps too (BACKFILL and NOOP leave the value).
+        if slot is None or keeps_value(slot.status, slot.valid_from, at, tentative=tentative) is None:
+            self.state[key] = _Slot(value, "tentative" if tentative else "active", at)
+
+
+def _same(a: Statement, b: Statement, rules: Rules) -> bool:
+    return (a.key, a.kind, a.tentative, a.depends_on, a.at) == (b.key, b.kind, b.tentative, b.depends_on, b.at) and (
+        rules.same_value(a.attribute, a.value, b.value)
+    )  # fmt: skip
+
+
+def _merge(deps: tuple[dict[str, Any], ...], dep: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+    return tuple(d for d in deps if d.get("on") != dep["on"]) + (dep,)
+
+
+def _owner_entity(speaker: str, owner: str | None) -> str:
+    if not owner:
+        return speaker
+    slug = slugify(owner) or speaker
+    if owner in ("team", "project") or speaker == "user":
+        return slug
+    return f"{speaker}-{slug}"  # Caroline's dog and Melanie's dog are different entities
