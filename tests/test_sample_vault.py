@@ -34,7 +34,9 @@ def test_sample_vault_rebuilds_byte_for_byte(tmp_path: Path, monkeypatch) -> Non
     assert runner.invoke(app, ["init", ".", "--rules", "personal"]).exit_code == 0
     files = ["transcripts/2025-08-15-en.md", "transcripts/2026-02-10-en.md"]
     assert runner.invoke(app, ["ingest", *files, "--vault", "."]).exit_code == 0
-    for path in sorted((SAMPLE / "facts").rglob("*.md")) + [
+    episodes = sorted((SAMPLE / "episodes").rglob("*.md"))
+    assert len(episodes) == 2  # one per session: the people's words, verbatim
+    for path in sorted((SAMPLE / "facts").rglob("*.md")) + episodes + [
         SAMPLE / ".mdmem/journal.jsonl",
         SAMPLE / "rules.yaml",
     ]:

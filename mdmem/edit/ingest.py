@@ -14,13 +14,15 @@ from typing import Any
 
 from mdmem.edit import gitcommit
 from mdmem.edit.ingest_result import IngestResult
-from mdmem.engine.decide import Plan, plan_statements
+from mdmem.edit.new_messages import NewMessages, episode_ops, forgotten_phrases
+from mdmem.engine.decide import Plan, Statement, plan_statements
 from mdmem.errors import RefusedError, TranscriptError
 from mdmem.extract.finder import Extraction, Finder
 from mdmem.extract.rule_finder import extract
 from mdmem.extract.transcript import Message, parse_transcript, read_transcript
 from mdmem.files import sha256
 from mdmem.model.factfile import Fact
+from mdmem.store.journal import live_entries
 from mdmem.store.vault import Vault, refuse_broken
 
 # Editors' swap, backup and temporary files left beside transcripts in a folder.
@@ -29,23 +31,10 @@ EDITOR_JUNK = (".swp", ".swo", ".swx", "~", ".tmp", ".bak", ".orig")
 
 def ingested_sources(vault: Vault) -> dict[str, dict[str, Any]]:
     """SHA-256 → journal entry, for every source ingested and not undone since."""
-    entries = list(vault.journal.entries())
-    undoers: dict[str, list[str]] = {}
-    for e in entries:
-        src = e.get("source") or {}
-        if isinstance(src, dict) and src.get("kind") == "undo" and src.get("undoes"):
-            undoers.setdefault(str(src["undoes"]), []).append(str(e.get("id")))
-    memo: dict[str, bool] = {}
-
-    def live(entry_id: str, depth: int = 0) -> bool:
-        if entry_id not in memo:
-            memo[entry_id] = depth > 50 or not any(live(u, depth + 1) for u in undoers.get(entry_id, []))  # fmt: skip
-        return memo[entry_id]
-
     out: dict[str, dict[str, Any]] = {}
-    for e in entries:
+    for e in live_entries(vault.journal.entries()):
         src = e.get("source") or {}
-        if isinstance(src, dict) and src.get("sha256") and live(str(e.get("id"))):
+        if isinstance(src, dict) and src.get("sha256"):
             out.setdefault(str(src["sha256"]), e)
     return out
 
@@ -73,28 +62,35 @@ class _Session:
             res.skipped, res.previous = True, self.seen[digest]
             return res
         facts = self.facts()
-        found = self.extractor(
-            messages, self.vault.rules, facts, source=source, default_date=default_date
-        )
+        step = NewMessages.of(self.vault, source, messages)
+        window = step.window()
+        found = (
+            self.extractor(window, self.vault.rules, facts, source=source, default_date=default_date)
+            if window else Extraction()
+        )  # fmt: skip
         res.errors, res.notes = list(found.errors), list(found.notes)
+        statements = step.keep(found.statements, step.evidence(self.vault, default_date))
+        redact = forgotten_phrases(statements, facts)
         info = {"kind": "transcript", "path": source, "messages": len(messages),
-                "statements": len(found.statements)}  # fmt: skip
+                "statements": len(statements), "applied": step.applied_ids(found.errors)}  # fmt: skip
         # A source with failed messages is not marked done, so the next run retries them.
         info["partial_sha256" if found.errors else "sha256"] = digest
         if self.dry_run:
-            res.plan = self._dry_plan(found, facts)
+            res.plan = self._dry_plan(statements, facts)
+            res.episodes = [rel for rel, _ in step.episodes(self.vault, digest, default_date, redact, None)[0]]
             return res
-        result = self.vault.say(found.statements, command="ingest", source=info)
+        extra = episode_ops(step, self.vault, digest, default_date, redact, res.notes, res.episodes)
+        result = self.vault.say(statements, command="ingest", source=info, extra=extra)
         res.plan, res.entry = result.plan, result.entry
         if res.entry is None:  # nothing changed: still journal it, so a re-run skips it
             with self.vault.lock:
-                res.entry = self.vault.apply(Plan(), command="ingest", source=info)
+                res.entry = self.vault.apply(Plan(), command="ingest", source=info, extra=extra)
         if not found.errors:
             self.seen[digest] = res.entry
         return res
 
-    def _dry_plan(self, found: Extraction, facts: dict[str, Fact]) -> Plan:
-        plan = plan_statements(facts, self.vault.rules, found.statements, now=self.vault.now)
+    def _dry_plan(self, statements: list[Statement], facts: dict[str, Fact]) -> Plan:
+        plan = plan_statements(facts, self.vault.rules, statements, now=self.vault.now)
         refuse_broken(plan, self.vault.scan()[1])  # what `say` would refuse, with its words
         for change in plan.changes:
             if change.after is not None:

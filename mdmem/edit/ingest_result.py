@@ -25,6 +25,7 @@ class IngestResult:
     dry_run: bool = False
     previous: dict[str, Any] | None = None  # the journal entry that ingested it before
     commit: str | None = None  # the git commit holding it (--commit)
+    episodes: list[str] = field(default_factory=list)  # episode files written (or, dry, to write)
 
     @property
     def failed(self) -> bool:
@@ -45,6 +46,7 @@ class IngestResult:
             "decisions": [{"fact": st.key, "decision": d, "source": st.source} for st, d in self.plan.decisions],
             "changes": [change_json(c) for c in self.plan.changes],
             "errors": self.errors, "notes": self.notes, "commit": self.commit,
+            "episodes": self.episodes,
         }  # fmt: skip
 
 

@@ -221,7 +221,7 @@ class _Missing(dict):  # type: ignore[type-arg]
 
 def archive(fact: Fact, valid_to: str, reason: str) -> dict[str, Any]:
     """The history entry for fact's current value, closed at valid_to."""
-    return {
+    entry = {
         "value": fact.value,
         "status": "archived",
         "valid_from": fact.valid_from,
@@ -230,6 +230,9 @@ def archive(fact: Fact, valid_to: str, reason: str) -> dict[str, Any]:
         "source": fact.source,
         "reason": reason,
     }
+    if fact.evidence:
+        entry["evidence"] = fact.evidence
+    return entry
 
 
 def _apply(

@@ -27,9 +27,8 @@ class Statement:
     body: str = ""  # first body line for a new file
     depends_on: tuple[dict[str, object], ...] = ()
     until: str = ""  # for a closed past period: when it stopped being true
-    change: bool = (
-        False  # said as a change ("transferred my care to X"): a first value cascades too
-    )
+    change: bool = False  # said as a change ("transferred my care to X"): a first value cascades too
+    evidence: str = ""  # the episode message it was said in, as a wikilink
 
     @property
     def key(self) -> str:
@@ -106,7 +105,7 @@ def decide(before: Fact | None, st: Statement, rules: Rules, now: str) -> tuple[
             history.append(archive(before, at, reason))
         return "EXPIRE", before.evolve(
             value=None, status="expired", history=history, recorded_at=now, source=st.source,
-            uncertain_because=None, derived_from=None,
+            evidence=st.evidence or None, uncertain_because=None, derived_from=None,
         )  # fmt: skip
     if st.kind == "keep":
         if not live or before is None or before.status == "active":
@@ -127,7 +126,8 @@ def _assert(
         value = [value]
     new = Fact(
         entity=st.entity, attribute=st.attribute, value=value, status=status, valid_from=at,
-        recorded_at=now, source=st.source, depends_on=list(st.depends_on), body=st.body,
+        recorded_at=now, source=st.source, evidence=st.evidence or None,
+        depends_on=list(st.depends_on), body=st.body,
     )  # fmt: skip
     if before is None:
         return "ADD", new
@@ -146,7 +146,7 @@ def _assert(
         if missing:  # a list grows: nothing stopped being true, so nothing is archived
             return "UPDATE", before.evolve(
                 value=[*current, *missing], status="active", recorded_at=now, source=st.source,
-                uncertain_because=None, depends_on=deps,
+                evidence=st.evidence or None, uncertain_because=None, depends_on=deps,
             )  # fmt: skip
     if rules.same_value(st.attribute, current, value):
         if before.status == "active" or st.tentative:
@@ -183,7 +183,7 @@ def _confirm(before: Fact, st: Statement, now: str, deps: list[dict[str, object]
         after.value = last["value"]
         after.valid_from = last.get("valid_from") or st.at
         after.history = before.history[:-1]
-        after.source = st.source
+        after.source, after.evidence = st.source, st.evidence or None
     return after
 
 
@@ -193,6 +193,8 @@ def _backfill(before: Fact, st: Statement, now: str) -> Fact:
         "recorded_at": now,
         "source": st.source, "reason": "earlier value, stated later",
     }  # fmt: skip
+    if st.evidence:
+        entry["evidence"] = st.evidence
     history = sorted(
         [*copy.deepcopy(before.history), entry], key=lambda h: h.get("valid_from") or ""
     )

@@ -17,9 +17,11 @@ STATUSES = ("active", "tentative", "uncertain", "expired", "deleted")
 ACTIONS = ("derive", "confirm", "expire")
 FIELDS = (
     "entity", "attribute", "value", "status", "valid_from", "valid_to", "recorded_at",
-    "source", "derived_from", "uncertain_because", "depends_on", "history",
+    "source", "evidence", "derived_from", "uncertain_because", "depends_on", "history",
 )  # fmt: skip
-HISTORY_FIELDS = ("value", "status", "valid_from", "valid_to", "recorded_at", "source", "reason")
+HISTORY_FIELDS = (
+    "value", "status", "valid_from", "valid_to", "recorded_at", "source", "evidence", "reason",
+)  # fmt: skip
 DATE_RE = re.compile(
     r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
 )
@@ -39,6 +41,7 @@ class Fact:
     valid_to: str | None = None
     recorded_at: str | None = None
     source: str | None = None
+    evidence: str | None = None  # '[[episodes/2023/2023-05-08-chat#^m3]]': where it was said
     derived_from: dict[str, Any] | None = None
     uncertain_because: dict[str, Any] | None = None
     depends_on: list[dict[str, Any]] = field(default_factory=list)
@@ -221,8 +224,9 @@ def _from_mapping(
         raise fail("value", "must be absent on a deleted fact (remove it, or set another status)")
     for key in ("valid_from", "valid_to", "recorded_at"):
         _check_date(data.get(key), key, fail)
-    if data.get("source") is not None and not isinstance(data["source"], str):
-        raise fail("source", "must be text")
+    for key in ("source", "evidence"):
+        if data.get(key) is not None and not isinstance(data[key], str):
+            raise fail(key, "must be text")
     for key in ("derived_from", "uncertain_because"):
         if data.get(key) is not None and not isinstance(data[key], dict):
             raise fail(key, "must be a mapping")
@@ -249,6 +253,7 @@ def _from_mapping(
         valid_to=data.get("valid_to"),
         recorded_at=data.get("recorded_at"),
         source=data.get("source"),
+        evidence=data.get("evidence"),
         derived_from=data.get("derived_from"),
         uncertain_because=data.get("uncertain_because"),
         depends_on=depends_on,

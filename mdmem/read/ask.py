@@ -120,7 +120,8 @@ def ask(
 
 
 def _from_passages(vault: Vault, result: Answer) -> None:
-    """Quote what was said when no fact answers, or when the question asks for the words."""
+    """Quote what was said when no fact answers; after the facts, when the question asks
+    for the words ('what did I tell you about…'): the structured state still comes first."""
     index = PassageIndex(vault.root, vault.meta)
     try:
         index.refresh()
@@ -128,10 +129,14 @@ def _from_passages(vault: Vault, result: Answer) -> None:
         found = index.search(result.question, speaker=who, limit=PASSAGES)
     finally:
         index.close()
-    if found:
-        result.text = passage_answer(result.question, found, result.lang)
-        result.mode = "said"
-        result.evidence = [p.to_json() for p in found]
+    if not found:
+        return
+    quoted = passage_answer(result.question, found, result.lang)
+    if result.mode == "none":
+        result.text, result.mode = quoted, "said"
+    else:
+        result.text = f"{result.text}\n{quoted}"
+    result.evidence = [p.to_json() for p in found]
 
 
 def answer_from_index(

@@ -21,8 +21,9 @@ FORGOTTEN = "[forgotten]"
 
 
 def message_id(position: int, m: Message) -> str:
-    """A message's identity in its source: position and a hash of who said what."""
-    return f"{position}:{sha256(m.speaker + chr(0) + m.text)[:10]}"
+    """A message's identity in its source: its position, and a hash of who said what when
+    (the part that says whether it was applied before, wherever it now stands)."""
+    return f"{position}:{sha256(chr(0).join((m.speaker, m.time or '', m.text)))[:10]}"
 
 
 @dataclass
@@ -59,11 +60,8 @@ def build_episodes(
             by_day.setdefault((m.time or default_date)[:10], []).append((pos, m))
     out = EpisodeOps()
     for day, items in sorted(by_day.items()):
-        rel = episode_path(day, source)
+        rel = episode_file(day, source, existing)
         text = existing(rel)
-        if text is not None and _source_of(text) not in (None, source):
-            rel = rel.removesuffix(".md") + f"-{sha256(source)[:6]}.md"  # another source's day
-            text = existing(rel)
         try:
             ep = parse(text, rel) if text is not None else Episode(source, digest, day, [])
         except FactFileError as e:
@@ -80,6 +78,15 @@ def build_episodes(
         if new != text:
             out.ops.append((rel, new))
     return out
+
+
+def episode_file(day: str, source: str, existing: Callable[[str], str | None]) -> str:
+    """The episode file of a source's day; another source's file of that day is left alone."""
+    rel = episode_path(day, source)
+    text = existing(rel)
+    if text is not None and _source_of(text) not in (None, source):
+        rel = rel.removesuffix(".md") + f"-{sha256(source)[:6]}.md"
+    return rel
 
 
 def _source_of(text: str) -> str | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,24 @@ def make_entry(
         ],
     }
     return {"id": sha256(dumps(body))[:12], **body}
+
+
+def live_entries(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The entries in order, less those undone (an undo that was itself undone does not count)."""
+    entries = list(entries)
+    undoers: dict[str, list[str]] = {}
+    for e in entries:
+        src = e.get("source") or {}
+        if isinstance(src, dict) and src.get("kind") == "undo" and src.get("undoes"):
+            undoers.setdefault(str(src["undoes"]), []).append(str(e.get("id")))
+    memo: dict[str, bool] = {}
+
+    def live(entry_id: str, depth: int = 0) -> bool:
+        if entry_id not in memo:
+            memo[entry_id] = depth > 50 or not any(live(u, depth + 1) for u in undoers.get(entry_id, []))  # fmt: skip
+        return memo[entry_id]
+
+    return [e for e in entries if live(str(e.get("id")))]
 
 
 class Journal:

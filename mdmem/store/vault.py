@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,6 +27,7 @@ from mdmem.store.packs import pack_path
 from mdmem.store.snapshot import Snapshot
 
 DEFAULT_ENTITY = "user"
+ExtraOps = Callable[[str], list[tuple[str, str | None]]]  # journal id -> (path, text or None)
 RULES_FILE = "rules.yaml"
 META_GITIGNORE = "# mdmem's caches, index and lock are rebuildable; the journal is history.\n*\n!.gitignore\n!journal.jsonl\n"
 
@@ -227,6 +228,7 @@ class Vault:
         command: str,
         source: dict[str, Any] | None = None,
         dry_run: bool = False,
+        extra: ExtraOps | None = None,
     ) -> Result:
         """Decide and apply statements as one journaled batch (nothing written on dry_run)."""
         with self.lock:
@@ -239,7 +241,7 @@ class Vault:
                 self._refuse_cycle(facts, plan)
             if dry_run or not plan.changes:
                 return Result(plan, None, dry_run)
-            entry = self.apply(plan, command=command, source=source or {"kind": command})
+            entry = self.apply(plan, command=command, source=source or {"kind": command}, extra=extra)
             return Result(plan, entry)
 
     def _refuse_cycle(self, facts: dict[str, Fact], plan: Plan) -> None:
@@ -254,8 +256,10 @@ class Vault:
                 f"this would make a dependency cycle {' → '.join(cycle)}; not applied"
             )
 
-    def apply(self, plan: Plan, *, command: str, source: dict[str, Any]) -> dict[str, Any]:
-        """Write a plan as one transaction and journal it. Caller holds the lock."""
+    def apply(self, plan: Plan, *, command: str, source: dict[str, Any],
+              extra: ExtraOps | None = None) -> dict[str, Any]:  # fmt: skip
+        """Write a plan as one transaction and journal it. Caller holds the lock.
+        `extra(entry_id)` gives more files for the same transaction (episodes, redactions)."""
         final: dict[str, Fact | None] = {}
         for change in plan.changes:
             final[change.key] = change.after
@@ -265,6 +269,8 @@ class Vault:
             path = fact_path(self.root, entity, attribute)
             ops.append((self.rel(path), render(fact) if fact is not None else None))
         entry = make_entry(plan.changes, now=self.now, source=source, command=command)
+        if extra is not None:
+            ops += extra(entry["id"])
         txn.commit(self.root, self.journal, self.manifest, entry, ops)
         self._scan = None
         return entry

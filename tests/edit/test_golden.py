@@ -55,14 +55,15 @@ def _ingest(case: Path, tmp_path: Path, upto: str | None = None) -> Path:
     return vault.root
 
 
+@pytest.mark.parametrize("layer", ["facts", "episodes"])
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_golden_vault_tree(case: Path, tmp_path: Path) -> None:
+def test_golden_vault_tree(case: Path, layer: str, tmp_path: Path) -> None:
     root = _ingest(case, tmp_path)
-    actual = tree(root / "facts")
-    expected_dir = case / "expected" / "facts"
+    actual = tree(root / layer)
+    expected_dir = case / "expected" / layer
     if os.environ.get("MDMEM_UPDATE_GOLDEN"):
         shutil.rmtree(expected_dir, ignore_errors=True)
-        shutil.copytree(root / "facts", expected_dir)
+        shutil.copytree(root / layer, expected_dir)
     expected = tree(expected_dir)
     assert expected, f"no golden tree for {case.name}; run with MDMEM_UPDATE_GOLDEN=1"
     assert actual == expected, _diff(expected, actual)

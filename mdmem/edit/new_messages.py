@@ -1,0 +1,159 @@
+"""Which messages of a source an ingest applies, where each is kept, and what it redacts.
+
+A transcript that grows (a daily chat log re-read by cron) applies only its new messages: the
+journal records each applied message's identity (`store.episodes.message_id`), so a message
+already applied, or one the person has since had forgotten, never comes back from an old line.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from mdmem.engine.decide import Statement
+from mdmem.extract.transcript import Message, is_human_role
+from mdmem.files import read_text
+from mdmem.model.factfile import Fact
+from mdmem.store.episodes import build_episodes, episode_file, message_id, redact_episodes
+from mdmem.store.journal import live_entries
+from mdmem.store.vault import ExtraOps, Vault
+
+CONTEXT = 6  # earlier messages handed to the finder with the new ones, for what they refer to
+
+
+def applied_messages(vault: Vault, source: str) -> tuple[set[str], int]:
+    """The content hashes of a source's applied messages, and how many messages the entries
+    written before message identity existed covered (those count as applied by position)."""
+    hashes: set[str] = set()
+    legacy = 0
+    for e in live_entries(vault.journal.entries()):
+        src = e.get("source") or {}
+        if (
+            not isinstance(src, dict)
+            or src.get("path") != source
+            or src.get("kind") != "transcript"
+        ):
+            continue
+        ids = src.get("applied")
+        if isinstance(ids, list):
+            hashes.update(str(i).split(":", 1)[-1] for i in ids)
+        elif isinstance(src.get("messages"), int):
+            legacy = max(legacy, src["messages"])
+    return hashes, legacy
+
+
+@dataclass
+class NewMessages:
+    """The part of a transcript an ingest applies."""
+
+    source: str
+    messages: list[Message]
+    new: list[int]  # 1-based positions of the messages applied now
+    ids: list[str]  # message_id of every message, by position
+
+    @classmethod
+    def of(cls, vault: Vault, source: str, messages: list[Message]) -> NewMessages:
+        hashes, legacy = applied_messages(vault, source)
+        ids = [message_id(pos, m) for pos, m in enumerate(messages, 1)]
+        new = [pos for pos, mid in enumerate(ids, 1)
+               if pos > legacy and mid.split(":", 1)[1] not in hashes]  # fmt: skip
+        return cls(source, messages, new, ids)
+
+    def window(self) -> list[Message]:
+        """The new messages, after a few earlier ones for context."""
+        if not self.new:
+            return []
+        return self.messages[max(0, self.new[0] - 1 - CONTEXT) :]
+
+    def applied_ids(self, errors: list[str]) -> list[str]:
+        """The ids to record as applied: all new ones, less those whose message failed (an
+        error naming no line fails them all), so the next run retries exactly those."""
+        at = re.compile(re.escape(self.source) + r":(\d+): ")  # '<source>:<line>: why'
+        failed = {int(m[1]) for e in errors if (m := at.match(e))}
+        if len(failed) < len(errors):
+            return []
+        return [self.ids[pos - 1] for pos in self.new if self.messages[pos - 1].line not in failed]
+
+    def keep(self, statements: list[Statement], evidence: dict[int, str]) -> list[Statement]:
+        """Statements said in a new message, each linked to where it was said."""
+        lines = {self.messages[pos - 1].line: pos for pos in self.new}
+        out = []
+        for st in statements:
+            line = _line(st.source)
+            if line is not None and line not in lines:
+                continue  # said in a message applied before (shown only as context)
+            link = evidence.get(lines[line]) if line is not None else None
+            out.append(dataclasses.replace(st, evidence=link) if link else st)
+        return out
+
+    def episodes(self, vault: Vault, digest: str, default_date: str, redact: list[str],
+                 journal_id: str | None) -> tuple[list[tuple[str, str | None]], list[str]]:  # fmt: skip
+        """The episode writes (redactions of older episodes first) and notes."""
+        redacted = redact_episodes(vault.root, redact)
+        texts = dict(redacted.ops)
+
+        def existing(rel: str) -> str | None:
+            return texts[rel] if rel in texts else read_text(vault.root / rel)
+
+        built = build_episodes(
+            [(pos, self.messages[pos - 1]) for pos in self.new], source=self.source,
+            digest=digest, default_date=default_date, journal_id=journal_id,
+            existing=existing, redact=redact,
+        )  # fmt: skip
+        texts.update(built.ops)
+        return sorted(texts.items()), redacted.notes + built.notes
+
+    def evidence(self, vault: Vault, default_date: str) -> dict[int, str]:
+        """position → '[[episodes/…#^m3]]' for every new human message."""
+        out = {}
+        for pos in self.new:
+            m = self.messages[pos - 1]
+            if is_human_role(m.role) and m.text.strip():
+                rel = episode_file((m.time or default_date)[:10], self.source,
+                                   lambda r: read_text(vault.root / r))  # fmt: skip
+                out[pos] = f"[[{rel.removesuffix('.md')}#^m{pos}]]"
+        return out
+
+
+def forgotten_phrases(statements: list[Statement], facts: dict[str, Fact]) -> list[str]:
+    """What a forget request in the conversation points at: the slot's values, current and
+    past, and any value said for it in the same batch."""
+    keys = {st.key for st in statements if st.kind == "forget"}
+    out: set[str] = set()
+    for key in keys:
+        fact = facts.get(key)
+        if fact is not None:
+            out.update(_values(fact.value))
+            for h in fact.history:
+                out.update(_values(h.get("value")))
+        for st in statements:
+            if st.key == key and st.kind == "assert":
+                out.update(_values(st.value))
+    return sorted(out)
+
+
+def _values(value: Any) -> list[str]:
+    if isinstance(value, list):
+        return [str(v) for v in value if str(v).strip()]
+    return [str(value)] if value is not None and str(value).strip() else []
+
+
+def _line(source: str) -> int | None:
+    _, _, where = source.rpartition("#L")
+    return int(where) if where.isdigit() else None
+
+
+def episode_ops(step: NewMessages, vault: Vault, digest: str, default_date: str,
+                redact: list[str], notes: list[str], written: list[str]) -> ExtraOps:  # fmt: skip
+    """The transaction's extra files, once the journal entry's id is known; the paths and
+    notes are added to `written` and `notes`."""
+
+    def ops(journal_id: str) -> list[tuple[str, str | None]]:
+        files, more = step.episodes(vault, digest, default_date, redact, journal_id)
+        notes.extend(more)
+        written.extend(rel for rel, _ in files)
+        return files
+
+    return ops
