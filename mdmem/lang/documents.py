@@ -1,0 +1,67 @@
+"""The wording of mdmem's English-only documents: the context document, the timeline and the
+command line's lists. They are written for an agent or a developer, in English whatever the
+vault's language (the labels and values in them follow the vault)."""
+
+from __future__ import annotations
+
+DOCUMENTS: dict[str, str] = {
+    # --- `mdmem context` ---
+    "context_title": "# Memory (as of {date})",
+    "context_empty": "Nothing is known yet.",
+    "context_pending": "## Needs confirmation",
+    "context_current": "## Current facts",
+    "context_gone": "## No longer known",
+    "context_forgotten": "## Forgotten at the person's request",
+    "context_recent": "## Recent changes",
+    "context_other_topic": "other",
+    "context_since": " (since {date})",
+    "context_derived": " (since {date}; derived from {source})",
+    "context_tentative": "{value}, unconfirmed{since}",
+    "context_uncertain": "{value}, uncertain since {date}",
+    "context_because": " ({fact} {change})",
+    "context_was_until": "unknown — was {value} until {date}",
+    "context_unknown": "unknown",
+    "context_ask": ' Ask: "{question}"',
+    "context_forgotten_item": "- {who}{label} (do not bring it up again unless the person does)",
+    "context_left_out": "_Left out{limit}: {parts}.{tail}_",
+    "context_left_out_limit": " to fit {max_chars} characters",
+    "context_left_out_facts": "{count} facts",
+    "context_left_out_names": "{count} facts ({names})",
+    "context_left_out_more": ", +{count} more",
+    "context_left_out_changes": "{count} recent changes",
+    "context_left_out_and": " and ",
+    "context_left_out_tail": " Run `mdmem context` without --max-chars for everything.",
+    # --- how an upstream fact changed (context and timeline) ---
+    "how_changed": "changed",
+    "how_uncertain": "became uncertain",
+    "how_expired": "expired",
+    "how_removed": "was removed",
+    # --- `mdmem timeline`: why a value changed, and the value before and after ---
+    "timeline_title": "# Timeline",
+    "timeline_empty": "_No changes recorded._",
+    "stated": "stated",
+    "stated_later": "stated later (an earlier value)",
+    "stated_unconfirmed": " (unconfirmed)",
+    "derived_from": "derived from {cause}",
+    "derived_by_rule": "derived by a rule",
+    "uncertain_because": "uncertain because {cause} {how}",
+    "uncertain": "uncertain",
+    "expired_because": "expired because {cause} {how}",
+    "no_longer_true": "no longer true (stated)",
+    "forgotten_by_request": "forgotten at the person's request",
+    "value_removed": "(removed)",
+    "value_unknown": "(unknown)",
+    "value_to_unknown": "{old} → unknown",
+    "unknown": "unknown",
+    "value_doubtful": "{value} (doubtful)",
+    "value_change": "{old} → {new}",
+    "gantt_title": "mdmem timeline",
+    "gantt_unknown_since": "unknown since",
+    "gantt_forgotten": "forgotten",
+    # --- the command line's lists of changes and facts ---
+    "nothing_changed": "Nothing changed.",
+    "dry_run": "(dry run: nothing was written)",
+    "forgotten": "forgotten",
+    "because_changed": "  (because {cause} changed)",
+    "changed_on": "{fact} changed on {date}",
+}
