@@ -76,8 +76,12 @@ PHRASES: dict[str, str] = {
     "list_sep": ", ",
     "list_last": " and ",
     "gap": " ",
+    # the language's name in the (English) prompt of `ask --llm`: "Answer briefly in …"
+    "language_name": "English",
 }
 
 # Words that say 'uncertain/unknown' and 'removed' in an answer: the evaluator looks for them.
-UNCERTAIN_WORDS = ("uncertain", "unknown", "not sure", "no longer known", "don't know", "do not know")
+UNCERTAIN_WORDS = (
+    "uncertain", "unknown", "not sure", "no longer known", "don't know", "do not know",
+)  # fmt: skip
 REMOVED_WORDS = ("removed", "deleted", "forgotten", "no information")

@@ -71,6 +71,8 @@ PHRASES: dict[str, str] = {
     "list_sep": "、",
     "list_last": "、",
     "gap": "",
+    # the language's name in the (English) prompt of `ask --llm`: "Answer briefly in …"
+    "language_name": "Chinese (简体中文)",
 }
 
 # Words that say 'uncertain/unknown' and 'removed' in an answer: the evaluator looks for them.

@@ -87,7 +87,9 @@ def origin_sentence(origin: Fact, rules: Rules, lang: str, when: str | None = No
     change = {"deleted": "deleted", "expired": "expired"}.get(origin.status, "uncertain")
     why = origin.uncertain_because or {}
     at = origin.recorded_at if origin.status == "deleted" else why.get("changed_at")
-    return _cap(phrase("origin_gone", lang, change=phrase(CHANGE[change], lang), date=day(at or when), **b))
+    return _cap(
+        phrase("origin_gone", lang, change=phrase(CHANGE[change], lang), date=day(at or when), **b)
+    )
 
 
 def day(value: str | None) -> str:
@@ -215,9 +217,7 @@ def history_sentence(fact: Fact, rules: Rules, lang: str, *, full: bool) -> str:
     past = [p for p in ps if not p.current]
     if not past:
         return phrase("no_past", lang, **b) + state_sentence(fact, rules, lang)
-    then = phrase("then", lang).join(
-        _item(fact, p, rules, lang) for p in past
-    )
+    then = phrase("then", lang).join(_item(fact, p, rules, lang) for p in past)
     return _cap(phrase("past", lang, items=then, now=_now_clause(fact, rules, lang), **b))
 
 

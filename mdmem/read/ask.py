@@ -205,7 +205,7 @@ def _origin(fact: Fact, rules: Rules, lang: str, index: Index, answered: list[Fa
 
 def llm_prompt(result: Answer) -> list[dict[str, str]]:
     """The messages a model sees: the rules of the states, the retrieved facts, a draft."""
-    language = "Chinese (简体中文)" if result.lang == "zh" else "English"
+    language = phrase("language_name", result.lang)
     system = (
         "You answer a person's question from an assistant's memory about them. Use only the"
         " facts given; never guess. States: active = current and trusted; tentative = say it is"
