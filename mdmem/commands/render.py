@@ -9,6 +9,7 @@ from rich.tree import Tree
 
 from mdmem.engine.cascade import Change
 from mdmem.engine.describe import change_line, show_value
+from mdmem.lang.phrases import doc
 from mdmem.model.factfile import Fact
 from mdmem.model.graph import Graph
 
@@ -22,13 +23,13 @@ stdout = Console(highlight=False, soft_wrap=True)
 
 def print_changes(changes: list[Change], *, dry_run: bool = False) -> None:
     if not changes:
-        stdout.print("Nothing changed.")
+        stdout.print(doc("nothing_changed"))
         return
     for c in changes:
         style = STATUS_STYLE.get(c.after.status if c.after else "deleted", "")
         stdout.print(f"[{style}]{escape(change_line(c))}[/]")
     if dry_run:
-        stdout.print("[dim](dry run: nothing was written)[/]")
+        stdout.print(f"[dim]{escape(doc('dry_run'))}[/]")
 
 
 def facts_table(facts: list[Fact]) -> Table:
@@ -39,9 +40,10 @@ def facts_table(facts: list[Fact]) -> Table:
         note = ""
         why = f.uncertain_because or {}
         if why:
-            note = f"{why.get('origin') or why.get('fact')} changed on {why.get('changed_at')}"
+            note = doc("changed_on", fact=why.get("origin") or why.get("fact"),
+                       date=why.get("changed_at"))  # fmt: skip
         elif f.derived_from:
-            note = f"derived from {f.derived_from.get('fact')}"
+            note = doc("derived_from", cause=f.derived_from.get("fact"))
         style = STATUS_STYLE.get(f.status, "")
         table.add_row(
             escape(f.key),

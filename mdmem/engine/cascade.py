@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from mdmem.lang.phrases import LANGS, phrase
 from mdmem.model.factfile import Fact, Value
 from mdmem.model.graph import Edge, Graph
 from mdmem.model.rules import Dependency, Rules, norm, template_fields
@@ -188,30 +189,25 @@ def question(
         return out
     if fact.status == "expired" or old is None:
         return {
-            "en": f"What is your {attr.label_for('en')} now? ({trig.label_for('en')} changed on {eff.at})",
-            "zh": f"你现在的{attr.label_for('zh')}是什么？（{trig.label_for('zh')}在{eff.at}有变化）",
-        }
-    en, zh = (rules.spelling(fact.attribute, old_s, lang) for lang in ("en", "zh"))
+            lang: phrase("ask_now", lang, label=attr.label_for(lang),
+                         trigger=trig.label_for(lang), date=eff.at)
+            for lang in LANGS
+        }  # fmt: skip
     return {
-        "en": f"Is your {attr.label_for('en')} still “{en}”? ({trig.label_for('en')} changed on {eff.at})",
-        "zh": f"你的{attr.label_for('zh')}还是“{zh}”吗？（{trig.label_for('zh')}在{eff.at}有变化）",
-    }
+        lang: phrase("ask_still", lang, label=attr.label_for(lang),
+                     value=rules.spelling(fact.attribute, old_s, lang),
+                     trigger=trig.label_for(lang), date=eff.at)
+        for lang in LANGS
+    }  # fmt: skip
 
 
 def plain_question(fact: Fact, rules: Rules) -> dict[str, str]:
     """A question for a doubtful fact that carries none (set by hand, or tentative)."""
-    label = rules.attribute(fact.attribute)
+    attr = rules.attribute(fact.attribute)
     value = fact.last_value()
     shown = ", ".join(value) if isinstance(value, list) else (value or "?")
-    if fact.status == "tentative":
-        return {
-            "en": f"Is your {label.label_for('en')} “{shown}”? (not confirmed yet)",
-            "zh": f"你的{label.label_for('zh')}是“{shown}”吗？（尚未确认）",
-        }
-    return {
-        "en": f"Is your {label.label_for('en')} still “{shown}”?",
-        "zh": f"你的{label.label_for('zh')}还是“{shown}”吗？",
-    }
+    key = "ask_tentative" if fact.status == "tentative" else "ask_plain"
+    return {lang: phrase(key, lang, label=attr.label_for(lang), value=shown) for lang in LANGS}
 
 
 class _Missing(dict):  # type: ignore[type-arg]

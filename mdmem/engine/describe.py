@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mdmem.engine.cascade import Change
+from mdmem.lang.phrases import doc
 from mdmem.model.factfile import Fact
 from mdmem.model.periods import added_history
 
@@ -13,10 +14,10 @@ def show_value(fact: Fact | None) -> str:
     if fact is None:
         return "—"
     if fact.status == "deleted":
-        return "(removed)"
+        return doc("value_removed")
     v = fact.value
     if v is None:
-        return "(unknown)"
+        return doc("value_unknown")
     return ", ".join(v) if isinstance(v, list) else v
 
 
@@ -41,7 +42,7 @@ def change_line(c: Change) -> str:
     before, after = show_value(c.before), show_value(c.after)
     added = backfilled(c)
     if c.decision == "DELETE":
-        text = "forgotten"
+        text = doc("forgotten")
     elif added is not None:
         text = added
     elif c.before is None:
@@ -50,7 +51,7 @@ def change_line(c: Change) -> str:
         text = f"{after} ({c.after.status if c.after else ''})"
     else:
         text = f"{before} → {after}"
-    cause = f"  (because {c.cause} changed)" if c.cause else ""
+    cause = doc("because_changed", cause=c.cause) if c.cause else ""
     return f"{c.decision:<9} {c.key}  {text}{cause}"
 
 

@@ -23,6 +23,7 @@ from mdmem.eval.scenario import (
     load_scenario,
     scenario_from_mapping,
 )
+from mdmem.lang.phrases import REMOVED_WORDS, UNCERTAIN_WORDS
 from mdmem.model.factfile import dump_yaml
 
 if TYPE_CHECKING:
@@ -39,10 +40,9 @@ def normalize(text: str, *, fold: bool = True) -> str:
 
 
 def wording() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The phrases that mean 'uncertain/unknown' and 'removed': ask.py's own, so the two agree."""
-    from mdmem.read.ask import REMOVED_WORDS, UNCERTAIN_WORDS  # late: ask pulls in the index
-
-    return tuple(UNCERTAIN_WORDS), tuple(REMOVED_WORDS)
+    """The phrases that mean 'uncertain/unknown' and 'removed': the phrasebooks' own, so the
+    answers and the evaluator agree."""
+    return UNCERTAIN_WORDS, REMOVED_WORDS
 
 
 def locate(text: str, needle: str, start: int = 0) -> int:

@@ -1,118 +1,25 @@
-"""Answer templates, English and Chinese: one sentence per fact state (docs/states.md), and history."""
+"""Answers, English and Chinese: which sentence fits each fact state (docs/states.md) and
+history, filled in from the phrasebooks of mdmem/lang/."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
+from mdmem.lang.phrases import phrase
 from mdmem.model.factfile import Fact
 from mdmem.model.periods import Period, at_time, periods
 from mdmem.model.rules import Rules, Topic
 
-PHRASES: dict[str, dict[str, str]] = {
-    "nothing": {
-        "en": "I don't know: nothing in memory answers that.",
-        "zh": "不知道：记忆里没有这方面的记录。",
-    },
-    "stale": {"en": "That is out of date. ", "zh": "这个信息已经过时了。"},
-    "doubtful": {"en": "That may no longer hold. ", "zh": "这可能已经不对了。"},
-    "yes": {"en": "Yes. ", "zh": "是的。"},
-    "active": {
-        "en": "{whose} {label} {is} {value}{note}.",
-        "zh": "{whose}{label}是{value}{note}。",
-    },
-    "since": {"en": " (since {date})", "zh": "（{date}起）"},
-    "derived": {
-        "en": " (since {date}; derived from {whose_lower} {trigger})",
-        "zh": "（{date}起，根据{whose}{trigger}推出）",
-    },
-    "tentative": {
-        "en": "{whose} {label} {is} {value}, unconfirmed (first mentioned {date}).",
-        "zh": "{whose}{label}是{value}，尚未确认（{date}提到）。",
-    },
-    "uncertain": {
-        "en": "{whose} {label} {is} uncertain — previously {value}, but {whose_lower} {trigger} {change} on {date}.",
-        "zh": "{whose}{label}不确定——之前是{value}，但{whose}{trigger}在{date}{change}。",
-    },
-    "expired": {
-        "en": "{whose} {label} {is} unknown — {was} {value} until {date}.",
-        "zh": "{whose}{label}现在未知——到{date}为止是{value}。",
-    },
-    "unknown": {"en": "{whose} {label} {is} unknown.", "zh": "{whose}{label}未知。"},
-    "deleted": {
-        "en": "No information — {whose_lower} {label} {was} removed at your request.",
-        "zh": "没有相关信息——{whose}{label}已按你的要求删除。",
-    },
-    "history": {
-        "en": "{whose} {label} over time: {items}.",
-        "zh": "{whose}{label}的变化：{items}。",
-    },
-    "past": {
-        "en": "{whose} {label} {was} {items}; {now}",
-        "zh": "{whose}{label}以前是{items}；{now}",
-    },
-    "no_past": {
-        "en": "I have no earlier {label} on record. ",
-        "zh": "记忆里没有更早的{label}。",
-    },
-    "now_active": {"en": "since {date} it has been {value}.", "zh": "{date}起是{value}。"},
-    "now_uncertain": {
-        "en": "it is uncertain now ({trigger} {change} on {date}).",
-        "zh": "现在不确定（{trigger}在{date}{change}）。",
-    },
-    "now_unknown": {"en": "it has been unknown since {date}.", "zh": "{date}之后未知。"},
-    "now_tentative": {
-        "en": "since {date} it may be {value} (unconfirmed).",
-        "zh": "{date}起可能是{value}（尚未确认）。",
-    },
-    "as_of": {
-        "en": "On {day}, {whose_lower} {label} {was} {value} ({period}).",
-        "zh": "{day}，{whose}{label}是{value}（{period}）。",
-    },
-    "as_of_before": {
-        "en": "I don't know {whose_lower} {label} on {day}: the earliest value I have, {value}, starts on {date}.",
-        "zh": "不知道{day}时{whose}{label}是什么：记忆里最早的是{value}，从{date}开始。",
-    },
-    "as_of_gap": {
-        "en": "On {day}, {whose_lower} {label} {was} unknown — {it_was} {value} until {date}.",
-        "zh": "{day}时{whose}{label}未知——到{date}为止是{value}。",
-    },
-    "topic": {"en": "Everything I have about {topic}:", "zh": "关于{topic}，我记得这些："},
-    "period_open": {"en": "since {start}", "zh": "{start}起"},
-    "period_closed": {"en": "{start} – {end}", "zh": "{start}至{end}"},
-    "period_until": {"en": "until {end}", "zh": "到{end}为止"},
-    "current": {"en": "current", "zh": "至今"},
-    "now_uncertain_mark": {"en": "now uncertain", "zh": "现在不确定"},
-    "unconfirmed_mark": {"en": "unconfirmed", "zh": "尚未确认"},
-    "ended": {"en": "then unknown from {date}", "zh": "{date}之后未知"},
-    "note": {
-        "en": "{who} asked me to keep this word for word ({date}):{sep}{value}",
-        "zh": "{who}让我记下的原话（{date}）：{sep}{value}",
-    },
-    "origin": {
-        "en": "{whose} {label} changed to {value} on {date}. ",
-        "zh": "{whose}{label}在{date}变成了{value}。",
-    },
-    "changed_to": {"en": "changed to {value}", "zh": "变成了{value}"},
-    "origin_gone": {
-        "en": "{whose} {label} {change} on {date}. ",
-        "zh": "{whose}{label}在{date}{change}。",
-    },
-}
 NOTE_SLOT = "note"  # where ingest keeps verbatim requests: note, note_2, … (extract.VERBATIM_SLOT)
-NOTE_LABEL = {"en": "note", "zh": "记下的原话"}
 _NOTE = re.compile(rf"{NOTE_SLOT}(?:_[0-9]+)?")
+# How an upstream fact changed → the phrase that says it (uncertain_because.change).
 CHANGE = {
-    "changed": {"en": "changed", "zh": "有变化"},
-    "uncertain": {"en": "became uncertain", "zh": "变得不确定"},
-    "expired": {"en": "stopped being known", "zh": "不再有效"},
-    "deleted": {"en": "was removed", "zh": "被删除"},
+    "changed": "change_changed",
+    "uncertain": "change_uncertain",
+    "expired": "change_expired",
+    "deleted": "change_deleted",
 }
-
-
-def phrase(name: str, lang: str, **values: Any) -> str:
-    """One template, filled in."""
-    return PHRASES[name][lang].format(**values)
 
 
 def nothing(lang: str) -> str:
@@ -122,21 +29,25 @@ def nothing(lang: str) -> str:
 def whose(entity: str, lang: str) -> str:
     """'Your' / '你的' for the person, 'Alice's' / 'alice的' for anyone else."""
     if entity == "user":
-        return "Your" if lang == "en" else "你的"
+        return phrase("whose_user", lang)
+    return phrase("whose_other", lang, **_names(entity))
+
+
+def _names(entity: str) -> dict[str, str]:
+    """An entity's name as words, as is and capitalised: each language takes the form it needs."""
     name = entity.replace("_", " ")
-    return f"{name[:1].upper()}{name[1:]}'s" if lang == "en" else f"{name}的"
+    return {"name": name, "Name": name[:1].upper() + name[1:]}
 
 
 def show(rules: Rules, attribute: str, value: Any, lang: str) -> str:
     """A value in the spelling that fits the language; lists joined ('a, b and c' / 'a、b、c')."""
     if isinstance(value, list):
         items = [rules.spelling(attribute, str(v), lang) for v in value]
-        if lang == "zh" or len(items) < 2:
-            return "、".join(items)
-        # A comma inside an item would make 'a, b and c' ambiguous: then commas only.
-        if any("," in i for i in items):
-            return ", ".join(items)
-        return ", ".join(items[:-1]) + " and " + items[-1]
+        sep = phrase("list_sep", lang)
+        # A separator inside an item would make 'a, b and c' ambiguous: then separators only.
+        if len(items) < 2 or any(sep.strip() in i for i in items):
+            return sep.join(items)
+        return sep.join(items[:-1]) + phrase("list_last", lang) + items[-1]
     return rules.spelling(attribute, str(value), lang) if value is not None else "?"
 
 
@@ -152,7 +63,7 @@ def label(rules: Rules, attribute: str, lang: str) -> str:
     if attr is not None:
         return attr.label_for(lang)
     if is_note(attribute):
-        return NOTE_LABEL[lang]
+        return phrase("note_label", lang)
     return attribute.replace("_", " ")
 
 
@@ -160,10 +71,10 @@ def note_sentence(fact: Fact, lang: str) -> str:
     """A verbatim note, given back exactly as kept (no re-spelling, nothing appended)."""
     value = fact.value if isinstance(fact.value, str) else "\n".join(fact.value or [])
     if fact.entity == "user":
-        who = "You" if lang == "en" else "你"
+        who = phrase("who_user", lang)
     else:
-        who = whose(fact.entity, lang).removesuffix("'s").removesuffix("的")
-    sep = "\n" if "\n" in value else " " if lang == "en" else ""
+        who = phrase("who_other", lang, **_names(fact.entity))
+    sep = "\n" if "\n" in value else phrase("gap", lang)
     return phrase("note", lang, who=who, date=day(fact.valid_from), sep=sep, value=value)
 
 
@@ -176,7 +87,9 @@ def origin_sentence(origin: Fact, rules: Rules, lang: str, when: str | None = No
     change = {"deleted": "deleted", "expired": "expired"}.get(origin.status, "uncertain")
     why = origin.uncertain_because or {}
     at = origin.recorded_at if origin.status == "deleted" else why.get("changed_at")
-    return _cap(phrase("origin_gone", lang, change=CHANGE[change][lang], date=day(at or when), **b))
+    return _cap(
+        phrase("origin_gone", lang, change=phrase(CHANGE[change], lang), date=day(at or when), **b)
+    )
 
 
 def day(value: str | None) -> str:
@@ -186,14 +99,14 @@ def day(value: str | None) -> str:
 def _base(fact: Fact, rules: Rules, lang: str) -> dict[str, str]:
     w = whose(fact.entity, lang)
     name = label(rules, fact.attribute, lang)
-    many = lang == "en" and is_plural(name)
+    many = lang == "en" and is_plural(name)  # only English agrees the verb with the label
     return {
         "whose": w,
         "whose_lower": w[:1].lower() + w[1:] if fact.entity == "user" else w,
         "label": name,
-        "is": "are" if many else "is",
-        "was": "were" if many else "was",
-        "it_was": "they were" if many else "it was",
+        "is": phrase("is_many" if many else "is_one", lang),
+        "was": phrase("was_many" if many else "was_one", lang),
+        "it_was": phrase("it_was_many" if many else "it_was_one", lang),
     }
 
 
@@ -214,10 +127,8 @@ def _trigger(fact: Fact, rules: Rules, lang: str) -> tuple[str, str, str]:
     attr = key.split("/", 1)[-1] if key else ""
     name = label(rules, attr, lang) if attr else "?"
     if key and not key.startswith(fact.entity + "/"):
-        name = (
-            f"{key.split('/', 1)[0]} {name}" if lang == "en" else f"{key.split('/', 1)[0]}的{name}"
-        )
-    change = CHANGE.get(str(why.get("change")), CHANGE["changed"])[lang]
+        name = phrase("other_label", lang, entity=key.split("/", 1)[0], label=name)
+    change = phrase(CHANGE.get(str(why.get("change")), CHANGE["changed"]), lang)
     if why.get("change", "changed") == "changed" and why.get("new") not in (None, "", []):
         # naming the new upstream value answers the stale premise ("still at Acme?")
         new = show(rules, attr, why["new"], lang) if attr else str(why["new"])
@@ -252,7 +163,7 @@ def state_sentence(fact: Fact, rules: Rules, lang: str) -> str:
         q = (fact.uncertain_because or {}).get("question")
         ask = (q.get(lang) or q.get("en")) if isinstance(q, dict) else None
         if ask:
-            text += (" " if lang == "en" else "") + ask
+            text += phrase("gap", lang) + ask
         return _cap(text)
     if fact.status == "tentative":
         return _cap(phrase("tentative", lang, value=value, date=day(fact.valid_from), **b))
@@ -280,15 +191,13 @@ def _period_text(p: Period, lang: str) -> str:
 
 
 def _item(fact: Fact, p: Period, rules: Rules, lang: str) -> str:
-    sep = ", " if lang == "en" else "，"
     when = _period_text(p, lang)
     if p.current:
         mark = {"uncertain": "now_uncertain_mark", "tentative": "unconfirmed_mark"}.get(
             fact.status, "current"
         )
-        when += sep + phrase(mark, lang)
-    value = show(rules, fact.attribute, p.value, lang)
-    return f"{value} ({when})" if lang == "en" else f"{value}（{when}）"
+        when += phrase("item_sep", lang) + phrase(mark, lang)
+    return phrase("dated", lang, value=show(rules, fact.attribute, p.value, lang), when=when)
 
 
 def history_sentence(fact: Fact, rules: Rules, lang: str, *, full: bool) -> str:
@@ -299,7 +208,7 @@ def history_sentence(fact: Fact, rules: Rules, lang: str, *, full: bool) -> str:
     ps = periods(fact)
     if not ps:
         return state_sentence(fact, rules, lang)
-    sep = "; " if lang == "en" else "；"
+    sep = phrase("history_sep", lang)
     items = [_item(fact, p, rules, lang) for p in ps]
     if fact.status == "expired" and ps[-1].end:
         items.append(phrase("ended", lang, date=day(ps[-1].end)))
@@ -308,9 +217,7 @@ def history_sentence(fact: Fact, rules: Rules, lang: str, *, full: bool) -> str:
     past = [p for p in ps if not p.current]
     if not past:
         return phrase("no_past", lang, **b) + state_sentence(fact, rules, lang)
-    then = (", then " if lang == "en" else "，然后是").join(
-        _item(fact, p, rules, lang) for p in past
-    )
+    then = phrase("then", lang).join(_item(fact, p, rules, lang) for p in past)
     return _cap(phrase("past", lang, items=then, now=_now_clause(fact, rules, lang), **b))
 
 
@@ -338,9 +245,7 @@ def as_of_sentence(fact: Fact, rules: Rules, lang: str, when: str) -> str:
                       period=_period_text(found, lang).strip(), **b)  # fmt: skip
         if found.current and fact.status in ("uncertain", "tentative"):
             mark = "now_uncertain_mark" if fact.status == "uncertain" else "unconfirmed_mark"
-            text = text[:-1] + (
-                f" ({phrase(mark, lang)})." if lang == "en" else f"（{phrase(mark, lang)}）。"
-            )
+            text = text[:-1] + phrase("marked_end", lang, mark=phrase(mark, lang))
         return _cap(text)
     if not ps:
         return state_sentence(fact, rules, lang)

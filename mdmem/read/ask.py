@@ -1,7 +1,7 @@
 """`mdmem ask`: find the facts a question is about and answer from their state (docs/states.md, docs/reading.md).
 
 retrieve.py finds the facts (rules.yaml's words and the full-text index); this module picks
-the mode (current, past, over time, as of a date, a whole topic), answers with the templates
+the mode (current, past, over time, as of a date, a whole topic), answers with the sentences
 of answer.py in the question's language, or, with `llm=`, hands the same facts to a model.
 """
 
@@ -15,7 +15,9 @@ from datetime import date
 from typing import Any
 
 from mdmem.errors import MdmemError
+from mdmem.lang import phrases
 from mdmem.lang.detect import detect_lang
+from mdmem.lang.phrases import phrase
 from mdmem.llm import LLMError, complete
 from mdmem.model.factfile import DATE_RE, Fact
 from mdmem.model.rules import Rules
@@ -30,15 +32,8 @@ from mdmem.store.vault import Vault
 PASSAGES = 3  # passages quoted when the words answer: enough to find it, few enough to read
 
 # Phrases that say "uncertain/unknown" and "removed": the evaluator reads these (evaluate.py).
-UNCERTAIN_WORDS = (
-    "uncertain", "unknown", "not sure", "no longer known", "don't know", "do not know",
-    "不确定", "未知", "不知道", "不清楚", "不再确定", "待确认",
-)  # fmt: skip
-REMOVED_WORDS = (
-    "removed", "deleted", "forgotten", "no information",
-    "已删除", "删除", "已移除", "移除", "已忘记", "忘掉", "没有相关信息", "没有信息",
-)  # fmt: skip
-
+UNCERTAIN_WORDS = phrases.UNCERTAIN_WORDS
+REMOVED_WORDS = phrases.REMOVED_WORDS
 
 _HISTORY = re.compile(
     r"\b(?:over time|from (?:the )?earliest|earliest to latest|oldest to newest|in (?:chronological )?order"
@@ -211,11 +206,11 @@ def _current(
     if premised and fact.status in ("uncertain", "expired") and upstream:
         origin = _origin(fact, rules, lang, index, answered)
     if says_old and not says_current:
-        return tpl.phrase("stale", lang), origin, sentence
+        return phrase("stale", lang), origin, sentence
     if fact.status in ("uncertain", "expired") and (says_old or says_current):
-        return tpl.phrase("doubtful", lang), origin, sentence
+        return phrase("doubtful", lang), origin, sentence
     if says_current and yes_no and fact.status == "active":
-        return tpl.phrase("yes", lang), origin, sentence
+        return phrase("yes", lang), origin, sentence
     return "", origin, sentence
 
 
@@ -238,7 +233,7 @@ def _origin(fact: Fact, rules: Rules, lang: str, index: Index, answered: list[Fa
 
 def llm_prompt(result: Answer) -> list[dict[str, str]]:
     """The messages a model sees: the rules of the states, the retrieved facts, a draft."""
-    language = "Chinese (简体中文)" if result.lang == "zh" else "English"
+    language = phrase("language_name", result.lang)
     system = (
         "You answer a person's question from an assistant's memory about them. Use only the"
         " facts given; never guess. States: active = current and trusted; tentative = say it is"

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mdmem.lang.detect import has_cjk
+from mdmem.lang.phrases import doc
 from mdmem.model.factfile import Fact
 from mdmem.model.rules import Rules
 from mdmem.read.answer import label as label_of
@@ -27,11 +28,11 @@ RECENT_LIMIT = 10
 RECENT_FIRST = 3  # this many latest changes rank with the pending facts; the rest come last
 SECTIONS = ("pending", "current", "gone", "forgotten", "recent")
 TITLES = {
-    "pending": "## Needs confirmation",
-    "current": "## Current facts",
-    "gone": "## No longer known",
-    "forgotten": "## Forgotten at the person's request",
-    "recent": "## Recent changes",
+    "pending": doc("context_pending"),
+    "current": doc("context_current"),
+    "gone": doc("context_gone"),
+    "forgotten": doc("context_forgotten"),
+    "recent": doc("context_recent"),
 }
 
 
@@ -120,41 +121,54 @@ def _fact_items(facts: Mapping[str, Fact], rules: Rules, lang: str, now: str) ->
         )
         data: dict[str, Any] = {"fact": key, "label": label, "status": f.status, "value": f.value,
                                 "since": f.valid_from}  # fmt: skip
-        since = f" (since {f.valid_from[:10]})" if f.valid_from else ""
+        since = doc("context_since", date=f.valid_from[:10]) if f.valid_from else ""
         why = f.uncertain_because or {}
         recency = _neg_day(f.valid_from or "")
         if f.status in ("uncertain", "tentative") or (f.status == "expired" and why):
             q = why.get("question") or {}
             question = q.get(lang) or q.get("en") if isinstance(q, dict) else None
             if f.status == "tentative":
-                state = f"{value}, unconfirmed{since}"
+                state = doc("context_tentative", value=value, since=since)
             elif f.status == "uncertain":
-                state = f"{value}, uncertain since {str(why.get('changed_at', '?'))[:10]}" + (
-                    f" ({why.get('fact')} {_change(why)})" if why.get("fact") else ""
+                changed = str(why.get("changed_at", "?"))[:10]
+                state = doc("context_uncertain", value=value, date=changed) + (
+                    doc("context_because", fact=why.get("fact"), change=_change(why))
+                    if why.get("fact")
+                    else ""
                 )
             else:
-                state = f"unknown — was {value} until {_until(f)}"
-            text = f"- **{who}{label}**: {state}." + (f' Ask: "{question}"' if question else "")
+                state = doc("context_was_until", value=value, date=_until(f))
+            text = f"- **{who}{label}**: {state}." + (
+                doc("context_ask", question=question) if question else ""
+            )
             data.update(question=question, because=why.get("fact"))
             items.append(Item("pending", text, (0, (str(why.get("changed_at", "")),), key),
                               (str(why.get("changed_at", "")), key), data=data))  # fmt: skip
         elif f.status == "expired":
-            text = (
-                f"- **{who}{label}**: unknown — was {value} until {_until(f)}."
+            state = (
+                doc("context_was_until", value=value, date=_until(f))
                 if value
-                else f"- **{who}{label}**: unknown."
+                else doc("context_unknown")
             )
+            text = f"- **{who}{label}**: {state}."
             items.append(Item("gone", text, (1, recency, key), (ent_rank, key), data=data))
         elif f.status == "deleted":
-            text = f"- {who}{label} (do not bring it up again unless the person does)"
+            text = doc("context_forgotten_item", who=who, label=label)
             data = {"fact": key, "label": label, "status": "deleted"}
             items.append(Item("forgotten", text, (1, (), key), (ent_rank, key), data=data))
         elif value is not None:
             note = since
             if f.derived_from:
                 src = str(f.derived_from.get("fact", "")).split("/", 1)[-1]
-                note = f"{since[:-1]}; derived from {label_of(rules, src, lang)})" if since else ""
-            t_pos, t_label, a_pos = topics.get(f.attribute, (len(topics) + 1, "other", 0))
+                note = (
+                    doc(
+                        "context_derived", date=f.valid_from[:10], source=label_of(rules, src, lang)
+                    )
+                    if f.valid_from
+                    else ""
+                )
+            other = (len(topics) + 1, doc("context_other_topic"), 0)
+            t_pos, t_label, a_pos = topics.get(f.attribute, other)
             group = f"### {f.entity}\n#### {t_label}"
             rank = (2, (STABILITY_RANK.get(attr.stability, 1), *recency), key)
             items.append(Item("current", f"- {label}: {value}{note}", rank,
@@ -163,9 +177,8 @@ def _fact_items(facts: Mapping[str, Fact], rules: Rules, lang: str, now: str) ->
 
 
 def _change(why: dict[str, Any]) -> str:
-    return {"uncertain": "became uncertain", "expired": "expired", "deleted": "was removed"}.get(
-        str(why.get("change")), "changed"
-    )
+    how = {"uncertain": "how_uncertain", "expired": "how_expired", "deleted": "how_removed"}
+    return doc(how.get(str(why.get("change")), "how_changed"))
 
 
 def _until(f: Fact) -> str:
@@ -202,9 +215,9 @@ def _line(e: Event) -> str:
 
 
 def _render(items: list[Item], omitted: list[Item], now: str, max_chars: int | None) -> str:
-    lines = [f"# Memory (as of {now[:10]})", ""]
+    lines = [doc("context_title", date=now[:10]), ""]
     if not items and not omitted:
-        lines.append("Nothing is known yet.")
+        lines.append(doc("context_empty"))
     for section in SECTIONS:
         mine = sorted((i for i in items if i.section == section), key=lambda i: i.order)
         if not mine:
@@ -238,17 +251,23 @@ def _footer(omitted: list[Item], max_chars: int | None, room: int | None = None)
     facts = [i for i in omitted if i.kind == "fact"]
     changes = [i for i in omitted if i.kind == "change"]
     names = [str(i.data.get("fact")) for i in sorted(facts, key=lambda i: i.rank)]
-    limit = f" to fit {max_chars} characters" if max_chars else ""
+    limit = doc("context_left_out_limit", max_chars=max_chars) if max_chars else ""
+    more = doc("context_left_out_more", count=len(names) - 5) if len(names) > 5 else ""
     variants = []
     for detail in (True, False):
         parts = []
         if facts:
-            shown = ", ".join(names[:5]) + (f", +{len(names) - 5} more" if len(names) > 5 else "")
-            parts.append(f"{len(facts)} facts ({shown})" if detail else f"{len(facts)} facts")
+            shown = ", ".join(names[:5]) + more
+            parts.append(
+                doc("context_left_out_names", count=len(facts), names=shown)
+                if detail
+                else doc("context_left_out_facts", count=len(facts))
+            )
         if changes:
-            parts.append(f"{len(changes)} recent changes")
-        tail = " Run `mdmem context` without --max-chars for everything." if detail else ""
-        variants.append(f"_Left out{limit}: {' and '.join(parts)}.{tail}_")
+            parts.append(doc("context_left_out_changes", count=len(changes)))
+        tail = doc("context_left_out_tail") if detail else ""
+        joined = doc("context_left_out_and").join(parts)
+        variants.append(doc("context_left_out", limit=limit, parts=joined, tail=tail))
     for text in variants:
         if room is None or len(text) <= room:
             return text

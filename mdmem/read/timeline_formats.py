@@ -10,13 +10,15 @@ from typing import Any
 from rich.markup import escape
 from rich.table import Table
 
+from mdmem.lang.phrases import doc
 from mdmem.model.factfile import Fact
 from mdmem.model.periods import Period, periods
 from mdmem.read.timeline import Event, flatten
 
+# How a cause changed → the words for it (lang/documents.py).
 CHANGE_WORDS = {
-    "changed": "changed", "uncertain": "became uncertain", "expired": "expired",
-    "deleted": "was removed", "purged": "was removed",
+    "changed": "how_changed", "uncertain": "how_uncertain", "expired": "how_expired",
+    "deleted": "how_removed", "purged": "how_removed",
 }  # fmt: skip
 STYLE = {
     "stated": "green", "derived": "blue", "confirmed": "green", "uncertain": "yellow",
@@ -32,32 +34,32 @@ def value_text(value: Any) -> str:
 
 def describe(e: Event) -> str:
     """Why the value changed, in words."""
-    how = CHANGE_WORDS.get(str(e.cause_change), "changed")
+    how = doc(CHANGE_WORDS.get(str(e.cause_change), "how_changed"))
     if e.kind == "stated":
-        said = "stated later (an earlier value)" if e.backfilled else "stated"
-        return said + (" (unconfirmed)" if e.status == "tentative" else "")
+        said = doc("stated_later") if e.backfilled else doc("stated")
+        return said + (doc("stated_unconfirmed") if e.status == "tentative" else "")
     if e.kind == "derived":
-        return f"derived from {e.cause}" if e.cause else "derived by a rule"
+        return doc("derived_from", cause=e.cause) if e.cause else doc("derived_by_rule")
     if e.kind == "uncertain":
-        return f"uncertain because {e.cause} {how}" if e.cause else "uncertain"
+        return doc("uncertain_because", cause=e.cause, how=how) if e.cause else doc("uncertain")
     if e.kind == "expired":
-        return f"expired because {e.cause} {how}" if e.cause else "no longer true (stated)"
+        return doc("expired_because", cause=e.cause, how=how) if e.cause else doc("no_longer_true")
     if e.kind == "deleted":
-        return "forgotten at the person's request"
+        return doc("forgotten_by_request")
     return e.kind
 
 
 def change_text(e: Event) -> str:
     """The value before and after, as far as it may be shown."""
     if e.redacted:
-        return "(removed)"
+        return doc("value_removed")
     new, old = value_text(e.value), value_text(e.previous)
     if e.kind == "expired":
-        return f"{old} → unknown" if old else "unknown"
+        return doc("value_to_unknown", old=old) if old else doc("unknown")
     if e.kind == "uncertain":
-        return f"{new or old} (doubtful)"
+        return doc("value_doubtful", value=new or old)
     if old and new and old != new:
-        return f"{old} → {new}"
+        return doc("value_change", old=old, new=new)
     return new
 
 
@@ -68,9 +70,9 @@ def to_json(heads: list[Event]) -> str:
 
 def to_markdown(heads: list[Event]) -> str:
     """A nested Markdown list: each change, and under it the cascade it caused."""
-    lines = ["# Timeline", ""]
+    lines = [doc("timeline_title"), ""]
     if not heads:
-        lines.append("_No changes recorded._")
+        lines.append(doc("timeline_empty"))
     for h in heads:
         lines.append(f"- **{h.at[:10]}** {_md_line(h)}")
         lines.extend(f"  - {_md_line(c)}" for c in h.children)
@@ -160,9 +162,11 @@ def gantt_rows(
                                 p.end is None))  # fmt: skip
         if fact.status == "expired" and fact.history:
             row.markers.append(Marker(str(fact.history[-1].get("valid_to") or today)[:10],
-                                      "expired", "unknown since"))  # fmt: skip
+                                      "expired", doc("gantt_unknown_since")))  # fmt: skip
         if fact.status == "deleted":
-            row.markers.append(Marker((fact.recorded_at or today)[:10], "deleted", "forgotten"))
+            row.markers.append(
+                Marker((fact.recorded_at or today)[:10], "deleted", doc("gantt_forgotten"))
+            )
         row.markers = [m for m in row.markers if not (since and m.day < since)
                        and not (until and m.day > until)]  # fmt: skip
         if row.bars or row.markers:
@@ -190,7 +194,7 @@ def to_mermaid(rows: list[Row]) -> str:
     """A Mermaid Gantt chart of validity periods."""
     lines = [
         "gantt",
-        "    title mdmem timeline",
+        "    title " + doc("gantt_title"),
         "    dateFormat YYYY-MM-DD",
         "    axisFormat %Y-%m",
     ]

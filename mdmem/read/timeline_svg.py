@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from html import escape
 
+from mdmem.lang.phrases import doc
 from mdmem.read.timeline_formats import Row
 
 COLOURS = {
@@ -13,6 +14,11 @@ COLOURS = {
 }  # fmt: skip
 FONT = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'PingFang SC', 'Microsoft YaHei', sans-serif"
 LABEL_W, CHART_W, ROW_H, BAR_H, TOP, PAD = 230, 820, 30, 18, 70, 16
+LEGEND = (
+    ("archived", "legend_archived"), ("active", "legend_active"),
+    ("tentative", "legend_tentative"), ("uncertain", "legend_uncertain"),
+    ("expired", "legend_expired"), ("deleted", "legend_deleted"),
+)  # fmt: skip
 RIGHT = 150  # room right of the chart for the labels of values that still hold
 
 
@@ -45,8 +51,9 @@ def _ticks(first: date, last: date) -> list[date]:
     return out
 
 
-def to_svg(rows: list[Row], *, today: str, title: str = "mdmem timeline") -> str:
+def to_svg(rows: list[Row], *, today: str, title: str | None = None) -> str:
     """A standalone SVG document (open it in a browser)."""
+    title = doc("gantt_title") if title is None else title
     days = [_day(b.start) for r in rows for b in r.bars] + [
         _day(b.end) for r in rows for b in r.bars
     ]
@@ -69,7 +76,7 @@ def to_svg(rows: list[Row], *, today: str, title: str = "mdmem timeline") -> str
         f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
         f'<text x="{PAD}" y="26" font-size="16" font-weight="bold" fill="#111827">{escape(title)}</text>',
         f'<text x="{PAD}" y="46" fill="#6b7280">{first.isoformat()} – {last.isoformat()}'
-        f" · {len(rows)} facts</text>",
+        f"{doc('svg_facts', count=len(rows))}</text>",
     ]
     bottom = TOP + ROW_H * max(len(rows), 1)
     for t in _ticks(first, last):
@@ -89,7 +96,7 @@ def to_svg(rows: list[Row], *, today: str, title: str = "mdmem timeline") -> str
         for bar in row.bars:
             x1, x2 = x(bar.start), max(x(bar.end), x(bar.start) + 3)
             colour = COLOURS.get(bar.status, COLOURS["active"])
-            tip = f"{bar.label} ({bar.start} – {'now' if bar.open else bar.end}, {bar.status})"
+            tip = f"{bar.label} ({bar.start} – {doc('svg_now') if bar.open else bar.end}, {bar.status})"
             opacity = ' fill-opacity="0.85"' if bar.open else ""
             out.append(f'<g><title>{escape(tip)}</title><rect x="{x1:.1f}" y="{by:.1f}" '
                        f'width="{x2 - x1:.1f}" height="{BAR_H}" rx="3" fill="{colour}"{opacity}/>')  # fmt: skip
@@ -118,14 +125,12 @@ def to_svg(rows: list[Row], *, today: str, title: str = "mdmem timeline") -> str
     tx = x(today)
     out.append(f'<line x1="{tx:.1f}" y1="{TOP - 6}" x2="{tx:.1f}" y2="{bottom}" stroke="#2563eb" '
                f'stroke-dasharray="4 3"/><text x="{tx:.1f}" y="{bottom + 14}" text-anchor="middle" '
-               f'fill="#2563eb" font-size="11">today {escape(today[:10])}</text>')  # fmt: skip
+               f'fill="#2563eb" font-size="11">{escape(doc("svg_today", date=today[:10]))}</text>')  # fmt: skip
     if not rows:
-        out.append(f'<text x="{LABEL_W}" y="{TOP + 20}" fill="#6b7280">No facts to show.</text>')
+        out.append(f'<text x="{LABEL_W}" y="{TOP + 20}" fill="#6b7280">{doc("svg_empty")}</text>')
     lx, ly = PAD, bottom + 40
-    for name in ("archived", "active", "tentative", "uncertain", "expired", "deleted"):
-        word = {"archived": "past value", "expired": "expired", "deleted": "forgotten"}.get(
-            name, name
-        )
+    for name, key in LEGEND:
+        word = doc(key)
         out.append(f'<rect x="{lx}" y="{ly - 10}" width="12" height="12" rx="2" fill="{COLOURS[name]}"/>'
                    f'<text x="{lx + 16}" y="{ly}" fill="#374151">{word}</text>')  # fmt: skip
         lx += 28 + int(_text_width(word))
