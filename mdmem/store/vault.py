@@ -16,13 +16,14 @@ from mdmem.model.factfile import Fact, render
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
 from mdmem.model.rules_yaml import load_rules
-from mdmem.model.slug import check_slug, fact_path, is_fact_name
+from mdmem.model.slug import check_slug, fact_path
 from mdmem.store import txn
 from mdmem.store.journal import Journal, make_entry
 from mdmem.store.lastgood import good_rules, journal_facts
 from mdmem.store.lock import VaultLock
 from mdmem.store.manifest import Manifest
 from mdmem.store.snapshot import Snapshot
+from mdmem.store.walk import fact_files
 
 DEFAULT_ENTITY = "user"
 RULES_FILE = "rules.yaml"
@@ -141,17 +142,7 @@ class Vault:
 
     def fact_files(self) -> list[Path]:
         """Fact files in name order, skipping editors' swap and temporary files."""
-        facts = self.root / "facts"
-        if not facts.is_dir():
-            return []
-        out = []
-        for entity_dir in sorted(facts.iterdir()):
-            if not entity_dir.is_dir() or entity_dir.name.startswith("."):
-                continue
-            for p in sorted(entity_dir.iterdir()):
-                if is_fact_name(p.name):
-                    out.append(p)
-        return out
+        return fact_files(self.root)
 
     def scan(self, refresh: bool = False) -> tuple[dict[str, Fact], list[Problem]]:
         """Every fact that parses, keyed 'entity/attribute', and a Problem for each that doesn't."""
