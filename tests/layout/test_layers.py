@@ -25,7 +25,7 @@ LAYERS = [
 ]
 MAX_LINES = 400
 # Modules still over the limit, each waiting for its split; this set only shrinks.
-TOO_LONG = {"extract.rule_finder", "read.index", "store.snapshot"}
+TOO_LONG = {"extract.rule_finder"}
 
 
 def _modules() -> dict[str, Path]:
