@@ -103,7 +103,7 @@ def ask(
     if as_of is not None and not _is_day(as_of):
         raise MdmemError(f"--as-of {as_of!r} is not a date; write it like 2025-06-01")
     with Index(vault.root) as index:
-        index.refresh()
+        index.refresh(vault.parsed)  # what changed is parsed once, for the snapshot too
         result = answer_from_index(index, vault.rules, question, as_of=as_of, entity=entity)
     if llm is not None:
         result.text = llm_answer(result, model=llm, api_base=api_base, options=llm_options)

@@ -16,7 +16,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,10 @@ CREATE INDEX IF NOT EXISTS files_attr ON files(attribute, entity);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
     name, value, body, history, owner, tokenize='unicode61 remove_diacritics 0');
 """
+
+
+# Changed files' facts, parsed elsewhere: None for a file that does not parse.
+Parsed = Callable[[list[str]], Mapping[str, Fact | None]]
 
 
 @dataclass(frozen=True)
@@ -156,8 +160,11 @@ class Index:
 
     # --- keeping fresh ---------------------------------------------------------------------
 
-    def refresh(self) -> Refresh:
-        """Bring the index up to date with the fact files; parse only what changed."""
+    def refresh(self, parsed: Parsed | None = None) -> Refresh:
+        """Bring the index up to date with the fact files; parse only what changed.
+
+        `parsed(paths)` may give changed files' facts already parsed (None: does not parse),
+        as `Vault.parsed` does from the snapshot; a file it does not give is parsed here."""
         started = time.perf_counter()
         folders = walk(self.root)
         digest = walk_digest(folders)
@@ -177,8 +184,9 @@ class Index:
             gone = [p for p in stored if p not in current]
             added = updated = broken = 0
             scrub = False
+            given = parsed(changed) if parsed is not None and changed else {}
             for rel in changed:
-                fact = self._parse(rel)
+                fact = given[rel] if rel in given else self._parse(rel)
                 if fact is None:
                     broken += 1  # its last good row (if any) keeps serving reads
                     continue

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from mdmem.files import atomic_write, sha256
 from mdmem.model.factfile import Fact
-from mdmem.store.snapshot_entry import Entry, new_entry
+from mdmem.store.snapshot_entry import Entry, decode, new_entry
 from mdmem.store.walk import Sig, stat_paths, stat_sig, walk, walk_paths
 
 SNAPSHOT_FILE = "snapshot.json"
@@ -103,6 +103,12 @@ class Snapshot:
         while len(_OPEN) > 8:  # a test run opens many vaults; keep the recent ones
             del _OPEN[next(iter(_OPEN))]
         return snap
+
+    @classmethod
+    def warm(cls, meta: Path) -> bool:
+        """Whether this process holds the snapshot under meta, current and with its facts read."""
+        cached = _OPEN.get(str(meta / SNAPSHOT_FILE))
+        return cached is not None and cached._rows_loaded and cached._sig == stat_sig(cached.path)
 
     def _load(self, sig: Sig | None) -> None:
         if sig is None:
@@ -258,6 +264,19 @@ class Snapshot:
                 self.dirty = True
 
     # --- reading --------------------------------------------------------------------------------
+
+    @_locked
+    def facts_of(self, rels: list[str]) -> dict[str, Fact | None]:
+        """The facts of these files as last refreshed: None for one that does not parse, and
+        nothing for one the snapshot does not hold or whose fact is not read yet."""
+        out: dict[str, Fact | None] = {}
+        for rel in rels:
+            e = self.entries.get(rel)
+            if e is not None and e.problem is not None:
+                out[rel] = None
+            elif e is not None and e.row is not None:
+                out[rel] = decode(e.row)
+        return out
 
     @_locked
     def facts(

@@ -22,7 +22,7 @@ from mdmem.store.journal import Journal, make_entry
 from mdmem.store.lastgood import good_rules, journal_facts
 from mdmem.store.lock import VaultLock
 from mdmem.store.manifest import Manifest
-from mdmem.store.snapshot import Snapshot
+from mdmem.store.snapshot import SAVE_AFTER, Snapshot
 from mdmem.store.walk import fact_files
 
 DEFAULT_ENTITY = "user"
@@ -157,6 +157,20 @@ class Vault:
         snap.save(self.root)
         self._scan = (facts, [Problem(*p) for p in problems])
         return self._scan
+
+    def parsed(self, rels: list[str]) -> dict[str, Fact | None]:
+        """These files' facts through the snapshot (None: does not parse), so that one parse
+        of a changed file serves the search index too; see `Snapshot.facts_of`.
+
+        Empty for a few files when this process has not read the snapshot yet: loading it
+        costs more than parsing them where they are needed."""
+        if len(rels) < SAVE_AFTER and not Snapshot.warm(self.meta):
+            return {}
+        snap = Snapshot.open(self.meta)
+        journaled = lambda: journal_facts(self.journal.entries())  # noqa: E731
+        snap.refresh(self.root, lambda: self.manifest.data, journaled, only=rels)
+        snap.save(self.root)
+        return snap.facts_of(rels)
 
     @property
     def facts(self) -> dict[str, Fact]:
