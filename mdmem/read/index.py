@@ -46,7 +46,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
 
 
 # Changed files' facts, parsed elsewhere: None for a file that does not parse.
-Parsed = Callable[[list[str]], Mapping[str, Fact | None]]
+Parser = Callable[[list[str]], Mapping[str, Fact | None]]
 
 
 @dataclass(frozen=True)
@@ -160,7 +160,7 @@ class Index:
 
     # --- keeping fresh ---------------------------------------------------------------------
 
-    def refresh(self, parsed: Parsed | None = None) -> Refresh:
+    def refresh(self, parsed: Parser | None = None) -> Refresh:
         """Bring the index up to date with the fact files; parse only what changed.
 
         `parsed(paths)` may give changed files' facts already parsed (None: does not parse),
