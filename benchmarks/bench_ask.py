@@ -29,7 +29,8 @@ from pathlib import Path
 from mdmem import Vault
 from mdmem.model.factfile import Fact, render
 from mdmem.read.ask import answer_from_index, ask
-from mdmem.read.index import INDEX_FILE, Index, stat_files
+from mdmem.read.index import INDEX_FILE, Index
+from mdmem.store.walk import walk, walk_digest
 
 QUESTIONS = [
     "Where do I live?", "我住在哪个城市？", "Where do I work?", "我的社保在哪交？",
@@ -100,7 +101,7 @@ def bench(n_facts: int) -> None:
         started = time.perf_counter()
         vault = make_vault(root, n_facts)
         made = time.perf_counter() - started
-        files = len(stat_files(root)[0])
+        files = sum(len(names) for _, names, _ in walk(root))
         print(f"\n== {files:,} fact files ({made:.1f} s to generate) ==")
 
         cold, _ = timed(ask, vault, QUESTIONS[0])
@@ -115,7 +116,7 @@ def bench(n_facts: int) -> None:
         print(f"warm ask, {len(warm)} questions:         median {statistics.median(warm):7.1f} ms"
               f"   p95 {pct(warm, 0.95):7.1f} ms   max {max(warm):7.1f} ms")  # fmt: skip
 
-        sweep = [timed(stat_files, root)[0] for _ in range(5)]
+        sweep = [timed(lambda: walk_digest(walk(root)))[0] for _ in range(5)]
         print(f"  of which the stat sweep:        median {statistics.median(sweep):7.1f} ms")
         with Index(root) as index:
             fresh = [timed(index.refresh)[0] for _ in range(5)]

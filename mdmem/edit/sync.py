@@ -22,7 +22,8 @@ from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
 from mdmem.store.lastgood import good_rules, journal_facts
 from mdmem.store.manifest import Manifest
-from mdmem.store.snapshot import Entry, Snapshot, decode
+from mdmem.store.snapshot import Snapshot
+from mdmem.store.snapshot_entry import Entry, decode
 from mdmem.store.vault import Problem, Vault
 
 ATTEMPTS = 3  # a file saved again while sync planned is planned again

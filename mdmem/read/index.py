@@ -2,8 +2,8 @@
 
 Each fact file is one row: its parsed frontmatter (so reads need not parse YAML) and four
 token columns (attribute name, current value, body, history values). The index is brought
-up to date before every read by comparing each file's (path, mtime_ns, size, inode) with
-what was indexed (a digest of all of them first, so an unchanged vault costs one stat per
+up to date before every read by comparing each file's path and stat signature (store/walk.py)
+with what was indexed (a digest of all of them first, so an unchanged vault costs one stat per
 file and no row reads); only changed files are parsed again. A value that leaves the files
 (a forgotten fact, a removed file) is also scrubbed from the database's bytes.
 """
@@ -16,7 +16,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,10 +24,11 @@ from typing import Any
 from mdmem.errors import MdmemError
 from mdmem.lang.tokens import tokens
 from mdmem.model.factfile import Fact, from_mapping, parse
-from mdmem.model.slug import check_slug, is_fact_name
+from mdmem.model.slug import check_slug
+from mdmem.store.walk import Sig, walk, walk_digest, walk_paths
 
 INDEX_FILE = "index.sqlite"
-SCHEMA = 5  # bump when the tokenizer or the tables change: the index is rebuilt
+SCHEMA = 6  # bump when the tokenizer or the tables change: the index is rebuilt
 COLUMNS = ("name", "value", "body", "history")
 BM25_WEIGHTS = (2.0, 3.0, 0.5, 1.5, 0.0)  # name, value, body, history, owner
 
@@ -35,12 +36,17 @@ _DDL = """
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files(
     id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, entity TEXT NOT NULL,
-    attribute TEXT NOT NULL, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL, ino INTEGER NOT NULL,
+    attribute TEXT NOT NULL, mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL,
+    size INTEGER NOT NULL, ino INTEGER NOT NULL,
     status TEXT NOT NULL, data TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS files_attr ON files(attribute, entity);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
     name, value, body, history, owner, tokenize='unicode61 remove_diacritics 0');
 """
+
+
+# Changed files' facts, parsed elsewhere: None for a file that does not parse.
+Parser = Callable[[list[str]], Mapping[str, Fact | None]]
 
 
 @dataclass(frozen=True)
@@ -96,70 +102,6 @@ def fact_record(fact: Fact) -> str:
 def load_record(data: str, path: str) -> Fact:
     rec = json.loads(data)
     return from_mapping(rec["fact"], body=rec.get("body", ""), path=path)
-
-
-Stat = tuple[int, int, int]  # (mtime_ns, size, inode): an atomic rename gives a new inode
-
-
-Scan = list[tuple[str, list[str], list[Stat]]]  # per entity folder: names and their stats
-
-
-def scan_files(root: Path) -> Scan:
-    """Stats of every fact file as Vault.fact_files sees them, folder by folder."""
-    out: Scan = []
-    try:
-        entities = sorted(e.name for e in os.scandir(root / "facts") if e.is_dir())
-    except FileNotFoundError:
-        return out
-    for ent in entities:
-        if ent.startswith("."):
-            continue
-        try:
-            fd = os.open(root / "facts" / ent, os.O_RDONLY | os.O_DIRECTORY)
-        except OSError:
-            continue
-        names: list[str] = []
-        stats: list[Stat] = []
-        try:
-            for f in os.scandir(fd):  # stat relative to the folder: no path walk per file
-                name = f.name
-                if not is_fact_name(name):
-                    continue
-                try:
-                    st = f.stat()
-                except FileNotFoundError:  # removed while we looked: it is gone
-                    continue
-                names.append(name)
-                stats.append((st.st_mtime_ns, st.st_size, st.st_ino))
-        finally:
-            os.close(fd)
-        out.append((ent, names, stats))
-    return out
-
-
-def scan_digest(scan: Scan) -> str:
-    """One digest of all names and stats; equal digests mean nothing to look at row by row."""
-    digest = hashlib.blake2b(digest_size=16)
-    for ent, names, stats in scan:
-        # hash() of a tuple of ints is the same in every process (only str hashes are salted).
-        digest.update(f"{ent}\0{len(names)}\0{hash(tuple(stats))}\0".encode())
-        digest.update("\0".join(names).encode())
-    return digest.hexdigest()
-
-
-def scan_stats(scan: Scan) -> dict[str, Stat]:
-    """The scan as {vault-relative path: stat}."""
-    return {
-        f"facts/{ent}/{name}": st
-        for ent, names, stats in scan
-        for name, st in zip(names, stats, strict=True)
-    }
-
-
-def stat_files(root: Path) -> tuple[dict[str, Stat], str]:
-    """Every fact file's stat by path, and the digest of them all."""
-    scan = scan_files(root)
-    return scan_stats(scan), scan_digest(scan)
 
 
 class Index:
@@ -218,14 +160,17 @@ class Index:
 
     # --- keeping fresh ---------------------------------------------------------------------
 
-    def refresh(self) -> Refresh:
-        """Bring the index up to date with the fact files; parse only what changed."""
+    def refresh(self, parsed: Parser | None = None) -> Refresh:
+        """Bring the index up to date with the fact files; parse only what changed.
+
+        `parsed(paths)` may give changed files' facts already parsed (None: does not parse),
+        as `Vault.parsed` does from the snapshot; a file it does not give is parsed here."""
         started = time.perf_counter()
-        scan = scan_files(self.root)
-        digest = scan_digest(scan)
+        folders = walk(self.root)
+        digest = walk_digest(folders)
         if digest == self._meta("sweep"):
             return Refresh(0, 0, 0, 0, False, time.perf_counter() - started)
-        current = scan_stats(scan)
+        current = dict(walk_paths(folders))
         stored = self._stored_stats()
         changed = [p for p, st in current.items() if stored.get(p) != st]
         gone = [p for p in stored if p not in current]
@@ -239,8 +184,9 @@ class Index:
             gone = [p for p in stored if p not in current]
             added = updated = broken = 0
             scrub = False
+            given = parsed(changed) if parsed is not None and changed else {}
             for rel in changed:
-                fact = self._parse(rel)
+                fact = given[rel] if rel in given else self._parse(rel)
                 if fact is None:
                     broken += 1  # its last good row (if any) keeps serving reads
                     continue
@@ -251,7 +197,7 @@ class Index:
                     updated += 1
                 else:
                     added += 1
-                self._insert(rel, fact, *current[rel])
+                self._insert(rel, fact, current[rel])
             for rel in gone:
                 old = self._row(rel)
                 if old is not None:
@@ -279,9 +225,9 @@ class Index:
         self.db.execute("COMMIT")
         return self.refresh()
 
-    def _stored_stats(self) -> dict[str, Stat]:
-        rows = self.db.execute("SELECT path, mtime_ns, size, ino FROM files")
-        return {p: (m, s, i) for p, m, s, i in rows}
+    def _stored_stats(self) -> dict[str, Sig]:
+        rows = self.db.execute("SELECT path, mtime_ns, ctime_ns, size, ino FROM files")
+        return {p: (m, c, s, i) for p, m, c, s, i in rows}
 
     def _meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT v FROM meta WHERE k = ?", (key,)).fetchone()
@@ -297,11 +243,11 @@ class Index:
         self.db.execute("DELETE FROM files WHERE id = ?", (rowid,))
         self.db.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
 
-    def _insert(self, rel: str, fact: Fact, mtime_ns: int, size: int, ino: int) -> None:
+    def _insert(self, rel: str, fact: Fact, sig: Sig) -> None:
         cur = self.db.execute(
-            "INSERT INTO files(path, entity, attribute, mtime_ns, size, ino, status, data)"
-            " VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
-            (rel, fact.entity, fact.attribute, mtime_ns, size, ino, fact.status, fact_record(fact)),
+            "INSERT INTO files(path, entity, attribute, mtime_ns, ctime_ns, size, ino, status, data)"
+            " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (rel, fact.entity, fact.attribute, *sig, fact.status, fact_record(fact)),
         )
         cols = fact_tokens(fact)
         self.db.execute(

@@ -12,21 +12,19 @@ delete them and they are rebuilt (edits not yet synced then fall back to the jou
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import gc
 import json
-import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from mdmem.errors import MdmemError
 from mdmem.files import atomic_write, sha256
-from mdmem.model.factfile import Fact, parse
-from mdmem.model.slug import check_slug, is_fact_name
+from mdmem.model.factfile import Fact
+from mdmem.store.snapshot_entry import Entry, decode, new_entry
+from mdmem.store.walk import Sig, stat_paths, stat_sig, walk, walk_paths
 
 SNAPSHOT_FILE = "snapshot.json"
 FACTS_FILE = "snapshot.facts.json"
@@ -38,11 +36,7 @@ RACY_NS = 2_000_000_000
 # Saving costs about as much as reading a few hundred files, so an ordinary read saves the
 # snapshot only after reading at least this many; `sync` and `watch` always save it.
 SAVE_AFTER = 200
-NAMES = tuple(f.name for f in dataclasses.fields(Fact))
 
-Row = dict[str, Any]  # every field of a Fact, by name
-Parsed = tuple[str, Row]  # (sha256 of some bytes, their parse)
-Sig = tuple[int, int, int, int]
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -55,67 +49,6 @@ def _locked(method: F) -> F:
             return method(self, *args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
-
-
-def encode(fact: Fact) -> Row:
-    """A fact as a JSON-ready mapping of all its fields."""
-    return {n: getattr(fact, n) for n in NAMES}
-
-
-def decode(row: Row) -> Fact:
-    """A Fact from a row, without validating again (rows are only made from parsed files)."""
-    fact = Fact.__new__(Fact)
-    fact.__dict__ = dict(row)  # its own field dict: a fact changed by a caller is not the cache
-    return fact
-
-
-class Entry:
-    """What the snapshot knows about one fact file."""
-
-    __slots__ = ("sig", "sha", "racy", "good_sha", "row", "base", "problem", "volatile")
-
-    def __init__(
-        self,
-        sig: Sig,
-        sha: str,
-        racy: bool,
-        good_sha: str | None,  # of the last bytes that parsed (the current ones unless `problem`)
-        row: Row | None,  # their parse (None until the facts file is read)
-        base: Parsed | None = None,  # mdmem's last bytes, when the file changed since
-        problem: tuple[int | None, str] | None = None,  # why the current bytes do not parse
-        volatile: bool = False,  # holds values JSON cannot keep: parsed again by each process
-    ) -> None:
-        self.sig, self.sha, self.racy = sig, sha, racy
-        self.good_sha, self.row, self.base = good_sha, row, base
-        self.problem, self.volatile = problem, volatile
-
-    @property
-    def good(self) -> Parsed | None:
-        return None if self.good_sha is None or self.row is None else (self.good_sha, self.row)
-
-    def parsed(self, sha: str) -> Fact | None:
-        """The parse of the bytes with this digest, if the snapshot saw them."""
-        for cand in (self.good, self.base):
-            if cand is not None and cand[0] == sha:
-                return decode(cand[1])
-        return None
-
-    def pack(self) -> list[Any]:
-        good = 0 if self.good_sha == self.sha else self.good_sha
-        return [*self.sig, self.sha, int(self.racy), good, self.base, self.problem]
-
-    @classmethod
-    def unpack(cls, data: list[Any]) -> Entry:
-        m, c, s, i, sha, racy, good, base, problem = data
-        return cls(
-            (m, c, s, i),
-            sha,
-            bool(racy),
-            sha if good == 0 else good,
-            None,
-            (base[0], base[1]) if base else None,
-            (problem[0], problem[1]) if problem else None,
-        )
 
 
 @contextlib.contextmanager
@@ -153,14 +86,14 @@ class Snapshot:
         self.read = 0  # files read by the last refresh
         self.parsed = 0  # of which parsed (new bytes)
         self._rows_loaded = True  # every entry's row is in memory (none pending in FACTS_FILE)
-        self._sig: tuple[int, int, int] | None = None
+        self._sig: Sig | None = None
         self._mutex = threading.RLock()
 
     @classmethod
     def open(cls, meta: Path) -> Snapshot:
         """The snapshot under meta; one in-memory copy per process while its file is unchanged."""
         path = meta / SNAPSHOT_FILE
-        sig = _file_sig(path)
+        sig = stat_sig(path)
         cached = _OPEN.get(str(path))
         if cached is not None and cached._sig == sig:  # None == None: not saved yet, still ours
             return cached
@@ -171,7 +104,13 @@ class Snapshot:
             del _OPEN[next(iter(_OPEN))]
         return snap
 
-    def _load(self, sig: tuple[int, int, int] | None) -> None:
+    @classmethod
+    def warm(cls, meta: Path) -> bool:
+        """Whether this process holds the snapshot under meta, current and with its facts read."""
+        cached = _OPEN.get(str(meta / SNAPSHOT_FILE))
+        return cached is not None and cached._rows_loaded and cached._sig == stat_sig(cached.path)
+
+    def _load(self, sig: Sig | None) -> None:
         if sig is None:
             return
         try:
@@ -215,7 +154,7 @@ class Snapshot:
             data = (root / rel).read_bytes()
         except OSError:
             data = b""
-        fresh = _entry(rel, data, sha256(data), e.sig, True, None, dict, dict)
+        fresh = new_entry(rel, data, sha256(data), e.sig, True, None, dict, dict)
         e.sha, e.racy, e.good_sha, e.row = fresh.sha, True, fresh.good_sha, fresh.row
         e.problem, e.volatile = fresh.problem, fresh.volatile
         self.dirty = self.rows_dirty = True
@@ -240,7 +179,7 @@ class Snapshot:
             kept = {k: e.pack() for k, e in self.entries.items() if not e.volatile}
             gone = {k: [*e.pack(), e.row] for k, e in self.gone.items() if not e.volatile}
             atomic_write(self.path, _dumps({"version": VERSION, "entries": kept, "gone": gone}))
-            self._sig = _file_sig(self.path)
+            self._sig = stat_sig(self.path)
             self.dirty = False
 
     # --- bringing it up to date -----------------------------------------------------------------
@@ -276,7 +215,7 @@ class Snapshot:
         entries, gone = self.entries, self.gone
         changed: dict[str, Entry] = {}
         found: set[str] = set()
-        for rel, sig in _walk(root) if only is None else _stat_some(root, only):
+        for rel, sig in walk_paths(walk(root)) if only is None else stat_paths(root, only):
             found.add(rel)
             old = entries.get(rel)
             if old is not None and old.sig == sig and not old.racy and not old.volatile:
@@ -296,7 +235,9 @@ class Snapshot:
                 continue
             if old is not None and old.good_sha and old.row is None:
                 self.load_rows(root)  # the last good state must survive this change
-            changed[rel] = _entry(rel, data, digest, sig, racy, old, last_written, last_journaled)
+            changed[rel] = new_entry(
+                rel, data, digest, sig, racy, old, last_written, last_journaled
+            )
             self.parsed += 1
             self.rows_dirty = True
         checked = entries.keys() if only is None else [r for r in only if r in entries]
@@ -323,6 +264,19 @@ class Snapshot:
                 self.dirty = True
 
     # --- reading --------------------------------------------------------------------------------
+
+    @_locked
+    def facts_of(self, rels: list[str]) -> dict[str, Fact | None]:
+        """The facts of these files as last refreshed: None for one that does not parse, and
+        nothing for one the snapshot does not hold or whose fact is not read yet."""
+        out: dict[str, Fact | None] = {}
+        for rel in rels:
+            e = self.entries.get(rel)
+            if e is not None and e.problem is not None:
+                out[rel] = None
+            elif e is not None and e.row is not None:
+                out[rel] = decode(e.row)
+        return out
 
     @_locked
     def facts(
@@ -360,81 +314,3 @@ _OPEN: dict[str, Snapshot] = {}
 
 def _dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-
-
-def _file_sig(path: Path) -> tuple[int, int, int] | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return (st.st_mtime_ns, st.st_size, st.st_ino)
-
-
-def _walk(root: Path) -> Iterator[tuple[str, Sig]]:
-    """(relative path, stat signature) of every fact file, as Vault.fact_files sees them."""
-    try:
-        entities = list(os.scandir(root / "facts"))
-    except (FileNotFoundError, NotADirectoryError):
-        return
-    for ent in entities:
-        if ent.name.startswith(".") or not ent.is_dir():
-            continue
-        prefix = f"facts/{ent.name}/"
-        try:
-            files = list(os.scandir(ent.path))
-        except (FileNotFoundError, NotADirectoryError):
-            continue
-        for f in files:
-            name = f.name
-            if not is_fact_name(name):
-                continue
-            try:
-                st = f.stat()
-            except FileNotFoundError:
-                continue
-            yield prefix + name, (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
-
-
-def _stat_some(root: Path, rels: list[str]) -> Iterator[tuple[str, Sig]]:
-    for rel in rels:
-        try:
-            st = (root / rel).stat()
-        except (FileNotFoundError, NotADirectoryError):
-            continue
-        yield rel, (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
-
-
-def _entry(
-    rel: str,
-    data: bytes,
-    digest: str,
-    sig: Sig,
-    racy: bool,
-    old: Entry | None,
-    written: Callable[[], Mapping[str, str]],
-    journaled: Callable[[], Mapping[str, Fact | None]],
-) -> Entry:
-    """Parse new bytes; keep the last good parse, and the parse of mdmem's last bytes."""
-    problem: tuple[int | None, str] | None = None
-    row: Row | None = None
-    volatile = False
-    _, entity, name = rel.split("/", 2)
-    try:
-        expect = (check_slug(entity, "entity"), check_slug(name[:-3]))
-        row = encode(parse(data.decode("utf-8"), rel, expect=expect))
-        # Hand-typed YAML tags (!!binary, !!timestamp) give values JSON cannot keep.
-        volatile = json.loads(json.dumps(row, ensure_ascii=False, default=str)) != row
-    except UnicodeDecodeError as e:
-        problem = (None, f"not UTF-8 text ({e.reason} at byte {e.start}); save it as UTF-8")
-    except MdmemError as e:
-        problem = (e.line, e.bare_message)
-    good = (digest, row) if row is not None else (old.good if old else None)
-    mine = written().get(rel)
-    if good is None:  # broken before the snapshot ever saw it good: what mdmem last wrote
-        fact = journaled().get(rel)
-        good = (mine or "", encode(fact)) if fact is not None else None
-    base: Parsed | None = None
-    if mine is not None and mine != digest and old is not None:
-        base = next((c for c in (old.good, old.base) if c is not None and c[0] == mine), None)
-    good_sha, good_row = good if good is not None else (None, None)
-    return Entry(sig, digest, racy, good_sha, good_row, base, problem, volatile)

@@ -17,14 +17,15 @@ from mdmem.model.factfile import Fact, render
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
 from mdmem.model.rules_yaml import load_rules
-from mdmem.model.slug import check_slug, fact_path, is_fact_name
+from mdmem.model.slug import check_slug, fact_path
 from mdmem.store import txn
 from mdmem.store.journal import Journal, make_entry
 from mdmem.store.lastgood import good_rules, journal_facts
 from mdmem.store.lock import VaultLock
 from mdmem.store.manifest import Manifest
 from mdmem.store.packs import pack_path
-from mdmem.store.snapshot import Snapshot
+from mdmem.store.snapshot import SAVE_AFTER, Snapshot
+from mdmem.store.walk import fact_files
 
 DEFAULT_ENTITY = "user"
 ExtraOps = Callable[[str], list[tuple[str, str | None]]]  # journal id -> (path, text or None)
@@ -135,17 +136,7 @@ class Vault:
 
     def fact_files(self) -> list[Path]:
         """Fact files in name order, skipping editors' swap and temporary files."""
-        facts = self.root / "facts"
-        if not facts.is_dir():
-            return []
-        out = []
-        for entity_dir in sorted(facts.iterdir()):
-            if not entity_dir.is_dir() or entity_dir.name.startswith("."):
-                continue
-            for p in sorted(entity_dir.iterdir()):
-                if is_fact_name(p.name):
-                    out.append(p)
-        return out
+        return fact_files(self.root)
 
     def scan(self, refresh: bool = False) -> tuple[dict[str, Fact], list[Problem]]:
         """Every fact that parses, keyed 'entity/attribute', and a Problem for each that doesn't."""
@@ -160,6 +151,20 @@ class Vault:
         snap.save(self.root)
         self._scan = (facts, [Problem(*p) for p in problems])
         return self._scan
+
+    def parsed(self, rels: list[str]) -> dict[str, Fact | None]:
+        """These files' facts through the snapshot (None: does not parse), so that one parse
+        of a changed file serves the search index too; see `Snapshot.facts_of`.
+
+        Empty for a few files when this process has not read the snapshot yet: loading it
+        costs more than parsing them where they are needed."""
+        if len(rels) < SAVE_AFTER and not Snapshot.warm(self.meta):
+            return {}
+        snap = Snapshot.open(self.meta)
+        journaled = lambda: journal_facts(self.journal.entries())  # noqa: E731
+        snap.refresh(self.root, lambda: self.manifest.data, journaled, only=rels)
+        snap.save(self.root)
+        return snap.facts_of(rels)
 
     @property
     def facts(self) -> dict[str, Fact]:

@@ -227,3 +227,69 @@ def test_unwritable_index_falls_back_to_memory(story_vault: Vault, tmp_path: Pat
         index.refresh()
         assert _keys(index, "acme") == ["user/employer"]
     assert blocked.is_dir()
+
+
+# --- one parse of a changed file for both caches (Vault.parsed) ----------------------------
+
+
+def _story(v: Vault) -> None:
+    for attr, value in [("employer", "Acme"), ("home_city", "广州"), ("commute_mode", "bike")]:
+        v.set(attr, value, date="2024-01-01")
+
+
+def _no_own_parse(monkeypatch) -> None:
+    def refuse(self: Index, rel: str) -> None:
+        raise AssertionError(f"the index parsed {rel} itself")
+
+    monkeypatch.setattr(Index, "_parse", refuse)
+
+
+def test_changed_files_come_from_the_snapshot_when_it_is_loaded(
+    story_vault: Vault, monkeypatch
+) -> None:
+    from mdmem.store.snapshot import Snapshot
+
+    _story(story_vault)
+    story_vault.check()  # the snapshot is in memory with its facts, as in `watch` or a library
+    path = story_vault.root / "facts/user/employer.md"
+    with Index(story_vault.root) as index:
+        with monkeypatch.context() as m:
+            _no_own_parse(m)
+            assert index.refresh(story_vault.parsed).added == 3
+            path.write_text(path.read_text(encoding="utf-8").replace("Acme", "Orbit"), "utf-8")
+            assert index.refresh(story_vault.parsed).updated == 1
+        assert _keys(index, "orbit") == ["user/employer"]
+    snap = Snapshot.open(story_vault.meta)
+    snap.refresh(story_vault.root, lambda: story_vault.manifest.data)
+    assert snap.parsed == 0  # already parsed once, for both
+    assert snap.facts(story_vault.root)[0]["user/employer"].value == "Orbit"
+
+
+def test_a_few_changes_in_a_fresh_process_are_parsed_by_the_index(
+    story_vault: Vault, monkeypatch
+) -> None:
+    _story(story_vault)
+    monkeypatch.setattr("mdmem.store.snapshot._OPEN", {})  # a new process: nothing loaded
+    assert story_vault.parsed(["facts/user/employer.md"]) == {}  # cheaper to parse it here
+    with Index(story_vault.root) as index:
+        assert index.refresh(story_vault.parsed).added == 3
+
+
+def test_many_changes_go_through_the_snapshot_with_the_same_rows(
+    story_vault: Vault, tmp_path: Path, monkeypatch
+) -> None:
+    _story(story_vault)
+    (story_vault.root / "facts/user/commute_mode.md").write_text(
+        "---\nvalue: [\n---\n", encoding="utf-8"
+    )
+    with Index(story_vault.root, tmp_path / "own.sqlite") as own:
+        own.refresh()
+        expected = list(own.all_rows())
+    monkeypatch.setattr("mdmem.store.snapshot._OPEN", {})
+    monkeypatch.setattr("mdmem.store.vault.SAVE_AFTER", 2)  # "many" is two here
+    with Index(story_vault.root, tmp_path / "shared.sqlite") as shared:
+        with monkeypatch.context() as m:
+            _no_own_parse(m)
+            result = shared.refresh(story_vault.parsed)
+        assert (result.added, result.broken) == (2, 1)
+        assert list(shared.all_rows()) == expected

@@ -1,0 +1,120 @@
+"""What the snapshot knows about one fact file, and how new bytes of it become that.
+
+An Entry holds the file's stat signature and SHA-256, the parse of its last bytes that parsed
+(its last good state), the parse of the bytes mdmem last wrote when the person changed them
+since, and why the current bytes do not parse, if they do not.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from mdmem.errors import MdmemError
+from mdmem.model.factfile import Fact, parse
+from mdmem.model.slug import check_slug
+from mdmem.store.walk import Sig
+
+NAMES = tuple(f.name for f in dataclasses.fields(Fact))
+
+Row = dict[str, Any]  # every field of a Fact, by name
+Parsed = tuple[str, Row]  # (sha256 of some bytes, their parse)
+
+
+def encode(fact: Fact) -> Row:
+    """A fact as a JSON-ready mapping of all its fields."""
+    return {n: getattr(fact, n) for n in NAMES}
+
+
+def decode(row: Row) -> Fact:
+    """A Fact from a row, without validating again (rows are only made from parsed files)."""
+    fact = Fact.__new__(Fact)
+    fact.__dict__ = dict(row)  # its own field dict: a fact changed by a caller is not the cache
+    return fact
+
+
+class Entry:
+    """What the snapshot knows about one fact file."""
+
+    __slots__ = ("sig", "sha", "racy", "good_sha", "row", "base", "problem", "volatile")
+
+    def __init__(
+        self,
+        sig: Sig,
+        sha: str,
+        racy: bool,
+        good_sha: str | None,  # of the last bytes that parsed (the current ones unless `problem`)
+        row: Row | None,  # their parse (None until the facts file is read)
+        base: Parsed | None = None,  # mdmem's last bytes, when the file changed since
+        problem: tuple[int | None, str] | None = None,  # why the current bytes do not parse
+        volatile: bool = False,  # holds values JSON cannot keep: parsed again by each process
+    ) -> None:
+        self.sig, self.sha, self.racy = sig, sha, racy
+        self.good_sha, self.row, self.base = good_sha, row, base
+        self.problem, self.volatile = problem, volatile
+
+    @property
+    def good(self) -> Parsed | None:
+        return None if self.good_sha is None or self.row is None else (self.good_sha, self.row)
+
+    def parsed(self, sha: str) -> Fact | None:
+        """The parse of the bytes with this digest, if the snapshot saw them."""
+        for cand in (self.good, self.base):
+            if cand is not None and cand[0] == sha:
+                return decode(cand[1])
+        return None
+
+    def pack(self) -> list[Any]:
+        good = 0 if self.good_sha == self.sha else self.good_sha
+        return [*self.sig, self.sha, int(self.racy), good, self.base, self.problem]
+
+    @classmethod
+    def unpack(cls, data: list[Any]) -> Entry:
+        m, c, s, i, sha, racy, good, base, problem = data
+        return cls(
+            (m, c, s, i),
+            sha,
+            bool(racy),
+            sha if good == 0 else good,
+            None,
+            (base[0], base[1]) if base else None,
+            (problem[0], problem[1]) if problem else None,
+        )
+
+
+def new_entry(
+    rel: str,
+    data: bytes,
+    digest: str,
+    sig: Sig,
+    racy: bool,
+    old: Entry | None,
+    written: Callable[[], Mapping[str, str]],
+    journaled: Callable[[], Mapping[str, Fact | None]],
+) -> Entry:
+    """Parse new bytes; keep the last good parse, and the parse of mdmem's last bytes."""
+    problem: tuple[int | None, str] | None = None
+    row: Row | None = None
+    volatile = False
+    _, entity, name = rel.split("/", 2)
+    try:
+        expect = (check_slug(entity, "entity"), check_slug(name[:-3]))
+        row = encode(parse(data.decode("utf-8"), rel, expect=expect))
+        # Hand-typed YAML tags (!!binary, !!timestamp) give values JSON cannot keep.
+        volatile = json.loads(json.dumps(row, ensure_ascii=False, default=str)) != row
+    except UnicodeDecodeError as e:
+        problem = (None, f"not UTF-8 text ({e.reason} at byte {e.start}); save it as UTF-8")
+    except MdmemError as e:
+        problem = (e.line, e.bare_message)
+    good = (digest, row) if row is not None else (old.good if old else None)
+    mine = written().get(rel)
+    if good is None:  # broken before the snapshot ever saw it good: what mdmem last wrote
+        fact = journaled().get(rel)
+        good = (mine or "", encode(fact)) if fact is not None else None
+    base: Parsed | None = None
+    if mine is not None and mine != digest and old is not None:
+        base = next((c for c in (old.good, old.base) if c is not None and c[0] == mine), None)
+    good_sha, good_row = good if good is not None else (None, None)
+    return Entry(sig, digest, racy, good_sha, good_row, base, problem, volatile)

@@ -1,0 +1,105 @@
+"""The one walk of facts/ and the one stat signature that says whether a file changed.
+
+Every cache that asks "which fact files are there, and did this one change?" (the snapshot, the
+search index, `Vault.fact_files`) asks here, so they cannot disagree about which files count
+or miss an edit that one of them would have seen.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from mdmem.model.slug import is_fact_name
+
+# (mtime_ns, ctime_ns, size, inode). An atomic rename gives a new inode; an in-place rewrite
+# that keeps the size and even puts the old mtime back still moves ctime, which no one can set.
+Sig = tuple[int, int, int, int]
+Folder = tuple[str, list[str], list[Sig]]  # an entity folder: its fact file names, their sigs
+
+
+def sig_of(st: os.stat_result) -> Sig:
+    """The signature of a stat result."""
+    return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+
+
+def stat_sig(path: Path) -> Sig | None:
+    """The signature of one file, or None when it is not there."""
+    try:
+        return sig_of(path.stat())
+    except OSError:
+        return None
+
+
+def walk(root: Path) -> list[Folder]:
+    """Every fact file under root/facts: entity folders and their files in name order.
+
+    Hidden folders and names `is_fact_name` rejects (editors' swap, backup and temporary files)
+    are skipped, and so is anything that is not a regular file; a file or folder removed while
+    we look is simply gone.
+    """
+    try:
+        with os.scandir(root / "facts") as it:
+            entities = sorted(e.name for e in it if not e.name.startswith(".") and e.is_dir())
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    out: list[Folder] = []
+    for ent in entities:
+        try:
+            fd = os.open(root / "facts" / ent, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError:
+            continue
+        names: list[str] = []
+        sigs: list[Sig] = []
+        try:
+            with os.scandir(fd) as it:
+                found = sorted(e.name for e in it if is_fact_name(e.name))
+            for name in found:
+                try:
+                    st = os.stat(name, dir_fd=fd)  # relative to the folder: no path walk per file
+                except FileNotFoundError:
+                    continue
+                if stat.S_ISREG(st.st_mode):
+                    names.append(name)
+                    sigs.append((st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino))
+        finally:
+            os.close(fd)
+        out.append((ent, names, sigs))
+    return out
+
+
+def walk_paths(folders: Iterable[Folder]) -> Iterator[tuple[str, Sig]]:
+    """(vault-relative path, signature) of every file a walk found, in its order."""
+    for ent, names, sigs in folders:
+        prefix = f"facts/{ent}/"
+        for name, sig in zip(names, sigs, strict=True):
+            yield prefix + name, sig
+
+
+def walk_digest(folders: Iterable[Folder]) -> str:
+    """One digest of every name and signature; equal digests mean no file changed."""
+    digest = hashlib.blake2b(digest_size=16)
+    for ent, names, sigs in folders:
+        # hash() of a tuple of ints is the same in every process (only str hashes are salted).
+        digest.update(f"{ent}\0{len(names)}\0{hash(tuple(sigs))}\0".encode())
+        digest.update("\0".join(names).encode())
+    return digest.hexdigest()
+
+
+def stat_paths(root: Path, rels: Iterable[str]) -> Iterator[tuple[str, Sig]]:
+    """(path, signature) of just these vault-relative paths, skipping those not there."""
+    for rel in rels:
+        try:
+            st = (root / rel).stat()
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        if stat.S_ISREG(st.st_mode):
+            yield rel, sig_of(st)
+
+
+def fact_files(root: Path) -> list[Path]:
+    """Every fact file's path, in the walk's order."""
+    return [root / rel for rel, _ in walk_paths(walk(root))]
