@@ -254,8 +254,11 @@ class _Validator:
             except UnknownList as e:
                 known = ", ".join(sorted(self.words)) or "none; declare it under 'vocab:'"
                 raise self.error_at(
-                    where, i, written, e.pos, f"unknown word list <<{e.name}>> in '{key}'; "
-                    f"vocab has: {known}"
+                    where,
+                    i,
+                    written,
+                    e.pos,
+                    f"unknown word list <<{e.name}>> in '{key}'; vocab has: {known}",
                 ) from None
             sources.append(pattern)
             if self.lazy:
