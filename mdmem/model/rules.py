@@ -12,7 +12,7 @@ from typing import Any
 from mdmem.errors import RulesError
 from mdmem.lang.detect import has_cjk
 
-TOP_KEYS = {"version", "attributes", "topics", "dependencies"}
+TOP_KEYS = {"version", "vocab", "attributes", "topics", "dependencies"}
 ATTR_KEYS = {"label", "aliases", "stability", "cardinality", "values", "extract", "invalidate"}
 TOPIC_KEYS = {"label", "aliases", "attributes"}
 DEP_KEYS = {"id", "when", "then", "action", "value", "lookup", "ask"}

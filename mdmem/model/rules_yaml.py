@@ -26,6 +26,7 @@ from mdmem.model.rules import (
     template_fields,
 )  # fmt: skip
 from mdmem.model.slug import check_slug
+from mdmem.model.vocab import UnknownList, alternation, expand, fragment
 
 
 class _LineMap(dict):  # type: ignore[type-arg]
@@ -36,6 +37,7 @@ class _LineMap(dict):  # type: ignore[type-arg]
 class _LineSeq(list):  # type: ignore[type-arg]
     line: int | None = None
     lines: list[int]
+    literal: list[bool]  # an item written as a `|` block: its text starts on the next line
 
 
 class _LineLoader(_Loader):
@@ -55,6 +57,7 @@ def _construct_seq(loader: _LineLoader, node: yaml.SequenceNode) -> _LineSeq:
     s = _LineSeq(loader.construct_sequence(node, deep=True))
     s.line = node.start_mark.line + 1
     s.lines = [item.start_mark.line + 1 for item in node.value]
+    s.literal = [getattr(item, "style", None) == "|" for item in node.value]
     return s
 
 
@@ -98,6 +101,7 @@ def rules_from_mapping(data: Any, path: str = "rules.yaml", *, lazy: bool = Fals
             data, "version", f"version {data['version']!r} is not supported; use 'version: 1'"
         )
     rules = Rules(path=path)
+    v.vocab(data.get("vocab"), data)
     attrs = data.get("attributes") or {}
     v.mapping(attrs, data, "attributes")
     for name, spec in attrs.items():
@@ -126,6 +130,7 @@ class _Validator:
     def __init__(self, path: str, *, lazy: bool = False) -> None:
         self.path = path
         self.lazy = lazy
+        self.words: dict[str, str] = {}  # vocab name -> the regex its <<name>> stands for
 
     def error(self, container: Any, key: Any, msg: str) -> RulesError:
         line = None
@@ -206,25 +211,81 @@ class _Validator:
             attr.__dict__["extract"], attr.__dict__["invalidate"] = extract_rx, invalidate_rx
         return attr
 
+    def vocab(self, value: Any, parent: Any) -> None:
+        """Read `vocab:`: each name maps to a list of words or to `{regex: FRAGMENT}`."""
+        if value is None:
+            return
+        self.mapping(value, parent, "vocab")
+        for name, entry in value.items():
+            if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+                raise self.error(value, name, f"vocab name {name!r} must be letters, digits, _")
+            if isinstance(entry, dict) and set(entry) == {"regex"}:
+                regex = entry["regex"]
+                if not isinstance(regex, str) or not regex or "<<" in regex:
+                    raise self.error(
+                        value, name, f"vocab {name!r}: 'regex' must be a regex without <<…>>"
+                    )
+                try:
+                    re.compile(fragment(regex))
+                except re.error as e:
+                    raise self.error(value, name, f"vocab {name!r}: invalid regex: {e}") from None
+                self.words[name] = fragment(regex)
+            elif isinstance(entry, list) and entry and all(isinstance(w, str) and w for w in entry):
+                self.words[name] = alternation(entry)
+            else:
+                raise self.error(
+                    value,
+                    name,
+                    f"vocab {name!r} must be a list of words like [Paris, St. Louis]"
+                    " or {regex: FRAGMENT}",
+                )
+
     def patterns(
         self, spec: Any, key: str, require_value: bool
     ) -> tuple[tuple[str, ...], tuple[re.Pattern[str], ...]]:
-        """The regex sources under `key`, and (unless lazy) them compiled and checked."""
+        """The regex sources under `key` (<<lists>> expanded), and (unless lazy) compiled."""
         raw = spec.get(key) or []
         items = self.strings(raw, spec, key)
-        out = []
-        for i, pattern in enumerate(items):
-            where = raw if hasattr(raw, "lines") else spec
+        where = raw if hasattr(raw, "lines") else spec
+        sources, out = [], []
+        for i, written in enumerate(items):
+            try:
+                pattern = expand(written, self.words)
+            except UnknownList as e:
+                known = ", ".join(sorted(self.words)) or "none; declare it under 'vocab:'"
+                raise self.error_at(
+                    where,
+                    i,
+                    written,
+                    e.pos,
+                    f"unknown word list <<{e.name}>> in '{key}'; vocab has: {known}",
+                ) from None
+            sources.append(pattern)
             if self.lazy:
                 continue
             try:
                 rx = re.compile(pattern)
             except re.error as e:
-                raise self.error(where, i, f"invalid regex in '{key}': {e}") from None
+                raise self.error_at(
+                    where, i, written, None, f"invalid regex in '{key}': {e}", e.lineno
+                ) from None
             if require_value and "value" not in rx.groupindex:
                 raise self.error(where, i, f"'{key}' pattern needs a named group (?P<value>…)")
             out.append(rx)
-        return items, tuple(out)
+        return tuple(sources), tuple(out)
+
+    def error_at(
+        self, where: Any, i: int, text: str, pos: int | None, msg: str, lineno: int | None = None
+    ) -> RulesError:
+        """An error on the line of the file that holds `pos` (or regex line `lineno`) of
+        pattern i: inside a `|` block a pattern's lines are the file's lines."""
+        e = self.error(where, i, msg)
+        literal = getattr(where, "literal", None)
+        if e.line is not None and literal and literal[i]:
+            if pos is not None:
+                lineno = text.count("\n", 0, pos) + 1
+            return RulesError(msg, path=self.path, line=e.line + (lineno or 1))
+        return e
 
     def topic(self, name: str, spec: Any, parent: Any, rules: Rules) -> Topic:
         name = self.slug(name, parent, "topic")

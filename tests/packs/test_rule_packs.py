@@ -17,13 +17,15 @@ from typing import Any
 import pytest
 import yaml
 
+from mdmem.model.rules_yaml import load_rules
+
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "rules"
 TRANSCRIPTS = ROOT / "sample_vault" / "transcripts"
 LOCOMO = ROOT.parent / "shared" / "corpora" / "locomo" / "locomo10.json"
 PACKS = ("personal", "software_project", "health")
 
-TOP_KEYS = {"version", "attributes", "topics", "dependencies"}
+TOP_KEYS = {"version", "vocab", "attributes", "topics", "dependencies"}
 ATTRIBUTE_KEYS = {
     "label",
     "aliases",
@@ -47,9 +49,14 @@ STRIP = " \t,.;:!?，。；：！？、"
 
 @functools.cache
 def load(name: str) -> dict[str, Any]:
-    """Parse one pack, as mdmem init would copy it."""
+    """Parse one pack, as mdmem init would copy it, with its <<vocab>> placeholders expanded."""
     data = yaml.safe_load((RULES / f"{name}.yaml").read_text(encoding="utf-8"))
     assert isinstance(data, dict), f"{name}.yaml is not a mapping"
+    expanded = load_rules(RULES / f"{name}.yaml").attributes
+    for attr, spec in data["attributes"].items():
+        for key in ("extract", "invalidate"):
+            if spec.get(key):
+                spec[key] = list(getattr(expanded[attr], f"{key}_patterns"))
     return data
 
 
@@ -172,7 +179,9 @@ def test_every_attribute_speaks_english_and_chinese(pack: str) -> None:
     for attr, spec in load(pack)["attributes"].items():
         extract = spec["extract"]
         assert any(CJK.search(p) for p in extract), f"{pack}:{attr}: no Chinese pattern"
-        assert any(p.startswith("(?i)") for p in extract), f"{pack}:{attr}: no English pattern"
+        assert any(p.startswith(("(?i)", "(?ix)")) for p in extract), (
+            f"{pack}:{attr}: no English pattern"
+        )
 
 
 @pytest.mark.parametrize("pack", PACKS)
