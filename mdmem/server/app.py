@@ -130,7 +130,7 @@ def build_server(root: Path | str, *, wait: float = 10.0) -> MemoryServer:
                      description="The questions waiting for the person, oldest first.")  # fmt: skip
     def pending() -> str:
         try:
-            items = memory.pending()
+            items = memory.pending()["pending"]
         except MdmemError as e:
             raise ResourceError(str(e)) from None
         return json.dumps(items, ensure_ascii=False, indent=2)

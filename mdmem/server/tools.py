@@ -23,7 +23,6 @@ from mdmem.store.journal import recent_entries
 from mdmem.store.vault import Vault
 
 MAX_TEXT = 1_000_000  # characters a `remember` call may carry: a long conversation, not a dump
-MAX_SPEAKER = 60
 
 FactArg = Annotated[
     str,
@@ -89,10 +88,9 @@ class Memory:
             ),
         ],
         speaker: Annotated[
-            str | None,
+            Literal["user", "assistant"] | None,
             Field(
-                description="Who said it ('user' for the person, a name for someone else, 'assistant' for you). Given: TEXT is that one message. Omitted: TEXT is read as a conversation if it has speaker lines, else as the user's message.",
-                max_length=MAX_SPEAKER,
+                description="Who said TEXT as one message: 'user' (the person this memory is about) or 'assistant' (you; never taken as facts). Omitted: TEXT is read as a conversation if it has 'Name: …' lines (how to record what other people said), else as the user's message.",
             ),
         ] = None,
         date: Annotated[
@@ -347,7 +345,9 @@ class Memory:
         return sorted(present(self.vault()))
 
 
-def _as_transcript(text: str, speaker: str | None, day: str) -> tuple[str, str]:
+def _as_transcript(
+    text: str, speaker: Literal["user", "assistant"] | None, day: str
+) -> tuple[str, str]:
     """The transcript to ingest and how TEXT was read: 'message' or 'conversation'.
 
     One message is wrapped as a JSON message, so lines inside it that look like 'Assistant: …'
@@ -355,12 +355,8 @@ def _as_transcript(text: str, speaker: str | None, day: str) -> tuple[str, str]:
     """
     if speaker is None and _is_conversation(text, day):
         return text, "conversation"
-    who = (speaker or "user").strip()
-    if not who or "\n" in who:
-        raise BadArgument("speaker must be a name on one line, like 'user' or 'Alice'")
-    return json.dumps(
-        [{"speaker": who, "content": text, "time": day}], ensure_ascii=False
-    ), "message"
+    message = {"role": speaker or "user", "content": text, "time": day}
+    return json.dumps([message], ensure_ascii=False), "message"
 
 
 def _is_conversation(text: str, day: str) -> bool:
