@@ -168,7 +168,9 @@ def test_bad_arguments_are_tool_errors_and_the_server_goes_on(vault: Path) -> No
             assert "lower-case" in await error(s, "forget", fact="Home_City")
             assert "no fact user/nope" in await error(s, "show", fact="nope")
             assert "exactly one" in await error(s, "confirm", fact="job_title", keep=True, reject=True)  # fmt: skip
-            assert "no user/favourite_colour to forget" in await error(s, "forget", fact="favourite_colour")
+            assert "no user/favourite_colour to forget" in await error(
+                s, "forget", fact="favourite_colour"
+            )
             assert "greater than or equal to 200" in await error(s, "context", max_chars=10)
             assert "date" in await error(s, "remember", text="I moved to Rome.", date="soon")
             assert "speaker" in await error(s, "remember", text="hi", speaker="Alice")

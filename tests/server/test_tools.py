@@ -17,7 +17,8 @@ DAY = "2026-03-01"
     ("text", "speaker", "read_as"),
     [
         ("I moved to Berlin.", None, "message"),
-        ("I moved to Berlin: it's great", None, "message"),  # a colon, not a speaker called 'I moved…'
+        # A colon, not a speaker called 'I moved to Berlin':
+        ("I moved to Berlin: it's great", None, "message"),
         ("User: I moved to Berlin.", None, "conversation"),
         ("Alice: I moved to Rome.\nBob: Nice!", None, "conversation"),
         ('[{"role": "user", "content": "I moved to Rome."}]', None, "conversation"),
@@ -33,7 +34,9 @@ def test_how_remember_reads_its_text(text: str, speaker: str | None, read_as: st
         assert transcript == text
 
 
-def test_a_context_query_keeps_the_facts_it_is_about_and_their_neighbours(sample_vault: Vault) -> None:
+def test_a_context_query_keeps_the_facts_it_is_about_and_their_neighbours(
+    sample_vault: Vault,
+) -> None:
     m = Memory(sample_vault.root)
     work = m.context(query="Where do I work?")
     assert work["matched"] == ["user/employer"]
