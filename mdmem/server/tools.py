@@ -7,7 +7,6 @@ MdmemError subclasses with a readable message; app.py turns them into tool error
 
 from __future__ import annotations
 
-import json
 from datetime import date as Date
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -19,6 +18,7 @@ from mdmem.errors import MdmemError
 from mdmem.extract.transcript import normalize_time
 from mdmem.lang.detect import pick_lang
 from mdmem.model.slug import check_slug, split_key
+from mdmem.server.messages import as_transcript
 from mdmem.store.journal import recent_entries
 from mdmem.store.vault import Vault
 
@@ -112,7 +112,7 @@ class Memory:
                 day = normalize_time(date)
             except ValueError as e:
                 raise BadArgument(f"date {e}") from None
-        transcript, read_as = _as_transcript(text, speaker, day)
+        transcript, read_as = as_transcript(text, speaker, day)
         result = ingest_text(v, transcript, source="mcp:remember", date=day, dry_run=dry_run)
         return {"read_as": read_as, **result.to_json()}
 
@@ -343,36 +343,6 @@ class Memory:
     def fact_keys(self) -> list[str]:
         """'entity/attribute' of every fact file, in name order."""
         return sorted(present(self.vault()))
-
-
-def _as_transcript(
-    text: str, speaker: Literal["user", "assistant"] | None, day: str
-) -> tuple[str, str]:
-    """The transcript to ingest and how TEXT was read: 'message' or 'conversation'.
-
-    One message is wrapped as a JSON message, so lines inside it that look like 'Assistant: …'
-    or a session header stay part of what that speaker said.
-    """
-    if speaker is None and _is_conversation(text, day):
-        return text, "conversation"
-    message = {"role": speaker or "user", "content": text, "time": day}
-    return json.dumps([message], ensure_ascii=False), "message"
-
-
-def _is_conversation(text: str, day: str) -> bool:
-    """True for JSON messages, and for text whose 'Name: …' lines make a conversation: two
-    turns or more, or one by a role (User:, Assistant:, 用户：). A lone 'I moved to Berlin: …'
-    is a sentence with a colon, not a turn by someone called 'I moved to Berlin'."""
-    from mdmem.errors import TranscriptError
-    from mdmem.extract.transcript import PERSON, parse_transcript
-
-    if text.lstrip().startswith(("{", "[")):
-        return True  # JSON is a transcript or nothing: a malformed one is reported, not guessed at
-    try:
-        messages = parse_transcript(text, source="mcp:remember", default_time=day)
-    except TranscriptError:
-        return False
-    return len(messages) > 1 or messages[0].role != PERSON
 
 
 def _only(entry: dict[str, Any], keys: set[str]) -> dict[str, Any]:

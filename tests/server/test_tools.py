@@ -8,7 +8,8 @@ import pytest
 
 from mdmem import Vault
 from mdmem.errors import MdmemError
-from mdmem.server.tools import Memory, _as_transcript
+from mdmem.server.messages import as_transcript
+from mdmem.server.tools import Memory
 
 DAY = "2026-03-01"
 
@@ -19,6 +20,7 @@ DAY = "2026-03-01"
         ("I moved to Berlin.", None, "message"),
         # A colon, not a speaker called 'I moved to Berlin':
         ("I moved to Berlin: it's great", None, "message"),
+        ("[note] I moved to Berlin.", None, "message"),
         ("User: I moved to Berlin.", None, "conversation"),
         ("Alice: I moved to Rome.\nBob: Nice!", None, "conversation"),
         ('[{"role": "user", "content": "I moved to Rome."}]', None, "conversation"),
@@ -26,7 +28,7 @@ DAY = "2026-03-01"
     ],
 )
 def test_how_remember_reads_its_text(text: str, speaker: str | None, read_as: str) -> None:
-    transcript, how = _as_transcript(text, speaker, DAY)  # type: ignore[arg-type]
+    transcript, how = as_transcript(text, speaker, DAY)  # type: ignore[arg-type]
     assert how == read_as
     if how == "message":
         assert json.loads(transcript) == [{"role": speaker or "user", "content": text, "time": DAY}]
