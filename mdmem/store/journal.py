@@ -129,3 +129,40 @@ def _scrub(entry: dict[str, Any], key: str) -> dict[str, Any]:
             if isinstance(why, dict) and key in (why.get("fact"), why.get("origin")):
                 m["uncertain_because"] = {"fact": why.get("fact"), "change": "purged"}
     return out
+
+
+def recent_entries(
+    journal: Journal, *, limit: int | None = None, fact: str | None = None
+) -> list[dict[str, Any]]:
+    """Journal entries newest first (only those touching `fact` when given), each change cut
+    to its fact, decision, cause and the value and status before and after."""
+    out: list[dict[str, Any]] = []
+    for entry in journal.entries():
+        changes = [c for c in entry.get("changes") or [] if isinstance(c, dict)]
+        if fact is not None and not any(c.get("fact") == fact for c in changes):
+            continue
+        out.append(
+            {
+                "id": entry.get("id"),
+                "time": entry.get("time"),
+                "command": entry.get("command"),
+                "source": entry.get("source"),
+                "changes": [_change_summary(c) for c in changes],
+            }
+        )
+    out.reverse()
+    return out if limit is None else out[: max(limit, 0)]
+
+
+def _change_summary(change: dict[str, Any]) -> dict[str, Any]:
+    before, after = change.get("before"), change.get("after")
+    before = before if isinstance(before, dict) else {}
+    after = after if isinstance(after, dict) else {}
+    return {
+        "fact": change.get("fact"),
+        "decision": change.get("decision"),
+        "cause": change.get("cause"),
+        "before": before.get("value"),
+        "after": after.get("value"),
+        "status": after.get("status"),
+    }

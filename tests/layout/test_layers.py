@@ -20,6 +20,7 @@ LAYERS = [
     {"read"},
     {"edit"},
     {"eval"},
+    {"server"},
     {"commands"},
     {"cli", "__init__", "__main__"},
 ]
