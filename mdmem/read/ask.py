@@ -26,7 +26,7 @@ from mdmem.read.index import Index
 from mdmem.read.match import Question
 from mdmem.read.passages import PassageIndex, named_speaker
 from mdmem.read.retrieve import fact_json, premise, retrieve
-from mdmem.read.said import asks_what_was_said, passage_answer
+from mdmem.read.said import asks_what_was_said, named_period, passage_answer
 from mdmem.store.vault import Vault
 
 PASSAGES = 3  # passages quoted when the words answer: enough to find it, few enough to read
@@ -121,7 +121,8 @@ def _from_passages(vault: Vault, result: Answer) -> None:
     try:
         index.refresh()
         who = named_speaker(result.question, index.speakers())
-        found = index.search(result.question, speaker=who, limit=PASSAGES)
+        near = named_period(result.question)
+        found = index.search(result.question, speaker=who, limit=PASSAGES, near=near)
     finally:
         index.close()
     if not found:

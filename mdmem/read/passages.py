@@ -24,13 +24,11 @@ PASSAGES_FILE = "passages.sqlite"
 SCHEMA = 1  # bump when the tokenizer, the splitting or the tables change: rebuilt on open
 MAX_CHARS = 600  # a message longer than this is split into passages of about this size
 # Chat answers a question in the next message: a passage is also found by the words of the
-# message before and after it, at this weight. Chosen on the LoCoMo dev conversations (context
-# lifted evidence-in-top-3 from 0.56 to 0.65); the held-out ones were never run.
-# Chat answers a question in the next message: a passage is also found by the words of the
 # messages just before and after it, at this weight. Chosen on the LoCoMo dev conversations
 # (it lifted evidence-in-top-3 from 0.56 to 0.65); the held-out ones were never run.
 CONTEXT_WEIGHT = 0.3
 SPEAKER_BOOST = 2.0  # a passage by the person a question names ranks this much higher
+DATE_BOOST = 2.0  # so does one said in the period a question names ('in May 2022')
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n\s*\n")
 
 _DDL = """
@@ -176,8 +174,10 @@ class PassageIndex:
     def speakers(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT DISTINCT speaker FROM rows ORDER BY speaker")]
 
-    def search(self, question: str, *, speaker: str | None = None, limit: int = 3) -> list[Passage]:
-        """The passages that best match a question (BM25); by `speaker` first when given."""
+    def search(self, question: str, *, speaker: str | None = None, limit: int = 3,
+               near: tuple[str, str] | None = None) -> list[Passage]:  # fmt: skip
+        """The passages that best match a question (BM25); those by `speaker`, and those said
+        within `near` (a period the question names, as ISO days), rank higher."""
         words = sorted(set(tokens(question, query=True)))
         if speaker:
             words = [w for w in words if w not in set(tokens(speaker))]
@@ -191,8 +191,11 @@ class PassageIndex:
             " ORDER BY rank, r.path, r.id LIMIT ?",
             (match, limit * 10),
         ).fetchall()
-        found = [Passage(p, a, d, t, s, x, -rank * (SPEAKER_BOOST if s == speaker else 1.0))
-                 for p, a, d, t, s, x, rank in rows]  # fmt: skip
+        found = [
+            Passage(p, a, d, t, s, x, -rank * (SPEAKER_BOOST if s == speaker else 1.0)
+                    * (DATE_BOOST if near and near[0] <= d <= near[1] else 1.0))
+            for p, a, d, t, s, x, rank in rows
+        ]  # fmt: skip
         found.sort(key=lambda p: -p.score)
         return found[:limit]
 

@@ -39,6 +39,23 @@ def asks_what_was_said(question: str) -> bool:
     return bool(_SAID.search(question))
 
 
+_YEAR = re.compile(r"\b(1[89]\d\d|2\d\d\d)\b|(\d{4})年")
+
+
+def named_period(question: str) -> tuple[str, str] | None:
+    """The period a question names outright ('in May 2022', 'on September 8, 2023'), as
+    (first day, last day) widened by a week, since people tell of a day some days later;
+    None when it names none or only a relative one ('last Friday')."""
+    years = {a or b for a, b in _YEAR.findall(question)}
+    found = find_when(question, "2000-01-01") if years else None
+    if found is None or found.start[:4] not in years:
+        return None
+    start = date.fromisoformat(found.start) - timedelta(days=7)
+    end = date.fromisoformat(found.through) - timedelta(days=1) if found.through else None
+    last = (end or date.fromisoformat(found.start)) + timedelta(days=7)  # `through` is exclusive
+    return start.isoformat(), last.isoformat()
+
+
 def day_text(day: str, lang: str) -> str:
     """'7 May 2023' / '2023年5月7日'."""
     d = date.fromisoformat(day[:10])

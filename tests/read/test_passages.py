@@ -105,3 +105,25 @@ def test_quotes_are_verbatim_with_date_and_speaker(root: Path) -> None:
     assert asks_what_was_said("Recite the exact error log I shared")
     assert asks_what_was_said("我跟你说过什么？")
     assert not asks_what_was_said("Where do I live?")
+
+
+def test_a_period_named_outright_ranks_passages_said_then() -> None:
+    from mdmem.read.said import named_period
+
+    assert named_period("What cake did Joanna make in May 2022?") == ("2022-04-24", "2022-06-07")
+    assert named_period("Why did she reschedule on September 8, 2023?") == (
+        "2023-09-01",
+        "2023-09-16",
+    )
+    assert named_period("What did she finish last Friday?") is None  # relative: no anchor
+    assert named_period("我2021年说过什么？") == ("2020-12-25", "2022-01-08")
+
+
+def test_search_prefers_the_named_period(tmp_path: Path) -> None:
+    _write(tmp_path, "2022-05-02", "a.md", ("Joanna", "I made a cake with coconut frosting."))
+    _write(tmp_path, "2023-01-10", "b.md", ("Joanna", "I made a cake with lemon frosting."))
+    idx = PassageIndex(tmp_path, tmp_path / ".mdmem")
+    idx.refresh()
+    q = "What frosting was on the cake"
+    assert "coconut" in idx.search(q, near=("2022-04-24", "2022-06-07"))[0].text
+    assert "lemon" in idx.search(q, near=("2023-01-01", "2023-01-31"))[0].text
