@@ -75,8 +75,16 @@ def set_(
 
 @command()
 def forget(
-    attribute: Annotated[str, typer.Argument(help="Attribute, or entity/attribute.")],
+    attribute: Annotated[
+        str | None, typer.Argument(help="Attribute, or entity/attribute.", show_default=False)
+    ] = None,
     entity: EntityOpt = "user",
+    text: Annotated[
+        str | None,
+        typer.Option(
+            "--text", help="Forget these words everywhere instead: facts, bodies, episodes."
+        ),
+    ] = None,
     purge: Annotated[
         bool, typer.Option("--purge", help="Also strip the value from the journal.")
     ] = False,
@@ -85,10 +93,19 @@ def forget(
     dry_run: DryRunOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Forget a fact at the person's request; a tombstone stays, dependents become uncertain."""
-    entity, attribute = split_key(attribute, entity)
+    """Forget a fact (or, with --text, some words) at the person's request; a tombstone stays,
+    dependents become uncertain, and what was said shows '[forgotten]'."""
+    if (attribute is None) == (text is None):
+        raise typer.BadParameter("give an ATTRIBUTE or --text PHRASE, not both")
     v = open_vault(vault, wait)
-    _report(v.forget(attribute, entity=entity, purge=purge, dry_run=dry_run), as_json)
+    from mdmem.edit import forget as forgetting
+
+    if text is not None:
+        _report(forgetting.forget_text(v, text, purge=purge, dry_run=dry_run), as_json)
+        return
+    assert attribute is not None
+    entity, attribute = split_key(attribute, entity)
+    _report(forgetting.forget(v, attribute, entity=entity, purge=purge, dry_run=dry_run), as_json)
 
 
 @command()

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from mdmem.edit import gitcommit
+from mdmem.edit.forget import scrub_search_caches
 from mdmem.edit.ingest_result import IngestResult
 from mdmem.edit.new_messages import NewMessages, episode_ops, forgotten_phrases
 from mdmem.engine.decide import Plan, Statement, plan_statements
@@ -85,6 +86,8 @@ class _Session:
         if res.entry is None:  # nothing changed: still journal it, so a re-run skips it
             with self.vault.lock:
                 res.entry = self.vault.apply(Plan(), command="ingest", source=info, extra=extra)
+        if redact:  # a forget request was said: no search cache keeps the words
+            scrub_search_caches(self.vault)
         if not found.errors:
             self.seen[digest] = res.entry
         return res

@@ -19,8 +19,8 @@ from typing import Any
 from mdmem.errors import FactFileError
 from mdmem.lang.tokens import fold, tokens
 from mdmem.model.episode import parse
+from mdmem.store.vault import PASSAGES_FILE
 
-PASSAGES_FILE = "passages.sqlite"
 SCHEMA = 1  # bump when the tokenizer, the splitting or the tables change: rebuilt on open
 MAX_CHARS = 600  # a message longer than this is split into passages of about this size
 # Chat answers a question in the next message: a passage is also found by the words of the
@@ -112,6 +112,8 @@ class PassageIndex:
         self.root = root
         meta.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(meta / PASSAGES_FILE)
+        # Forgotten words must not linger in freed pages of the file.
+        self.db.execute("PRAGMA secure_delete = ON")
         self.db.executescript(_DDL)
         row = self.db.execute("SELECT v FROM meta WHERE k='schema'").fetchone()
         if row is None or row[0] != str(SCHEMA):
@@ -128,6 +130,7 @@ class PassageIndex:
         known = dict(self.db.execute("SELECT path, sig FROM files"))
         seen: set[str] = set()
         changed = 0
+        vanished = False  # words gone from a file: their index entries must go too
         self.problems = []
         for rel, st in _episode_files(self.root):
             seen.add(rel)
@@ -135,7 +138,7 @@ class PassageIndex:
             if known.get(rel) == sig:
                 continue
             changed += 1
-            self._drop(rel)
+            old = self._drop(rel)
             try:
                 ep = parse((self.root / rel).read_text(encoding="utf-8"), rel)
             except (OSError, UnicodeDecodeError) as e:
@@ -146,6 +149,7 @@ class PassageIndex:
                 continue
             parts = [(said, part, " ".join(tokens(part)))
                      for said in ep.messages for part in split_passages(said.text)]  # fmt: skip
+            vanished = vanished or bool(old - {part for _, part, _ in parts})
             for i, (said, part, body) in enumerate(parts):
                 cur = self.db.execute(
                     "INSERT INTO rows(path, anchor, date, time, speaker, text) VALUES(?,?,?,?,?,?)",
@@ -160,16 +164,23 @@ class PassageIndex:
             self.db.execute("INSERT OR REPLACE INTO files VALUES(?, ?)", (rel, sig))
         for rel in set(known) - seen:
             changed += 1
-            self._drop(rel)
+            vanished = vanished or bool(self._drop(rel))
             self.db.execute("DELETE FROM files WHERE path=?", (rel,))
+        if vanished:
+            # FTS5 keeps a deleted row's words in older segments until they are merged: merge
+            # now, so words that were edited out or forgotten leave the file (secure_delete
+            # zeroes the freed pages). Appending to an episode removes nothing and skips this.
+            self.db.execute("INSERT INTO fts(fts) VALUES('optimize')")
         if changed:
             self.db.commit()
         return changed
 
-    def _drop(self, rel: str) -> None:
-        ids = [r[0] for r in self.db.execute("SELECT id FROM rows WHERE path=?", (rel,))]
-        self.db.executemany("DELETE FROM fts WHERE rowid=?", [(i,) for i in ids])
+    def _drop(self, rel: str) -> set[str]:
+        """Remove a file's passages; the texts they held."""
+        rows = self.db.execute("SELECT id, text FROM rows WHERE path=?", (rel,)).fetchall()
+        self.db.executemany("DELETE FROM fts WHERE rowid=?", [(i,) for i, _ in rows])
         self.db.execute("DELETE FROM rows WHERE path=?", (rel,))
+        return {text for _, text in rows}
 
     def speakers(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT DISTINCT speaker FROM rows ORDER BY speaker")]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -112,6 +113,32 @@ class Journal:
         if changed:
             atomic_write(self.path, "".join(line + "\n" for line in lines))
         return changed
+
+    def redact(self, phrases: list[str]) -> int:
+        """Replace every mention of the phrases (any case) in the journal by '[forgotten]'."""
+        wanted = sorted({p for p in phrases if p.strip()}, key=lambda p: (-len(p), p))
+        if not wanted:
+            return 0
+        lines, changed = [], 0
+        for entry in self.entries():
+            new = _redact(entry, wanted)
+            changed += new != entry
+            lines.append(dumps(new))
+        if changed:
+            atomic_write(self.path, "".join(line + "\n" for line in lines))
+        return changed
+
+
+def _redact(value: Any, phrases: list[str]) -> Any:
+    if isinstance(value, str):
+        for phrase in phrases:
+            value = re.sub(re.escape(phrase), "[forgotten]", value, flags=re.I)
+        return value
+    if isinstance(value, list):
+        return [_redact(v, phrases) for v in value]
+    if isinstance(value, dict):
+        return {k: _redact(v, phrases) for k, v in value.items()}
+    return value
 
 
 def _scrub(entry: dict[str, Any], key: str) -> dict[str, Any]:

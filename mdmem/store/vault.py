@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,6 +19,7 @@ from mdmem.model.rules import Rules
 from mdmem.model.rules_yaml import load_rules
 from mdmem.model.slug import check_slug, fact_path
 from mdmem.store import txn
+from mdmem.store.episodes import fact_values, redact_episodes, redact_text
 from mdmem.store.journal import Journal, make_entry
 from mdmem.store.lastgood import good_rules, journal_facts
 from mdmem.store.lock import VaultLock
@@ -28,8 +29,9 @@ from mdmem.store.snapshot import SAVE_AFTER, Snapshot
 from mdmem.store.walk import fact_files
 
 DEFAULT_ENTITY = "user"
-ExtraOps = Callable[[str], list[tuple[str, str | None]]]  # journal id -> (path, text or None)
+ExtraOps = Callable[[str], Sequence[tuple[str, str | None]]]  # journal id -> (path, text or None)
 RULES_FILE = "rules.yaml"
+PASSAGES_FILE = "passages.sqlite"  # the passage search cache under .mdmem/
 META_GITIGNORE = "# mdmem's caches, index and lock are rebuildable; the journal is history.\n*\n!.gitignore\n!journal.jsonl\n"
 
 
@@ -275,7 +277,7 @@ class Vault:
             ops.append((self.rel(path), render(fact) if fact is not None else None))
         entry = make_entry(plan.changes, now=self.now, source=source, command=command)
         if extra is not None:
-            ops += extra(entry["id"])
+            ops += list(extra(entry["id"]))
         txn.commit(self.root, self.journal, self.manifest, entry, ops)
         self._scan = None
         return entry
@@ -306,14 +308,53 @@ class Vault:
         purge: bool = False,
         dry_run: bool = False,
     ) -> Result:
-        """The person asks to forget a fact: a tombstone stays, dependents become uncertain."""
+        """The person asks to forget a fact: a tombstone stays, dependents become uncertain,
+        and every episode passage that said its value shows '[forgotten]' instead."""
         st = self.statement(attribute, entity, kind="forget", at=self.now[:10], source="cli")
-        if self.get(st.attribute, st.entity) is None:
+        fact = self.get(st.attribute, st.entity)
+        if fact is None:
             raise RefusedError(f"there is no {st.key} to forget")
-        result = self.say([st], command="forget", dry_run=dry_run)
+        phrases = fact_values(fact)
+        result = self.say([st], command="forget", dry_run=dry_run,
+                          extra=lambda _id: redact_episodes(self.root, phrases).ops)  # fmt: skip
         if purge and not dry_run:
             with self.lock:
                 self.journal.purge(st.key)
+                self.journal.redact(phrases)
+        return result
+
+    def forget_text(self, phrase: str, *, purge: bool = False, dry_run: bool = False) -> Result:
+        """Forget a phrase everywhere: facts whose value held it become tombstones, and fact
+        bodies and episodes show '[forgotten]' instead (the journal too, with `purge`)."""
+        phrase = phrase.strip()
+        if len(phrase) < 2:
+            raise RefusedError("give the words to forget (at least two characters)")
+        facts, _ = self.scan(refresh=True)
+        held = [f for f in facts.values() if f.status != "deleted"
+                and any(phrase.casefold() in v.casefold() for v in fact_values(f))]  # fmt: skip
+        statements = [self.statement(f.attribute, f.entity, kind="forget", at=self.now[:10],
+                                     source="cli") for f in held]  # fmt: skip
+
+        def extra(_id: str) -> list[tuple[str, str | None]]:
+            ops: list[tuple[str, str | None]] = list(redact_episodes(self.root, [phrase]).ops)
+            for f in self.scan(refresh=True)[0].values():
+                if f.status != "deleted" and phrase.casefold() in f.body.casefold():
+                    body = redact_text(f.body, [phrase])
+                    ops.append((self.rel(fact_path(self.root, f.entity, f.attribute)),
+                                render(f.evolve(body=body))))  # fmt: skip
+            return ops
+
+        result = (self.say(statements, command="forget", dry_run=dry_run, extra=extra)
+                  if statements else Result(Plan(), None, dry_run))  # fmt: skip
+        if not dry_run and result.entry is None:
+            with self.lock:  # nothing to tombstone: the words alone are redacted
+                if ops := extra(""):
+                    entry = self.apply(Plan(), command="forget", source={"kind": "forget-text"},
+                                       extra=lambda _id: ops)  # fmt: skip
+                    result = Result(result.plan, entry)
+        if purge and not dry_run:
+            with self.lock:
+                self.journal.redact([phrase])
         return result
 
     def confirm(self, attribute: str, *, entity: str = DEFAULT_ENTITY, value: str | None = None,
