@@ -24,9 +24,8 @@ from mdmem.model.rules import Rules
 from mdmem.read import answer as tpl
 from mdmem.read.index import Index
 from mdmem.read.match import Question
-from mdmem.read.passages import PassageIndex, named_speaker
 from mdmem.read.retrieve import fact_json, premise, retrieve
-from mdmem.read.said import asks_what_was_said, named_period, passage_answer
+from mdmem.read.said import asks_what_was_said, passage_answer, recall
 from mdmem.store.vault import Vault
 
 PASSAGES = 3  # passages quoted when the words answer: enough to find it, few enough to read
@@ -117,14 +116,7 @@ def ask(
 def _from_passages(vault: Vault, result: Answer) -> None:
     """Quote what was said when no fact answers; after the facts, when the question asks
     for the words ('what did I tell you about…'): the structured state still comes first."""
-    index = PassageIndex(vault.root, vault.meta)
-    try:
-        index.refresh()
-        who = named_speaker(result.question, index.speakers())
-        near = named_period(result.question)
-        found = index.search(result.question, speaker=who, limit=PASSAGES, near=near)
-    finally:
-        index.close()
+    found = recall(vault, result.question, limit=PASSAGES)
     if not found:
         return
     quoted = passage_answer(result.question, found, result.lang)

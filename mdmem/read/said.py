@@ -12,7 +12,8 @@ import re
 from datetime import date, timedelta
 
 from mdmem.extract.dates import find_when
-from mdmem.read.passages import Passage
+from mdmem.read.passages import Passage, PassageIndex, named_speaker
+from mdmem.store.vault import Vault
 
 _WHEN = re.compile(
     r"^\s*when\b|\bwhat (?:date|day|year|month|time)\b|\bhow long ago\b|\bwhich (?:day|year|month)\b"
@@ -107,3 +108,22 @@ def passage_answer(question: str, passages: list[Passage], lang: str) -> str:
     """The passages quoted, best first, one per line."""
     when = is_when_question(question)
     return "\n".join(quote(p, lang, when=when) for p in passages)
+
+
+def recall(vault: Vault, question: str, *, limit: int = 3) -> list[Passage]:
+    """The passages that best answer a question, the index brought up to date first."""
+    index = PassageIndex(vault.root, vault.meta)
+    try:
+        index.refresh()
+        who = named_speaker(question, index.speakers())
+        return index.search(question, speaker=who, limit=limit, near=named_period(question))
+    finally:
+        index.close()
+
+
+def passages_markdown(passages: list[Passage], lang: str) -> str:
+    """A '## What was said' section for a prompt: each passage quoted with date and speaker."""
+    if not passages:
+        return ""
+    title = "## 说过的话" if lang == "zh" else "## What was said"
+    return title + "\n\n" + "\n".join(f"- {quote(p, lang)}" for p in passages) + "\n"

@@ -127,3 +127,23 @@ def test_search_prefers_the_named_period(tmp_path: Path) -> None:
     q = "What frosting was on the cake"
     assert "coconut" in idx.search(q, near=("2022-04-24", "2022-06-07"))[0].text
     assert "lemon" in idx.search(q, near=("2023-01-01", "2023-01-31"))[0].text
+
+
+def test_context_query_adds_what_was_said_after_the_facts(tmp_path: Path) -> None:
+    import json
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from mdmem.cli import app
+    from tests.conftest import ROOT
+
+    shutil.copytree(ROOT / "sample_vault", tmp_path / "s", ignore=shutil.ignore_patterns(".mdmem"))
+    runner = CliRunner()
+    args = ["context", "--vault", str(tmp_path / "s"), "--query", "the noodle place downstairs"]
+    text = runner.invoke(app, args).output
+    facts, said = text.split("## What was said")
+    assert "Shanghai" in facts and "noodle place downstairs" in said.splitlines()[2]
+    data = json.loads(runner.invoke(app, [*args, "--json"]).output)
+    assert "noodle place" in data["passages"][0]["text"]
+    assert "passages" not in json.loads(runner.invoke(app, args[:3] + ["--json"]).output)
