@@ -147,3 +147,13 @@ def test_context_query_adds_what_was_said_after_the_facts(tmp_path: Path) -> Non
     data = json.loads(runner.invoke(app, [*args, "--json"]).output)
     assert "noodle place" in data["passages"][0]["text"]
     assert "passages" not in json.loads(runner.invoke(app, args[:3] + ["--json"]).output)
+
+
+def test_a_large_index_leaves_out_words_most_passages_hold(tmp_path: Path) -> None:
+    msgs = [("Ana", f"pottery class number {i}") for i in range(2100)] + [("Ben", "pottery kiln")]
+    _write(tmp_path, "2023-01-01", "big.md", *msgs)
+    idx = PassageIndex(tmp_path, tmp_path / ".mdmem")
+    idx.refresh()
+    assert idx._informative(["pottery", "kiln"]) == ["kiln"]
+    assert idx._informative(["pottery"]) == ["pottery"]  # nothing else left: kept
+    assert idx.search("the pottery kiln")[0].text == "pottery kiln"
