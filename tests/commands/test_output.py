@@ -89,3 +89,16 @@ def test_tsv_flattens_tabs_and_newlines_in_cells() -> None:
     table = Table("a", "b")
     table.add_row("x\ty", "line one\nline two")
     assert render.tsv(table) == "a\tb\nx y\tline one line two\n"
+
+
+def test_context_within_a_budget_keeps_current_facts_and_speaks_to_the_agent(moved: Path) -> None:
+    out = mdmem("context", "--max-chars", "1200", "--vault", str(moved)).stdout
+    assert len(out) <= 1200
+    current = out.split("## Current facts")[1]
+    assert "- home city: Shanghai" in current and "- employer" not in current
+    assert out.index("## Needs confirmation") < out.index("## Current facts")
+    assert "mdmem" not in out and "--max-chars" not in out
+    assert "user/" not in out  # labels, not internal keys like (user/home_city changed)
+    assert "(home city changed)" in out
+    small = mdmem("context", "--max-chars", "500", "--vault", str(moved)).stdout
+    assert "home city: Shanghai" in small and "Ask:" not in small
