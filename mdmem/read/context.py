@@ -295,15 +295,16 @@ def _footer(omitted: list[Item], room: int | None = None) -> str:
         parts = []
         if facts:
             shown = ", ".join(names[:5]) + more
-            one = "_one" if len(facts) == 1 else ""
-            parts.append(
-                doc("context_left_out_names" + one, count=len(facts), names=shown)
-                if detail
-                else doc("context_left_out_facts" + one, count=len(facts))
-            )
+            one = len(facts) == 1
+            if detail:
+                key = "context_left_out_names_one" if one else "context_left_out_names"
+            else:
+                key = "context_left_out_facts_one" if one else "context_left_out_facts"
+            parts.append(doc(key, count=len(facts), names=shown))
         if changes:
-            one = "_one" if len(changes) == 1 else ""
-            parts.append(doc("context_left_out_changes" + one, count=len(changes)))
+            one = len(changes) == 1
+            key = "context_left_out_changes_one" if one else "context_left_out_changes"
+            parts.append(doc(key, count=len(changes)))
         joined = doc("context_left_out_and").join(parts)
         variants.append(doc("context_left_out", parts=joined))
     for text in variants:
