@@ -180,13 +180,13 @@ def timeline(
             text = to_markdown(heads)
         elif output is None:
             if heads:
-                render.stdout.print(to_table(heads))
+                render.print_table(to_table(heads), wrap=3)
             else:
                 typer.echo("No changes recorded.", err=True)
             return
-        else:
-            buf = Console(file=io.StringIO(), width=160, color_system=None)
-            buf.print(to_table(heads))
+        else:  # a file is not a terminal: tab-separated rows, nothing cut
+            buf = Console(file=io.StringIO(), color_system=None)
+            render.print_table(to_table(heads), buf)
             text = buf.file.getvalue()  # type: ignore[attr-defined]
     if output is None:
         typer.echo(text, nl=False)

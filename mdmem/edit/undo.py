@@ -19,16 +19,23 @@ def find_entry(vault: Vault, entry_id: str) -> dict[str, Any]:
     exact = [e for e in matches if e.get("id") == entry_id]
     if exact:
         return exact[0]
-    if len(entry_id) < 4 or not matches:
-        raise RefusedError(
-            f"no journal entry {entry_id!r}; the ids are in {vault.rel(vault.journal.path)}"
-            " (or run `mdmem timeline`)"
-        )
     if len(matches) > 1:
+        listed = "".join(f"\n  {_entry_line(e)}" for e in reversed(matches))
         raise RefusedError(
-            f"{entry_id!r} matches {len(matches)} journal entries; give more of the id"
+            f"ambiguous: {len(matches)} entries start with {entry_id!r}; give more of the id:{listed}"
         )
+    if len(entry_id) < 4 or not matches:
+        short = " (give at least 4 characters of the id)" if matches else ""
+        raise RefusedError(f"no journal entry {entry_id!r}{short}; `mdmem log` lists the ids")
     return matches[0]
+
+
+def _entry_line(e: dict[str, Any]) -> str:
+    """'3f2a9c1b0d4e  2026-02-10T12:00:00Z  ingest transcripts/a.md' (newest first in lists)."""
+    src = e.get("source")
+    src = src if isinstance(src, dict) else {}
+    what = src.get("path") or src.get("undoes") or ""
+    return f"{e.get('id')}  {e.get('time', '')}  {e.get('command', '')} {what}".rstrip()
 
 
 def _normal(mapping: Any) -> Any:
