@@ -24,7 +24,8 @@ User: The error I keep seeing:
 READS = [
     ["ask", "When is my birthday?"], ["ask", "What did I tell you about my birthday?"],
     ["ask", "recite the exact error I shared"], ["show"], ["timeline"], ["context"],
-    ["pending"], ["check"], ["show", "--json"], ["timeline", "--format", "json"],
+    ["pending"], ["check"], ["show", "--json"], ["timeline", "--format", "json"], ["log"],
+    ["log", "--json"],
 ]  # fmt: skip
 
 
