@@ -9,6 +9,7 @@ have left, and writes nothing.
 from __future__ import annotations
 
 import dataclasses
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -174,11 +175,15 @@ def _folder(folder: Path, vault: Vault | None) -> Iterator[Path]:
 
 
 def _source_name(path: Path, vault: Vault | None) -> str:
+    """The same name on every machine and from any working directory (a cron job's is `/`):
+    relative to the vault (`../chats/a.md` beside it), else the path as given."""
+    if vault is None:
+        return path.as_posix()
     resolved = path.resolve()
-    for base in ([vault.root] if vault else []) + [Path.cwd().resolve()]:
-        if base in resolved.parents:
-            return resolved.relative_to(base).as_posix()
-    return resolved.as_posix()
+    common = Path(os.path.commonpath([vault.root, resolved]))
+    if common == Path(common.anchor):  # nothing shared but the root: no shorter honest name
+        return path.as_posix()
+    return Path(os.path.relpath(resolved, vault.root)).as_posix()
 
 
 def ingest_paths(vault: Vault, paths: Sequence[str | Path], *, date: str | None = None,

@@ -375,3 +375,11 @@ class Vault:
                 attribute, entity, kind="keep" if keep else "reject", at=at, source="cli"
             )
         return self.say([st], command="confirm", dry_run=dry_run)
+
+    def correct(self, attribute: str, value: str | list[str], *, entity: str = DEFAULT_ENTITY,
+                dry_run: bool = False) -> Result:  # fmt: skip
+        """Replace a wrong value as if it had never been said (`mdmem fix`)."""
+        at = self.now[:10]
+        st = self.statement(attribute, entity, kind="correct", value=value, at=at, source="cli",
+                            body=f"Stated with `mdmem fix` on {at}.")  # fmt: skip
+        return self.say([st], command="fix", dry_run=dry_run)
