@@ -64,8 +64,11 @@ class _Session:
         facts = self.facts()
         step = NewMessages.of(self.vault, source, messages)
         window = step.window()
+        # A finder that takes `targets` (the model finder) reads only the new messages; the
+        # others of the window are context, so a retry sends only what failed before.
+        targets = {"targets": {messages[p - 1].line for p in step.new}} if getattr(self.extractor, "takes_targets", False) else {}  # fmt: skip
         found = (
-            self.extractor(window, self.vault.rules, facts, source=source, default_date=default_date)
+            self.extractor(window, self.vault.rules, facts, source=source, default_date=default_date, **targets)
             if window else Extraction()
         )  # fmt: skip
         res.errors, res.notes = list(found.errors), list(found.notes)
