@@ -342,3 +342,39 @@ def test_live_model_extracts_the_move(vault):
     r = ingest_text(vault, CHAT, extractor=finder_for(model, os.environ.get("MDMEM_LIVE_API_BASE")))
     assert r.errors == [], r.errors
     assert vault.get("home_city") is not None and vault.get("home_city").value in ("Shanghai", "上海")
+
+
+def test_what_the_rules_cannot_write_preferences_plans_other_people(vault):
+    text = "User: My favourite food is hotpot. I'm planning to move to Berlin next year. My brother Tom lives in Lyon.\n"
+    r, _ = run(vault, text, answer(
+        fact(attribute="favourite_food", value="hotpot"),
+        fact(attribute="home_city", value="Berlin"),
+        fact(entity="brother", attribute="home_city", value="Lyon"),
+    ))  # fmt: skip
+    assert r.errors == [] and vault.get("favourite_food").value == "hotpot"
+    assert vault.get("home_city").status == "tentative"  # a plan, not a fact yet
+    assert vault.get("home_city", "brother").value == "Lyon"
+
+
+def test_concurrency_bounds_calls_at_once(vault, monkeypatch):
+    import threading
+    import time
+
+    import litellm
+
+    real, lock, state = litellm.completion, threading.Lock(), {"now": 0, "most": 0}
+
+    def slow(**kw):
+        with lock:
+            state["now"] += 1
+            state["most"] = max(state["most"], state["now"])
+        time.sleep(0.05)
+        with lock:
+            state["now"] -= 1
+        return real(**kw, mock_response=answer())
+
+    monkeypatch.setattr(litellm, "completion", slow)
+    text = "".join(f"## 2026-02-{d:02d}\n\nUser: day {d}\n\n" for d in range(1, 7))
+    cfg = LLMConfig(MODEL, concurrency=2, retries=0)
+    r = ingest_text(vault, text, extractor=finder_for(cfg))
+    assert r.errors == [] and cfg.usage.calls == 6 and state["most"] == 2
