@@ -19,6 +19,12 @@ from mdmem.commands.app import (
     open_vault,
     print_json,
 )
+from mdmem.commands.llm_options import (
+    LLMConcurrencyOpt,
+    LLMRetriesOpt,
+    LLMTimeoutOpt,
+    NoCacheOpt,
+)
 from mdmem.edit.undo import undo as undo_entry
 from mdmem.engine import describe
 from mdmem.engine.cascade import Change
@@ -123,6 +129,10 @@ def ingest(
     api_base: Annotated[
         str | None, typer.Option("--api-base", help="URL of an OpenAI-compatible server for --llm.")
     ] = None,
+    llm_timeout: LLMTimeoutOpt = None,
+    llm_retries: LLMRetriesOpt = None,
+    llm_concurrency: LLMConcurrencyOpt = None,
+    no_cache: NoCacheOpt = False,
     commit: Annotated[
         bool, typer.Option("--commit", help="Make one git commit of what this ingest changed.")
     ] = False,
@@ -155,9 +165,14 @@ def ingest(
     v = open_vault(vault, wait)
     from mdmem.edit.ingest import TRANSCRIPT_TYPES, ingest_paths
     from mdmem.edit.ingest_result import summary
+    from mdmem.extract.model_cache import VAULT_CACHE
     from mdmem.extract.plugins import finder_for
 
-    extractor = finder_for(llm, api_base)  # the rule finder, or with --llm the model finder
+    options = {} if llm is None else {
+        "timeout": llm_timeout, "retries": llm_retries, "concurrency": llm_concurrency,
+        "cache_dir": None if no_cache else v.meta / VAULT_CACHE,
+    }  # fmt: skip
+    extractor = finder_for(llm, api_base, **options)  # the rules, or with --llm the model finder
     types = [t for e in ext for t in e.replace(",", " ").split()] if ext else TRANSCRIPT_TYPES
     passed: list[str] = []
 
@@ -169,9 +184,13 @@ def ingest(
     results = ingest_paths(v, paths, date=date, extractor=extractor, dry_run=dry_run,
                            commit=commit, progress=not as_json, reprocess=reprocess,
                            types=types, passed_over=passed_over)  # fmt: skip
+    usage = getattr(getattr(extractor, "config", None), "usage", None)
     if as_json:
-        print_json({"dry_run": dry_run, "summary": summary(results),
-                    "results": [r.to_json() for r in results], "passed_over": passed})  # fmt: skip
+        data = {"dry_run": dry_run, "summary": summary(results),
+                "results": [r.to_json() for r in results], "passed_over": passed}  # fmt: skip
+        if usage is not None:
+            data["usage"] = usage.to_json()
+        print_json(data)
     else:
         for r in results:
             _print(r, quiet=quiet, reprocess=reprocess)
@@ -184,6 +203,12 @@ def ingest(
         sha = next((r.commit for r in results if r.commit), None)
         if sha:
             typer.echo(f"Committed {sha[:12]}.", err=True)
+        if usage is not None:  # what the model candidates cost, and why any were refused
+            for r in results:
+                for note in r.notes:
+                    if "model candidate refused" in note:
+                        typer.echo(f"Note: {r.source}:{note}", err=True)
+            typer.echo(usage.summary(), err=True)
     if any(r.errors for r in results):
         raise typer.Exit(1)
 

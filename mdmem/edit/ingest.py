@@ -77,8 +77,11 @@ class _Session:
         # Reprocessing reads every message; only `step.new` ones are recorded and kept as episodes.
         read = dataclasses.replace(step, new=list(range(1, len(messages) + 1))) if self.reprocess else step  # fmt: skip
         window = read.window()
+        # A finder that takes `targets` (the model finder) reads only the messages read now; the
+        # others of the window are context, so a retry sends only what failed before.
+        targets = {"targets": {messages[p - 1].line for p in read.new}} if getattr(self.extractor, "takes_targets", False) else {}  # fmt: skip
         found = (
-            self.extractor(window, self.vault.rules, facts, source=source, default_date=default_date)
+            self.extractor(window, self.vault.rules, facts, source=source, default_date=default_date, **targets)
             if window else Extraction()
         )  # fmt: skip
         res.errors, res.notes = list(found.errors), list(found.notes)
