@@ -6,7 +6,7 @@ from typing import Any
 
 from mdmem.commands import main
 
-__all__ = ["app", "main"]
+__all__ = ["app", "main"]  # noqa: F822  (app: module __getattr__ below)
 
 
 def __getattr__(name: str) -> Any:

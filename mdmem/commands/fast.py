@@ -66,9 +66,8 @@ def run_ask(opts: dict[str, str | bool | None]) -> int:
     from mdmem.store.vault import Vault
 
     try:
-        entity = opts.get("entity")
-        if isinstance(entity, str):
-            entity = check_slug(entity, "entity")
+        raw = opts.get("entity")
+        entity = check_slug(raw, "entity") if isinstance(raw, str) else None
         path = opts.get("vault")
         vault = Vault(Path(path)) if isinstance(path, str) else Vault.find()
         answer = ask(vault, str(opts["question"]), as_of=opts.get("as_of"),  # type: ignore[arg-type]
