@@ -21,8 +21,8 @@ def test_table_matches_the_registered_commands() -> None:
     for name, (module, short) in COMMANDS.items():
         cmd = real[name]
         assert cmd.callback.__module__ == f"mdmem.commands.{module}", name
-        first_line = (cmd.help or "").strip().splitlines()[0]
-        assert short == first_line, f"COMMANDS[{name!r}] help differs from its docstring"
+        first_paragraph = " ".join((cmd.help or "").strip().split("\n\n")[0].split())
+        assert short == first_paragraph, f"COMMANDS[{name!r}] help differs from its docstring"
 
 
 def test_help_lists_every_command() -> None:
