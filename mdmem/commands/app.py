@@ -7,12 +7,14 @@ import json
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
 from mdmem.errors import MdmemError
-from mdmem.store.vault import Vault
+
+if TYPE_CHECKING:  # the vault (yaml, the engine) loads when a command opens one, not for --help
+    from mdmem.store.vault import Vault
 
 app = typer.Typer(
     name="mdmem",
@@ -44,6 +46,7 @@ def _main(
     ] = False,
 ) -> None:
     """Long-term memory about a person, kept as plain Markdown fact files."""
+    # Being a callback also keeps `mdmem COMMAND` a group when only one command is loaded.
 
 VaultOpt = Annotated[
     Path | None,
@@ -103,6 +106,8 @@ def command(name: str | None = None, **kwargs: Any) -> Callable[[F], F]:
 
 def open_vault(path: Path | None, wait: float = 10.0) -> Vault:
     """The vault named by --vault / MDMEM_VAULT, else the nearest one upward."""
+    from mdmem.store.vault import Vault
+
     if path is not None:
         return Vault(path, wait=wait)
     return Vault.find(wait=wait)

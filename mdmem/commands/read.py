@@ -10,9 +10,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-from mdmem.commands import render
 from mdmem.commands.app import JsonOpt, VaultOpt, command, open_vault, print_json
 from mdmem.files import atomic_write
 from mdmem.model.slug import check_slug, split_key
@@ -153,6 +151,7 @@ def timeline(
     as_json: JsonOpt = False,
 ) -> None:
     """Every value change in time order with its cause; cascades grouped under their cause."""
+    from mdmem.commands import render  # rich loads for the table only, not for ask
     from mdmem.read.index import indexed_facts
     from mdmem.read.timeline import build_timeline
     from mdmem.read.timeline_formats import gantt_rows, to_json, to_markdown, to_mermaid, to_table
@@ -185,6 +184,8 @@ def timeline(
                 typer.echo("No changes recorded.", err=True)
             return
         else:  # a file is not a terminal: tab-separated rows, nothing cut
+            from rich.console import Console
+
             buf = Console(file=io.StringIO(), color_system=None)
             render.print_table(to_table(heads), buf)
             text = buf.file.getvalue()  # type: ignore[attr-defined]

@@ -11,6 +11,7 @@ import yaml
 from frontmatter.default_handlers import YAMLHandler
 
 from mdmem.errors import FactFileError, SlugError
+from mdmem.model.emit import Unsupported, entry
 from mdmem.model.slug import check_slug, split_key
 
 STATUSES = ("active", "tentative", "uncertain", "expired", "deleted")
@@ -26,6 +27,7 @@ DATE_RE = re.compile(
     r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
 )
 Value = str | list[str] | None
+_OWN = frozenset(FIELDS)  # written by model/emit.py; any other key by PyYAML
 _BOUNDARY = re.compile(r"^-{3,}[ \t]*$", re.MULTILINE)
 
 
@@ -134,10 +136,31 @@ def load_yaml(text: str) -> Any:
     return yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
 
 
+def dump_frontmatter(mapping: dict[str, Any]) -> str:
+    """dump_yaml's bytes, fast: the Fact's own FIELDS through model/emit.py, the rest (keys a
+    person added, values outside the emitter's subset) through PyYAML, entry by entry."""
+    parts: list[str] = []
+    open_end = False
+    for key, value in mapping.items():
+        try:
+            if key not in _OWN:
+                raise Unsupported("a key a person added")
+            text, open_end = entry(key, value)
+        except Unsupported:
+            text = dump_yaml({key: value})
+            open_end = text.endswith("\n...\n")  # PyYAML closes a final `|+` block so
+            text = text[:-4] if open_end else text
+        parts.append(text)
+    if not parts:
+        return dump_yaml(mapping)
+    return "".join(parts) + ("...\n" if open_end else "")  # … and so must we, when it is last
+
+
 def render(fact: Fact) -> str:
     """The one serializer: canonical frontmatter, then the person's body."""
     body = fact.body.rstrip("\n")
-    return "---\n" + dump_yaml(fact.to_mapping()) + "---\n" + (body + "\n" if body.strip() else "")
+    head = dump_frontmatter(fact.to_mapping())
+    return "---\n" + head + "---\n" + (body + "\n" if body.strip() else "")
 
 
 # --- parsing ---------------------------------------------------------------------------------

@@ -104,7 +104,9 @@ def ask(
     if as_of is not None and not _is_day(as_of):
         raise MdmemError(f"--as-of {as_of!r} is not a date; write it like 2025-06-01")
     with Index(vault.root) as index:
-        index.refresh(vault.parsed)  # what changed is parsed once, for the snapshot too
+        # Each read refreshes the folders it reads; what changed is parsed once, for the
+        # snapshot too. A warm ask about one person stats that person's files only.
+        index.refresh_as_read(vault.parsed)
         result = answer_from_index(index, vault.rules, question, as_of=as_of, entity=entity)
     if as_of is None and (result.mode == "none" or asks_what_was_said(question)):
         _from_passages(vault, result)

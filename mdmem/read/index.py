@@ -1,10 +1,10 @@
 """The vault's full-text index: SQLite FTS5 in .mdmem/index.sqlite, derived and rebuildable.
 
 Each fact file is one row: its parsed frontmatter (so reads need not parse YAML) and four
-token columns (attribute name, current value, body, history values). The index is brought
-up to date before every read by comparing each file's path and stat signature (store/walk.py)
-with what was indexed (a digest of all of them first, so an unchanged vault costs one stat per
-file and no row reads); only changed files are parsed again. A value that leaves the files
+token columns (attribute name, current value, body, history values). `refresh` compares each
+file's path and stat signature (store/walk.py) with what was indexed (a digest of all first);
+after `refresh_as_read` each read does so for just the entity folders it reads, so a warm
+question about one person costs that person's stats; only changed files are parsed again. A value that leaves the files
 (a forgotten fact, a removed file) is also scrubbed from the database's bytes.
 """
 
@@ -25,7 +25,7 @@ from mdmem.errors import MdmemError
 from mdmem.lang.tokens import tokens
 from mdmem.model.factfile import Fact, from_mapping, parse
 from mdmem.model.slug import check_slug
-from mdmem.store.walk import Sig, walk, walk_digest, walk_paths
+from mdmem.store.walk import Sig, entity_folders, walk, walk_digest, walk_paths
 
 INDEX_FILE = "index.sqlite"
 SCHEMA = 6  # bump when the tokenizer or the tables change: the index is rebuilt
@@ -111,6 +111,10 @@ class Index:
         self.root = Path(root)
         self.path = Path(path) if path is not None else self.root / ".mdmem" / INDEX_FILE
         self.db = self._open()
+        self._lazy = False  # refresh_as_read(): reads refresh only the folders they read
+        self._parser: Parser | None = None
+        self._fresh: set[str] = set()
+        self._all_fresh = False
 
     # --- opening ---------------------------------------------------------------------------
 
@@ -160,26 +164,49 @@ class Index:
 
     # --- keeping fresh ---------------------------------------------------------------------
 
-    def refresh(self, parsed: Parser | None = None) -> Refresh:
-        """Bring the index up to date with the fact files; parse only what changed.
+    def refresh_as_read(self, parsed: Parser | None = None) -> None:
+        """Stay fresh lazily: each later read first brings up to date the entity folders it
+        reads (every folder for a read across entities), so a warm `ask` about one person
+        stats that person's files, not the vault's; a hand edit is still seen at once."""
+        self._lazy, self._parser, self._fresh, self._all_fresh = True, parsed, set(), False
+
+    def _ensure(self, entities: list[str] | None) -> None:
+        if not self._lazy or self._all_fresh:
+            return
+        if entities is None:
+            self.refresh(self._parser)
+            self._all_fresh = True
+            return
+        todo = set(entities) - self._fresh
+        if todo:
+            self.refresh(self._parser, todo)
+            self._fresh |= todo
+
+    def refresh(
+        self, parsed: Parser | None = None, entities: Iterable[str] | None = None
+    ) -> Refresh:
+        """Bring the index up to date with the fact files (or these entities' folders); parse
+        only what changed.
 
         `parsed(paths)` may give changed files' facts already parsed (None: does not parse),
         as `Vault.parsed` does from the snapshot; a file it does not give is parsed here."""
         started = time.perf_counter()
-        folders = walk(self.root)
-        digest = walk_digest(folders)
-        if digest == self._meta("sweep"):
+        scope = None if entities is None else sorted(set(entities))
+        folders = walk(self.root, scope)
+        digest = walk_digest(folders) if scope is None else None  # of the whole vault only
+        if digest is not None and digest == self._meta("sweep"):
             return Refresh(0, 0, 0, 0, False, time.perf_counter() - started)
         current = dict(walk_paths(folders))
-        stored = self._stored_stats()
+        stored = self._stored_stats(scope)
         changed = [p for p, st in current.items() if stored.get(p) != st]
         gone = [p for p in stored if p not in current]
         if not changed and not gone:
-            self._set_meta("sweep", digest)
+            if digest is not None:
+                self._set_meta("sweep", digest)
             return Refresh(0, 0, 0, 0, False, time.perf_counter() - started)
         self.db.execute("BEGIN IMMEDIATE")
         try:
-            stored = self._stored_stats()  # another reader may have refreshed meanwhile
+            stored = self._stored_stats(scope)  # another reader may have refreshed meanwhile
             changed = [p for p, st in current.items() if stored.get(p) != st]
             gone = [p for p in stored if p not in current]
             added = updated = broken = 0
@@ -209,7 +236,8 @@ class Index:
             if added or updated or gone:
                 self._set_meta("entities", json.dumps(self._entities_now()))
             # A broken file is looked at again next time: no digest that would skip it.
-            self._set_meta("sweep", digest if not broken else "")
+            if digest is not None:
+                self._set_meta("sweep", digest if not broken else "")
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
@@ -225,9 +253,16 @@ class Index:
         self.db.execute("COMMIT")
         return self.refresh()
 
-    def _stored_stats(self) -> dict[str, Sig]:
-        rows = self.db.execute("SELECT path, mtime_ns, ctime_ns, size, ino FROM files")
-        return {p: (m, c, s, i) for p, m, c, s, i in rows}
+    def _stored_stats(self, entities: list[str] | None = None) -> dict[str, Sig]:
+        sql = "SELECT path, mtime_ns, ctime_ns, size, ino FROM files"
+        if entities is None:
+            return {p: (m, c, s, i) for p, m, c, s, i in self.db.execute(sql)}
+        out: dict[str, Sig] = {}
+        for ent in entities:  # a range of the path's unique index: '0' sorts right after '/'
+            rows = self.db.execute(sql + " WHERE path >= ? AND path < ?",
+                                   (f"facts/{ent}/", f"facts/{ent}0"))  # fmt: skip
+            out.update({p: (m, c, s, i) for p, m, c, s, i in rows})
+        return out
 
     def _meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT v FROM meta WHERE k = ?", (key,)).fetchone()
@@ -271,6 +306,10 @@ class Index:
 
     def entities(self) -> list[str]:
         """Every entity that has a fact file."""
+        if self._lazy and not self._all_fresh:  # folders added or removed by hand: one listing
+            listed = set(entity_folders(self.root))
+            stored = set(json.loads(self._meta("entities") or "[]"))
+            self._ensure(sorted(listed ^ stored))
         found = self._meta("entities")
         return json.loads(found) if found else []
 
@@ -281,6 +320,8 @@ class Index:
         toks = sorted(set(query))
         if not toks:
             return []
+        entities = None if entities is None else list(entities)
+        self._ensure(entities)
         match = "(" + " OR ".join('"' + t.replace('"', '""') + '"' for t in toks) + ")"
         if entities is not None:
             # Filtered inside FTS (postings intersected), not after scoring every match.
@@ -309,6 +350,8 @@ class Index:
     ) -> list[Fact]:
         """Indexed facts, optionally only some attributes and entities, in key order;
         `numbered="note"` selects note, note_2, note_3 …"""
+        entities = None if entities is None else list(entities)
+        self._ensure(entities)
         sql, args = "SELECT path, data FROM files WHERE 1", []
         for col, values in (("attribute", attributes), ("entity", entities)):
             if values is not None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from mdmem.extract.dates import find_when
 from mdmem.read.passages import Passage, PassageIndex, named_speaker
 from mdmem.store.vault import Vault
 
@@ -47,6 +46,8 @@ def named_period(question: str) -> tuple[str, str] | None:
     """The period a question names outright ('in May 2022', 'on September 8, 2023'), as
     (first day, last day) widened by a week, since people tell of a day some days later;
     None when it names none or only a relative one ('last Friday')."""
+    from mdmem.extract.dates import find_when  # see resolved()
+
     years = {a or b for a, b in _YEAR.findall(question)}
     found = find_when(question, "2000-01-01") if years else None
     if found is None or found.start[:4] not in years:
@@ -69,6 +70,9 @@ def day_text(day: str, lang: str) -> str:
 
 def resolved(text: str, session_date: str, lang: str) -> str | None:
     """The time a passage's relative words name, as a phrase; None when it names none."""
+    # Imported here: its patterns take ~25 ms to compile, which a plain `ask` should not pay.
+    from mdmem.extract.dates import find_when
+
     found = find_when(text, session_date)
     if found is None or found.end is not None or found.open_start:
         return None

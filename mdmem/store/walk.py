@@ -34,20 +34,28 @@ def stat_sig(path: Path) -> Sig | None:
         return None
 
 
-def walk(root: Path) -> list[Folder]:
-    """Every fact file under root/facts: entity folders and their files in name order.
+def entity_folders(root: Path) -> list[str]:
+    """The entity folders under root/facts, in name order (one directory listing, no stats)."""
+    try:
+        with os.scandir(root / "facts") as it:
+            return sorted(e.name for e in it if not e.name.startswith(".") and e.is_dir())
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
+def walk(root: Path, entities: Iterable[str] | None = None) -> list[Folder]:
+    """Every fact file under root/facts (or under these entities' folders only): entity
+    folders and their files in name order.
 
     Hidden folders and names `is_fact_name` rejects (editors' swap, backup and temporary files)
     are skipped, and so is anything that is not a regular file; a file or folder removed while
     we look is simply gone.
     """
-    try:
-        with os.scandir(root / "facts") as it:
-            entities = sorted(e.name for e in it if not e.name.startswith(".") and e.is_dir())
-    except (FileNotFoundError, NotADirectoryError):
-        return []
+    folders = entity_folders(root) if entities is None else sorted(set(entities))
     out: list[Folder] = []
-    for ent in entities:
+    for ent in folders:
+        if ent.startswith(".") or "/" in ent:
+            continue
         try:
             fd = os.open(root / "facts" / ent, os.O_RDONLY | os.O_DIRECTORY)
         except OSError:

@@ -1,0 +1,74 @@
+"""Benchmark process start-up: `mdmem --help` and `mdmem ask` on the sample vault; prints figures.
+
+    .venv/bin/python benchmarks/bench_startup.py [RUNS]     # default 21 runs of each
+
+Commands are interleaved (one run of each in turn) so a noisy neighbour slows all of them
+alike; each figure is the median wall time and the median CPU time (user + sys) of its runs.
+The floor is `python -c pass` with the same interpreter. Then `python -X importtime` lists the
+ten slowest imports of `mdmem ask` (cumulative, one run).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VAULT = ROOT / "sample_vault"
+PY = sys.executable
+MDMEM = [PY, "-c", "from mdmem.cli import main; main()"]
+CASES = {
+    "python -c pass (floor)": [PY, "-c", "pass"],
+    "import typer (part of every command)": [PY, "-c", "import typer"],
+    "mdmem --help": [*MDMEM, "--help"],
+    "mdmem ask --help": [*MDMEM, "ask", "--help"],
+    "mdmem ask (sample vault)": [*MDMEM, "ask", "Where do I live?", "--vault", str(VAULT)],
+}
+
+
+# As installed: bytecode cached. With PYTHONDONTWRITEBYTECODE set (as on some CI machines) every
+# start compiles mdmem's modules from source again, ~80 ms that no user pays.
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def _run(cmd: list[str]) -> tuple[float, float]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=ENV)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def main(runs: int = 21) -> None:
+    print(f"load average {os.getloadavg()[0]:.1f}; {runs} interleaved runs each")
+    subprocess.run([PY, "-m", "compileall", "-q", str(ROOT / "mdmem")], capture_output=True)
+    subprocess.run([*MDMEM, "ask", "warm up the index", "--vault", str(VAULT)], capture_output=True)
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in CASES}
+    for _ in range(runs):
+        for name, cmd in CASES.items():
+            times[name].append(_run(cmd))
+    for name, got in times.items():
+        wall = statistics.median(w for w, _ in got) * 1000
+        cpu = statistics.median(c for _, c in got) * 1000
+        print(f"{name:<40} median wall {wall:6.0f} ms   cpu {cpu:6.0f} ms")
+    out = subprocess.run(
+        [PY, "-X", "importtime", *MDMEM[1:], "ask", "Where do I live?", "--vault", str(VAULT)],
+        capture_output=True, text=True, env=ENV,
+    )  # fmt: skip
+    rows = [line.split("|") for line in out.stderr.splitlines() if line.startswith("import time:")]
+    top = sorted(((int(r[1]), r[2].rstrip()) for r in rows[1:] if r[1].strip().isdigit()),
+                 reverse=True)[:10]  # fmt: skip
+    print("slowest imports of `mdmem ask` (cumulative µs):")
+    for us, name in top:
+        print(f"  {us:>8} {name}")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 21)

@@ -1,0 +1,82 @@
+"""The plain form of `mdmem ask`, run without typer: a question answered in a blink.
+
+Typer builds a pydantic validator for every option of the command it runs; with its import
+that is ~120 ms, more than the answer. `ask` is what agents and scripts run most, so its
+common form (a question, --vault, --entity/-e, --as-of, --json) is parsed here. Anything
+else (--help, --llm, a bad date, an unknown option, a missing question) returns None and goes
+through typer, which owns the usage messages. tests/perf_correctness/test_lazy_cli.py runs
+both roads on the same arguments and compares what they print.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from datetime import date
+from pathlib import Path
+
+_VALUED = {"--vault": "vault", "--entity": "entity", "-e": "entity", "--as-of": "as_of"}
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def parse_ask(args: list[str]) -> dict[str, str | bool | None] | None:
+    """The options of a plain `ask` (args after the command name), or None to leave it to typer."""
+    opts: dict[str, str | bool | None] = {"vault": os.environ.get("MDMEM_VAULT") or None}
+    question: str | None = None
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        name, eq, inline = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        if name in _VALUED:
+            if eq:
+                opts[_VALUED[name]] = inline
+            elif i + 1 < len(args):
+                i += 1
+                opts[_VALUED[name]] = args[i]
+            else:
+                return None
+        elif arg == "--json":
+            opts["as_json"] = True
+        elif arg.startswith("-") or question is not None:
+            return None  # --help, --llm, --, a second argument: typer's job
+        else:
+            question = arg
+        i += 1
+    as_of = opts.get("as_of")
+    if question is None or (isinstance(as_of, str) and not _is_day(as_of)):
+        return None
+    opts["question"] = question
+    return opts
+
+
+def _is_day(value: str) -> bool:
+    try:
+        return bool(_DAY.fullmatch(value)) and date.fromisoformat(value).isoformat() == value
+    except ValueError:
+        return False
+
+
+def run_ask(opts: dict[str, str | bool | None]) -> int:
+    """Answer as `mdmem ask` does; the exit code (MdmemError: 'Error: …' and its code)."""
+    from mdmem.errors import MdmemError
+    from mdmem.model.slug import check_slug
+    from mdmem.read.ask import ask
+    from mdmem.store.vault import Vault
+
+    try:
+        raw = opts.get("entity")
+        entity = check_slug(raw, "entity") if isinstance(raw, str) else None
+        path = opts.get("vault")
+        vault = Vault(Path(path)) if isinstance(path, str) else Vault.find()
+        answer = ask(vault, str(opts["question"]), as_of=opts.get("as_of"),  # type: ignore[arg-type]
+                     entity=entity)  # fmt: skip
+    except MdmemError as e:
+        sys.stderr.write(f"Error: {e}\n")
+        return e.exit_code
+    if opts.get("as_json"):
+        print(json.dumps(answer.to_json(), ensure_ascii=False, indent=2, sort_keys=False))
+    else:
+        print(answer.text)
+    return 0

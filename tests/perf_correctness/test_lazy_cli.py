@@ -1,0 +1,106 @@
+"""The lazy command table: it names every real command, and a command loads only its module."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer.main
+from typer.testing import CliRunner
+
+from mdmem.commands import COMMANDS, help_text, load
+from mdmem.commands.fast import parse_ask, run_ask
+from tests.conftest import STORY, STORY_RULES
+
+
+def test_table_matches_the_registered_commands() -> None:
+    group = typer.main.get_command(load())
+    real = {name: cmd for name, cmd in group.commands.items()}  # type: ignore[attr-defined]
+    assert sorted(real) == sorted(COMMANDS)
+    for name, (module, short) in COMMANDS.items():
+        cmd = real[name]
+        assert cmd.callback.__module__ == f"mdmem.commands.{module}", name
+        first_paragraph = " ".join((cmd.help or "").strip().split("\n\n")[0].split())
+        assert short == first_paragraph, f"COMMANDS[{name!r}] help differs from its docstring"
+
+
+def test_help_lists_every_command() -> None:
+    text = help_text()
+    for name, (_, short) in COMMANDS.items():
+        assert f"  {name} " in text and short in text
+
+
+def _modules_after(*args: str) -> set[str]:
+    code = (
+        "import sys, json, atexit\n"
+        "atexit.register(lambda: sys.__stderr__.write('MODS' + json.dumps(sorted(sys.modules))))\n"
+        "from mdmem.cli import main\n"
+        f"sys.argv = ['mdmem', *{list(args)!r}]\n"
+        "main()\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    return set(json.loads(proc.stderr.rsplit("MODS", 1)[1]))
+
+
+def test_help_imports_nothing_heavy() -> None:
+    mods = _modules_after("--help")
+    assert not {"typer", "rich", "yaml", "frontmatter", "click"} & {m.split(".")[0] for m in mods}
+    assert not [m for m in mods if m.startswith("mdmem.commands.")]
+
+
+def test_a_command_imports_only_its_module(tmp_path: Path) -> None:
+    vault = tmp_path / "v"
+    CliRunner().invoke(load("init"), ["init", str(vault), "--rules", str(STORY_RULES)])
+    mods = _modules_after("ask", "Where do I live?", "--vault", str(vault))
+    assert {m for m in mods if m.startswith("mdmem.commands.")} == {"mdmem.commands.fast"}
+    assert not {"litellm", "mcp", "rich", "typer", "pydantic"} & {m.split(".")[0] for m in mods}
+    mods = _modules_after("context", "--vault", str(vault))  # through typer: its module only
+    assert {m for m in mods if m.startswith("mdmem.commands.")} == {
+        "mdmem.commands.app",
+        "mdmem.commands.read",
+    }
+    assert not {"litellm", "mcp"} & {m.split(".")[0] for m in mods}
+
+
+@pytest.fixture
+def story_vault(tmp_path: Path) -> Path:
+    app, vault = load(), tmp_path / "v"
+    runner = CliRunner()
+    assert runner.invoke(app, ["init", str(vault), "--rules", str(STORY_RULES)]).exit_code == 0
+    for attr, value in STORY:
+        args = ["set", attr, value, "--date", "2025-08-15", "--vault", str(vault)]
+        assert runner.invoke(app, args).exit_code == 0
+    return vault
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["Where do I live?"],
+        ["Where do I live?", "--json"],
+        ["--json", "我住在哪个城市？", "-e", "user"],
+        ["Where did I live before?", "--entity=user", "--as-of", "2025-09-01"],
+        ["Where do I live?", "--as-of=2020-01-01"],
+        ["Where do I live?", "--entity", "User"],  # a bad slug: Error: … and exit 1
+    ],
+)
+def test_fast_ask_prints_what_typer_prints(
+    story_vault: Path, extra: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = [*extra, "--vault", str(story_vault)]
+    opts = parse_ask(args)
+    assert opts is not None
+    code = run_ask(opts)
+    fast = capsys.readouterr()
+    slow = CliRunner().invoke(load("ask"), ["ask", *args])
+    assert (code, fast.out, fast.err) == (slow.exit_code, slow.stdout, slow.stderr)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--help"], ["q", "--llm", "m"], ["q", "--as-of", "2026-02-30"], [], ["a", "b"],
+     ["q", "--vault"], ["q", "--", "x"]],
+)  # fmt: skip
+def test_unusual_ask_goes_to_typer(args: list[str]) -> None:
+    assert parse_ask(args) is None
