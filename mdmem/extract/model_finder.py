@@ -107,6 +107,8 @@ def parse_answer(text: str) -> list[dict[str, Any]]:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise LLMError(f"malformed answer (not JSON: {e.msg} at column {e.colno})") from None
+    except (RecursionError, ValueError):  # nested past the stack, or a 5,000-digit number
+        raise LLMError("malformed answer (nested too deeply, or a number too long)") from None
     if isinstance(data, dict) and isinstance(data.get("facts"), list):
         data = data["facts"]
     if not isinstance(data, list) or not all(isinstance(x, dict) for x in data):
