@@ -63,6 +63,8 @@ def _print(r: IngestResult) -> None:
         return
     for e in r.errors:
         typer.echo(f"Error: {e}", err=True)
+    for w in r.warnings:
+        typer.echo(f"Warning: {w}", err=True)
     if r.failed:
         return
     noops = sum(d == "NOOP" for _, d in r.plan.decisions)
