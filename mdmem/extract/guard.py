@@ -58,6 +58,10 @@ class Budget:
         """Seconds left (at least a millisecond, so a timeout argument is never zero)."""
         return max(self.deadline - time.monotonic(), 0.001)
 
+    def spent(self) -> bool:
+        """True once the budget is spent."""
+        return time.monotonic() >= self.deadline
+
     def check(self) -> None:
         """Raise Runaway when the budget is spent."""
         if time.monotonic() >= self.deadline:

@@ -120,8 +120,9 @@ def extract(messages: list[Message], rules: Rules, facts: Mapping[str, Fact], *,
     for msg in messages:
         if is_human_role(msg.role):
             entity = entities.get(msg.speaker.casefold(), "user")
+            budget = Budget(slow=slow)
             try:
-                found = find_candidates(msg.text, patterns, ex.resolver, Budget(slow=slow))
+                found = find_candidates(msg.text, patterns, ex.resolver, budget)
             except Runaway as e:
                 ex.notes.append(skipped_note(msg, e, rules))
                 continue
@@ -132,7 +133,7 @@ def extract(messages: list[Message], rules: Rules, facts: Mapping[str, Fact], *,
                     "say them in shorter messages"
                 )
                 found = found[:MAX_CANDIDATES]
-            ex.message(msg, entity, found)
+            ex.message(msg, entity, found, budget)
     return ex.result()
 
 

@@ -18,6 +18,7 @@ from mdmem.engine.decide import Statement, keeps_value
 from mdmem.extract.candidates import Found, Resolver, canonical
 from mdmem.extract.dates import When, find_when, minutes, parse_date
 from mdmem.extract.finder import Extraction
+from mdmem.extract.guard import UNREAD, Budget
 from mdmem.extract.modality import Mood, clause_end, clause_start, mood, said_as_change
 from mdmem.extract.transcript import USER, Message, is_human_role
 from mdmem.extract.values import day_before, split_items
@@ -25,6 +26,9 @@ from mdmem.model.factfile import Fact, Value
 from mdmem.model.rules import Rules
 from mdmem.model.slug import slugify
 
+# How far from a statement a date said in passing is looked for, either way: a clause of a
+# thousand characters with no comma is a pasted log, and the date patterns are quadratic in it.
+WHEN_WINDOW = 240
 VERBATIM_SLOT = "note"  # where a verbatim request with no slot of its own is kept: note, note_2, …
 
 
@@ -68,7 +72,7 @@ class Extractor:
         self._last: dict[str, list[str]] = {}  # entity → keys said in its previous message
         self._current: list[str] = []
         self._ended: list[str] = []
-        self._values: dict[str, list[tuple[int, int]]] = {}
+        self._masked: dict[str, str] = {}  # sentence → with the values said in it blanked
         self._slot_names: dict[str | None, tuple[str, ...]] = {}
         self._waiting: dict[
             str, list[dict[str, Any]]
@@ -80,19 +84,33 @@ class Extractor:
 
     # --- one message ------------------------------------------------------------------
 
-    def message(self, msg: Message, entity: str, found: list[tuple[str, Found]]) -> None:
-        """Statements of one message from its (sentence, candidate) pairs, in order."""
+    def message(self, msg: Message, entity: str, found: list[tuple[str, Found]],
+                budget: Budget | None = None) -> None:  # fmt: skip
+        """Statements of one message from its (sentence, candidate) pairs, in order. When
+        `budget` runs out, the candidates left are not weighed (a note says how many)."""
         self._current = []
         self._ended = []  # keys this message said are over
         # Words that are some statement's value ("my birthday is 3 March 1990") are not the
         # time another statement of the same sentence speaks of.
-        self._values = {}
+        values: dict[str, list[tuple[int, int]]] = {}
         for sentence, f in found:
             if isinstance(f.value, str) and f.kind in ("assert", "verbatim"):
-                self._values.setdefault(sentence, []).append(
+                values.setdefault(sentence, []).append(
                     (f.value_start, f.value_start + len(f.value))
                 )
-        for sentence, f in found:
+        self._masked = {}
+        for sentence, spans in values.items():
+            masked = sentence
+            for a, b in spans:
+                masked = masked[:a] + " " * (b - a) + masked[b:]
+            self._masked[sentence] = masked
+        for n, (sentence, f) in enumerate(found):
+            if budget is not None and budget.spent():
+                self.notes.append(
+                    f"L{msg.line}: {len(found) - n:,} of {len(found):,} candidate statements "
+                    f"{UNREAD}: weighing them took longer than {budget.seconds:g} s"
+                )
+                break
             self.take(msg, entity, sentence, f)
         self._last[entity] = list(self._current)
 
@@ -224,19 +242,20 @@ class Extractor:
         if f.date:
             day = parse_date(f.date, at)
             return When(day) if day else None
-        masked = sentence
-        for a, b in self._values.get(sentence, []):
-            masked = masked[:a] + " " * (b - a) + masked[b:]
+        masked = self._masked.get(sentence, sentence)
         start, end = f.start, clause_end(sentence, f.end)
+        end = min(end, f.end + WHEN_WINDOW)
         while start < f.value_start and sentence[start] in "，,；;：: \t":
             start += 1
         if (
             start != f.start
         ):  # "…，2018年到2021年住在武汉": the clause after the boundary has its own time
-            when = find_when(masked[clause_start(sentence, start) : end], at)
+            lo = max(clause_start(sentence, start), start - WHEN_WINDOW)
+            when = find_when(masked[lo:end], at)
             if when is not None:
                 return when
-        return find_when(masked[clause_start(sentence, f.start) : end], at)
+        lo = max(clause_start(sentence, f.start), f.start - WHEN_WINDOW)
+        return find_when(masked[lo:end], at)
 
     def _period(self, key: str, f: Found, value: Value, when: When, where: str) -> None:
         """A value that held for a closed period in the past ("from 2019 to 2021")."""
