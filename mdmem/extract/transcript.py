@@ -189,9 +189,10 @@ def _loads(text: str, source: str, line: int | None = None) -> Any:
             path=source,
             line=line,
         ) from None
-    except ValueError as e:  # e.g. "Exceeds the limit (4300 digits) for integer string conversion"
+    except ValueError as e:  # "Exceeds the limit (4300 digits) for integer string conversion"
+        why = "a number too long to read" if "digits" in str(e) else str(e)
         raise TranscriptError(
-            f"holds a JSON value that cannot be read ({e}): fix or remove that value",
+            f"holds a JSON value that cannot be read ({why}): fix or remove that value",
             path=source,
             line=line,
         ) from None
