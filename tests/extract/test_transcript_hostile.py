@@ -10,7 +10,9 @@ import time
 import pytest
 
 from mdmem.errors import TranscriptError
+from mdmem.extract.model_finder import parse_answer
 from mdmem.extract.transcript import parse_transcript, read_transcript
+from mdmem.llm import LLMError
 
 DEEP = "[" * 100_000 + "]" * 100_000
 BIG_STAMP = '{"role": "user", "content": "I moved to Lima.", "timestamp": ' + "9" * 5001 + "}\n"
@@ -91,3 +93,11 @@ def test_a_json_transcript_with_nested_content_parts_keeps_the_text():
     doc = [{"role": "user", "content": [{"type": "text", "text": "I moved to Lima."}, [[1]]]}]
     [m] = parse_transcript(json.dumps(doc))
     assert m.text == "I moved to Lima."
+
+
+@pytest.mark.parametrize(
+    "answer", ['{"facts": ' + "[" * 100_000 + "]" * 100_000 + "}", '{"facts": [' + "9" * 5001 + "]}"]
+)
+def test_a_deeply_nested_or_huge_model_answer_is_a_malformed_answer(answer):
+    with pytest.raises(LLMError, match=r"malformed answer \(nested too deeply, or a number too long\)"):
+        parse_answer(answer)
