@@ -94,6 +94,8 @@ def _print(r: IngestResult, *, quiet: bool = False, reprocess: bool = False) -> 
         return
     for e in r.errors:
         typer.echo(f"Error: {e}", err=True)
+    for w in r.warnings:
+        typer.echo(f"Warning: {w}", err=True)
     if r.failed or (quiet and not r.plan.changes):
         return
     noops = sum(d == "NOOP" for _, d in r.plan.decisions)

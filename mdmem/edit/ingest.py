@@ -18,15 +18,23 @@ from typing import Any
 from mdmem.edit import gitcommit
 from mdmem.edit.forget import scrub_search_caches
 from mdmem.edit.ingest_result import IngestResult
-from mdmem.edit.new_messages import NewMessages, episode_ops, forgotten_phrases
+from mdmem.edit.new_messages import (
+    Deferred,
+    NewMessages,
+    episode_ops,
+    forgotten_phrases,
+    statement_line,
+)
 from mdmem.edit.reprocess import only_new
 from mdmem.engine.decide import Plan, Statement, plan_statements
 from mdmem.errors import RefusedError, TranscriptError
 from mdmem.extract.finder import Extraction, Finder
+from mdmem.extract.guard import is_warning
 from mdmem.extract.rule_finder import extract
 from mdmem.extract.transcript import Message, parse_transcript, read_transcript
 from mdmem.files import sha256
 from mdmem.model.factfile import Fact
+from mdmem.model.slug import fact_path
 from mdmem.store.journal import live_entries
 from mdmem.store.vault import Vault, refuse_broken
 
@@ -85,19 +93,25 @@ class _Session:
             if window else Extraction()
         )  # fmt: skip
         res.errors, res.notes = list(found.errors), list(found.notes)
+        res.warnings = [f"{source}:{n.removeprefix('L')}" for n in found.notes if is_warning(n)]
         statements = read.keep(found.statements, read.evidence(self.vault, default_date))
         if self.reprocess:
             statements = only_new(statements, step, facts, self.vault)
             if digest in self.seen and not statements and not found.errors:
                 res.skipped = True  # nothing new: no journal entry for a re-read
                 return res
+        statements, deferred = self._defer(statements, source)
+        res.errors += [d.error for d in deferred]
         redact = forgotten_phrases(statements, facts)
         info = {"kind": "transcript", "path": source, "messages": len(messages),
-                "statements": len(statements), "applied": step.applied_ids(found.errors)}  # fmt: skip
+                "statements": len(statements), "applied": step.applied_ids(res.errors)}  # fmt: skip
         if self.reprocess and digest in self.seen:
             info["reprocess"] = True
-        # A source with failed messages is not marked done, so the next run retries them.
-        info["partial_sha256" if found.errors else "sha256"] = digest
+        if deferred:
+            info["deferred"] = [d.journal() for d in deferred]
+        # A source with failed or deferred messages is not marked done, so the next run
+        # retries exactly those (their ids are not in `applied`).
+        info["partial_sha256" if res.errors else "sha256"] = digest
         if self.dry_run:
             res.plan = self._dry_plan(statements, facts)
             res.episodes = [rel for rel, _ in step.episodes(self.vault, digest, default_date, redact, None)[0]]
@@ -110,9 +124,28 @@ class _Session:
                 res.entry = self.vault.apply(Plan(), command="ingest", source=info, extra=extra)
         if redact:  # a forget request was said: no search cache keeps the words
             scrub_search_caches(self.vault)
-        if not found.errors:
+        if not res.errors:
             self.seen[digest] = res.entry
         return res
+
+    def _defer(self, statements: list[Statement], source: str) -> tuple[list[Statement], list[Deferred]]:  # fmt: skip
+        """Statements about a fact whose file does not parse wait, with every other statement
+        of their message: applied now, "I left my employer" would meet no current employer
+        and be dropped as already known."""
+        broken = {p.path: p for p in self.vault.scan()[1]}
+        if not broken:
+            return statements, []
+        deferred: dict[int | None, Deferred] = {}
+        for st in statements:
+            entity, _, attribute = st.key.partition("/")
+            rel = self.vault.rel(fact_path(self.vault.root, entity, attribute))
+            line = statement_line(st)
+            if rel in broken and line not in deferred:
+                deferred[line] = Deferred(source, line, st.key, str(broken[rel]))
+        if None in deferred:  # a statement tied to no message: the whole source waits
+            return [], list(deferred.values())
+        kept = [st for st in statements if statement_line(st) not in deferred]
+        return kept, list(deferred.values())
 
     def _dry_plan(self, statements: list[Statement], facts: dict[str, Fact]) -> Plan:
         plan = plan_statements(facts, self.vault.rules, statements, now=self.vault.now)

@@ -21,6 +21,7 @@ class IngestResult:
     skipped: bool = False  # already ingested: nothing was done
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # the notes a person must see (unread text)
     messages: int = 0
     dry_run: bool = False
     previous: dict[str, Any] | None = None  # the journal entry that ingested it before
@@ -45,7 +46,7 @@ class IngestResult:
             "messages": self.messages, "counts": dict(sorted(self.counts().items())),
             "decisions": [{"fact": st.key, "decision": d, "source": st.source} for st, d in self.plan.decisions],
             "changes": [change_json(c) for c in self.plan.changes],
-            "errors": self.errors, "notes": self.notes, "commit": self.commit,
+            "errors": self.errors, "warnings": self.warnings, "notes": self.notes, "commit": self.commit,
             "episodes": self.episodes,
         }  # fmt: skip
 

@@ -68,8 +68,9 @@ class NewMessages:
         return self.messages[max(0, self.new[0] - 1 - CONTEXT) :]
 
     def applied_ids(self, errors: list[str]) -> list[str]:
-        """The ids to record as applied: all new ones, less those whose message failed (an
-        error naming no line fails them all), so the next run retries exactly those."""
+        """The ids to record as applied: all new ones, less those whose message failed or was
+        deferred (an error naming no line fails them all), so the next run retries exactly
+        those."""
         at = re.compile(re.escape(self.source) + r":(\d+): ")  # '<source>:<line>: why'
         failed = {int(m[1]) for e in errors if (m := at.match(e))}
         if len(failed) < len(errors):
@@ -143,6 +144,36 @@ def _values(value: Any) -> list[str]:
 def _line(source: str) -> int | None:
     _, _, where = source.rpartition("#L")
     return int(where) if where.isdigit() else None
+
+
+def statement_line(st: Statement) -> int | None:
+    """The transcript line of the message a statement was said in (None: not known)."""
+    return _line(st.source)
+
+
+@dataclass(frozen=True)
+class Deferred:
+    """A message not applied because a fact file it speaks of does not parse; it stays
+    pending (not recorded as applied) and is applied by the first ingest after the fix."""
+
+    source: str
+    line: int | None
+    key: str
+    problem: str
+
+    @property
+    def error(self) -> str:
+        """'<source>:<line>: why', the form `NewMessages.applied_ids` reads a failed line from."""
+        where = f"{self.source}:{self.line}" if self.line is not None else self.source
+        return (
+            f"{where}: not applied yet: {self.key} is in a file that does not parse "
+            f"({self.problem}); fix it by hand (`mdmem check`) and ingest again: "
+            "this message stays pending"
+        )
+
+    def journal(self) -> dict[str, Any]:
+        """What the journal entry records of it."""
+        return {"line": self.line, "fact": self.key, "problem": self.problem}
 
 
 def episode_ops(step: NewMessages, vault: Vault, digest: str, default_date: str,

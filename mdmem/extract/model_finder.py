@@ -34,8 +34,9 @@ from mdmem.extract.model_prompt import (
 )
 from mdmem.extract.model_prompt import schema as schema  # re-exported: the schema as shown
 from mdmem.extract.rule_finder import rule_patterns
+from mdmem.extract.speakers import speaker_entities
 from mdmem.extract.transcript import Message
-from mdmem.extract.weigh import Extractor, speaker_entities
+from mdmem.extract.weigh import Extractor
 from mdmem.llm import LLMError, Usage, call_with_retries
 from mdmem.model.factfile import Fact
 from mdmem.model.rules import Rules
@@ -78,8 +79,8 @@ def parse_answer(text: str) -> list[Any]:
         data = json.loads(body)
     except json.JSONDecodeError as e:
         raise LLMError(f"malformed answer (not JSON: {e.msg} at column {e.colno})") from None
-    except RecursionError:
-        raise LLMError("malformed answer (nested too deeply)") from None
+    except (RecursionError, ValueError):  # nested past the stack, or a 5,000-digit number
+        raise LLMError("malformed answer (nested too deeply, or a number too long)") from None
     if isinstance(data, dict) and isinstance(data.get("facts"), list):
         data = data["facts"]
     if not isinstance(data, list):

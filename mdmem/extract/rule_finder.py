@@ -3,23 +3,34 @@
 Deterministic and offline. It reads the people's turns only, sentence by sentence, and finds:
 the `extract`/`invalidate` patterns of rules.yaml, generic "my X is Y" forms, forget and verbatim
 requests, and learned dependencies; `weigh.Extractor` then weighs each for mood and time.
+Code blocks are not read, long sentences are read in pieces, and a message that takes longer
+than its time budget is skipped with a note (`extract.guard`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from mdmem.errors import MdmemError
 from mdmem.extract.candidates import Found, Resolver
 from mdmem.extract.finder import Extraction, Finder
 from mdmem.extract.generic import find_generic, named_next
+from mdmem.extract.guard import (
+    MAX_CANDIDATES,
+    UNREAD,
+    Budget,
+    Runaway,
+    pieces,
+    without_code,
+)
 from mdmem.extract.modality import sentences
 from mdmem.extract.prefilter import PatternSet
 from mdmem.extract.requests import find_correction, find_dependencies, find_forget, find_verbatims
+from mdmem.extract.speakers import speaker_entities
 from mdmem.extract.transcript import Message, is_human_role
 from mdmem.extract.values import tidy
-from mdmem.extract.weigh import VERBATIM_SLOT, Extractor, speaker_entities
+from mdmem.extract.weigh import VERBATIM_SLOT, Extractor
 from mdmem.model.factfile import Fact
 from mdmem.model.rules import Rules
 
@@ -45,9 +56,12 @@ def rule_patterns(rules: Rules) -> PatternSet[tuple[str, str]]:
     return pset
 
 
-def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: Resolver) -> list[tuple[str, Found]]:  # fmt: skip
+def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: Resolver,
+                    budget: Budget | None = None) -> list[tuple[str, Found]]:  # fmt: skip
     """(sentence, candidate) pairs of one message, in order: verbatim requests first, then per
-    sentence the dependencies, forget requests, rule patterns and generic forms."""
+    sentence the dependencies, forget requests, rule patterns and generic forms. Raises
+    `guard.Runaway` when the message takes longer than `budget` (default: `MESSAGE_BUDGET`)."""
+    budget = budget or Budget()
     out: list[tuple[str, Found]] = []
     kept = find_verbatims(text)
     for slot, payload, (a, b) in kept:
@@ -55,15 +69,16 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
         out.append((text, Found(attr, payload, "verbatim", a, a, b)))
     for _, _, (a, b) in reversed(kept):
         text = text[:a] + "\n" + text[b:]  # the kept text is not read for facts
+    text = without_code(text)  # a pasted script is not the person speaking
     candidates = patterns.candidates(text.lower())
     previous = None
-    for sentence in sentences(text):
+    for sentence in _sentences(text, budget):
         low = sentence.lower()
         rules: list[Found] = []
         for (attr, kind), g in candidates:
             if not g.may_match(low):
                 continue
-            for m in g.rx.finditer(sentence):
+            for m in budget.finditer(g.rx, sentence):
                 value = m.groupdict().get("value") if kind == "assert" else None
                 if kind == "assert" and not (value and value.strip()):
                     continue
@@ -83,6 +98,17 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
     return out
 
 
+def _sentences(text: str, budget: Budget) -> Iterator[str]:
+    """The message's sentences, none longer than `guard.MAX_PIECE`: a long line is cut into
+    pieces before it is split (a line break always ends a sentence), so that no expression,
+    the sentence splitter's included, ever scans more than a piece."""
+    for line in text.split("\n"):
+        for piece in pieces(line):
+            budget.check()
+            for sentence in sentences(piece):
+                yield from pieces(sentence)
+
+
 def _overlaps(g: Found, rules: list[Found]) -> bool:
     return any(g.start < r.end and r.start < g.end for r in rules)
 
@@ -93,11 +119,46 @@ def extract(messages: list[Message], rules: Rules, facts: Mapping[str, Fact], *,
     ex = Extractor(rules, facts, source=source, default_date=default_date)
     patterns = rule_patterns(rules)
     entities = speaker_entities(messages)
+    slow: set[str] = set()  # rules.yaml patterns that ran away: not run again in this batch
     for msg in messages:
         if is_human_role(msg.role):
             entity = entities.get(msg.speaker.casefold(), "user")
-            ex.message(msg, entity, find_candidates(msg.text, patterns, ex.resolver))
+            budget = Budget(slow=slow)
+            try:
+                found = find_candidates(msg.text, patterns, ex.resolver, budget)
+            except Runaway as e:
+                ex.notes.append(skipped_note(msg, e, rules))
+                continue
+            if len(found) > MAX_CANDIDATES:
+                ex.notes.append(
+                    f"L{msg.line}: {len(found) - MAX_CANDIDATES:,} of {len(found):,} candidate "
+                    f"statements {UNREAD} (at most {MAX_CANDIDATES} a message); "
+                    "say them in shorter messages"
+                )
+                found = found[:MAX_CANDIDATES]
+            ex.message(msg, entity, found, budget)
     return ex.result()
+
+
+def skipped_note(msg: Message, why: Runaway, rules: Rules) -> str:
+    """The note for a message not read for facts because reading it ran away."""
+    note = (
+        f"L{msg.line}: {UNREAD}: reading it {why} ({len(msg.text):,} characters); its text "
+        "is kept in the episode file"
+    )
+    if why.pattern is None:
+        return note + ". Say it again in shorter messages"
+    where = next(
+        (f"{kind} pattern #{i} of attribute {name!r}"
+         for name, attr in rules.attributes.items()
+         for kind, sources in (("extract", attr.extract_patterns), ("invalidate", attr.invalidate_patterns))
+         for i, source in enumerate(sources, 1) if source == why.pattern),
+        "a pattern",
+    )  # fmt: skip
+    return (
+        f"{note}. The {where} in {rules.path} ran away (nested repeats such as (a+)+ can "
+        "take exponential time); it is skipped for the rest of this ingest: fix it"
+    )
 
 
 def rule_finder(**options: Any) -> Finder:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from mdmem.errors import TranscriptError
+from mdmem.extract.encoding import binary_error, decode
 
 USER, ASSISTANT, PERSON = "user", "assistant", "person"
 
@@ -49,8 +50,9 @@ _SPEAKER = re.compile(
     r"(?:\[(?P<bracket>\d[^\]]{0,30})\][ \t]*)?"  # optional [2026-02-10 09:12]
     r"(?P<open>\*\*|__)?"
     r"(?P<name>[^\W_](?:[\w' \-]{0,38}[^\W_])?)"
-    r"[ \t]*(?:\((?P<paren>\d[^)]{0,30})\))?"  # optional (2026-02-10 09:12)
-    r"[ \t]*(?P<close>\*\*|__)?[ \t]*"
+    # Possessive runs of blanks: three greedy ones in a row are cubic on a line of spaces.
+    r"[ \t]*+(?:\((?P<paren>\d[^)]{0,30})\))?"  # optional (2026-02-10 09:12)
+    r"[ \t]*+(?P<close>\*\*|__)?[ \t]*+"
     # An ASCII colon must be followed by a space, the line end or non-ASCII text, so that
     # "localhost:8080", "12:30", "C:\" and "https://" never read as speakers.
     r"(?:：|:(?=\s|$|[^\x00-\x7f]|\*\*|__))"
@@ -102,7 +104,7 @@ def parse_transcript(
     """Parse a transcript in any supported format into its messages, in order."""
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     if (nul := text.find("\x00")) >= 0:
-        raise _binary(source, text.count("\n", 0, nul) + 1)
+        raise binary_error(source, text.count("\n", 0, nul) + 1)
     fallback = None
     if default_time is not None:
         try:
@@ -140,35 +142,12 @@ def read_transcript(
             ) from None
         if default_time is None:
             default_time = date.fromtimestamp(mtime).isoformat()
-    messages = parse_transcript(_decode(data, source), source=source, default_time=default_time)
+    messages = parse_transcript(decode(data, source), source=source, default_time=default_time)
     return messages, hashlib.sha256(data).hexdigest()
 
 
 def _key(name: str) -> str:
     return " ".join(name.casefold().split())
-
-
-def _binary(source: str, line: int) -> TranscriptError:
-    return TranscriptError(
-        "looks like a binary file (it contains NUL bytes): "
-        "give a text transcript (.md, .txt, .jsonl or .json) encoded as UTF-8",
-        path=source,
-        line=line,
-    )
-
-
-def _decode(data: bytes, source: str) -> str:
-    if (nul := data.find(b"\x00")) >= 0:
-        raise _binary(source, data.count(b"\n", 0, nul) + 1)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise TranscriptError(
-            f"is not valid UTF-8 (byte 0x{data[e.start]:02x} at offset {e.start}): "
-            "save the file as UTF-8",
-            path=source,
-            line=data.count(b"\n", 0, e.start) + 1,
-        ) from None
 
 
 def _stamp(groups: tuple[str | None, ...], raw: str) -> str:
@@ -196,9 +175,32 @@ def _zone(zone: str) -> timezone:
 # --- JSON and JSONL ---------------------------------------------------------------------
 
 
+def _loads(text: str, source: str, line: int | None = None) -> Any:
+    """json.loads, with what it cannot hold said as a TranscriptError: nesting deeper than
+    the interpreter's stack, a number longer than int() converts (4,300 digits)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        raise TranscriptError(
+            "nests JSON arrays or objects too deeply to read: a transcript is a list of "
+            "messages, each a flat object",
+            path=source,
+            line=line,
+        ) from None
+    except ValueError as e:  # "Exceeds the limit (4300 digits) for integer string conversion"
+        why = "a number too long to read" if "digits" in str(e) else str(e)
+        raise TranscriptError(
+            f"holds a JSON value that cannot be read ({why}): fix or remove that value",
+            path=source,
+            line=line,
+        ) from None
+
+
 def _parse_json(text: str, source: str) -> list[Message]:
     try:
-        doc = json.loads(text)
+        doc = _loads(text, source)
     except json.JSONDecodeError as e:
         if text.lstrip().startswith("{"):
             return _parse_jsonl(text, source)
@@ -226,7 +228,7 @@ def _parse_jsonl(text: str, source: str) -> list[Message]:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = _loads(line, source, lineno)
         except json.JSONDecodeError as e:
             raise TranscriptError(
                 f"is not valid JSON ({e.msg}, column {e.colno}): write one JSON object per line",

@@ -10,7 +10,7 @@ the vault as the batch so far has changed it. Deciding what the vault does with 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,13 +18,17 @@ from mdmem.engine.decide import Statement, keeps_value
 from mdmem.extract.candidates import Found, Resolver, canonical
 from mdmem.extract.dates import When, find_when, minutes, parse_date
 from mdmem.extract.finder import Extraction
+from mdmem.extract.guard import UNREAD, Budget
 from mdmem.extract.modality import Mood, clause_end, clause_start, mood, said_as_change
-from mdmem.extract.transcript import USER, Message, is_human_role
+from mdmem.extract.speakers import owner_entity
+from mdmem.extract.transcript import Message
 from mdmem.extract.values import day_before, split_items
 from mdmem.model.factfile import Fact, Value
 from mdmem.model.rules import Rules
-from mdmem.model.slug import slugify
 
+# How far from a statement a date said in passing is looked for, either way: a clause of a
+# thousand characters with no comma is a pasted log, and the date patterns are quadratic in it.
+WHEN_WINDOW = 240
 VERBATIM_SLOT = "note"  # where a verbatim request with no slot of its own is kept: note, note_2, …
 
 
@@ -33,20 +37,6 @@ class _Slot:
     value: Value
     status: str
     valid_from: str | None
-
-
-def speaker_entities(messages: Iterable[Message]) -> dict[str, str]:
-    """Entity per speaker: the vault's owner is `user`; in a chat of several named people
-    (no single owner), each speaker is an entity of their own (slug of the name)."""
-    humans = {m.speaker.casefold(): m for m in messages if is_human_role(m.role)}
-    named = [k for k, m in humans.items() if m.role != USER]
-    out = {}
-    for key, m in humans.items():
-        solo = len(humans) == 1 or (
-            len(named) == 1 and not any(r.role == USER for r in humans.values())
-        )
-        out[key] = "user" if m.role == USER or solo else (slugify(m.speaker) or "user")
-    return out
 
 
 class Extractor:
@@ -68,7 +58,7 @@ class Extractor:
         self._last: dict[str, list[str]] = {}  # entity → keys said in its previous message
         self._current: list[str] = []
         self._ended: list[str] = []
-        self._values: dict[str, list[tuple[int, int]]] = {}
+        self._masked: dict[str, str] = {}  # sentence → with the values said in it blanked
         self._slot_names: dict[str | None, tuple[str, ...]] = {}
         self._waiting: dict[
             str, list[dict[str, Any]]
@@ -80,19 +70,33 @@ class Extractor:
 
     # --- one message ------------------------------------------------------------------
 
-    def message(self, msg: Message, entity: str, found: list[tuple[str, Found]]) -> None:
-        """Statements of one message from its (sentence, candidate) pairs, in order."""
+    def message(self, msg: Message, entity: str, found: list[tuple[str, Found]],
+                budget: Budget | None = None) -> None:  # fmt: skip
+        """Statements of one message from its (sentence, candidate) pairs, in order. When
+        `budget` runs out, the candidates left are not weighed (a note says how many)."""
         self._current = []
         self._ended = []  # keys this message said are over
         # Words that are some statement's value ("my birthday is 3 March 1990") are not the
         # time another statement of the same sentence speaks of.
-        self._values = {}
+        values: dict[str, list[tuple[int, int]]] = {}
         for sentence, f in found:
             if isinstance(f.value, str) and f.kind in ("assert", "verbatim"):
-                self._values.setdefault(sentence, []).append(
+                values.setdefault(sentence, []).append(
                     (f.value_start, f.value_start + len(f.value))
                 )
-        for sentence, f in found:
+        self._masked = {}
+        for sentence, spans in values.items():
+            masked = sentence
+            for a, b in spans:
+                masked = masked[:a] + " " * (b - a) + masked[b:]
+            self._masked[sentence] = masked
+        for n, (sentence, f) in enumerate(found):
+            if budget is not None and budget.spent():
+                self.notes.append(
+                    f"L{msg.line}: {len(found) - n:,} of {len(found):,} candidate statements "
+                    f"{UNREAD}: weighing them took longer than {budget.seconds:g} s"
+                )
+                break
             self.take(msg, entity, sentence, f)
         self._last[entity] = list(self._current)
 
@@ -117,7 +121,7 @@ class Extractor:
             f = dataclasses.replace(f, kind="assert", attribute=self._ended[-1].split("/", 1)[1])
         if f.kind == "verbatim" and f.attribute is None:
             f = dataclasses.replace(f, attribute=self._note_slot(entity, f.value))
-        owner = _owner_entity(entity, f.owner)
+        owner = owner_entity(entity, f.owner)
         key = f"{owner}/{f.attribute}"
         tentative = False
         md = Mood()
@@ -227,19 +231,20 @@ class Extractor:
         if f.date:
             day = parse_date(f.date, at)
             return When(day) if day else None
-        masked = sentence
-        for a, b in self._values.get(sentence, []):
-            masked = masked[:a] + " " * (b - a) + masked[b:]
+        masked = self._masked.get(sentence, sentence)
         start, end = f.start, clause_end(sentence, f.end)
+        end = min(end, f.end + WHEN_WINDOW)
         while start < f.value_start and sentence[start] in "，,；;：: \t":
             start += 1
         if (
             start != f.start
         ):  # "…，2018年到2021年住在武汉": the clause after the boundary has its own time
-            when = find_when(masked[clause_start(sentence, start) : end], at)
+            lo = max(clause_start(sentence, start), start - WHEN_WINDOW)
+            when = find_when(masked[lo:end], at)
             if when is not None:
                 return when
-        return find_when(masked[clause_start(sentence, f.start) : end], at)
+        lo = max(clause_start(sentence, f.start), f.start - WHEN_WINDOW)
+        return find_when(masked[lo:end], at)
 
     def _period(self, key: str, f: Found, value: Value, when: When, where: str) -> None:
         """A value that held for a closed period in the past ("from 2019 to 2021")."""
@@ -372,12 +377,3 @@ def _same(a: Statement, b: Statement, rules: Rules) -> bool:
 
 def _merge(deps: tuple[dict[str, Any], ...], dep: dict[str, Any]) -> tuple[dict[str, Any], ...]:
     return tuple(d for d in deps if d.get("on") != dep["on"]) + (dep,)
-
-
-def _owner_entity(speaker: str, owner: str | None) -> str:
-    if not owner:
-        return speaker
-    slug = slugify(owner) or speaker
-    if owner in ("team", "project") or speaker == "user":
-        return slug
-    return f"{speaker}-{slug}"  # Caroline's dog and Melanie's dog are different entities

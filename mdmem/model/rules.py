@@ -146,8 +146,25 @@ class Rules:
 
 
 def template_fields(template: str) -> list[str]:
-    """The {placeholders} a template names."""
-    return [name for _, name, _, _ in string.Formatter().parse(template) if name]
+    """The {placeholders} a template names; ValueError for one that is not a plain {name}.
+
+    Only plain placeholders are safe: a format spec can ask for a two-gigabyte padding
+    ('{home_city:>2000000000}') or fail on a list value, a conversion or an index is
+    never needed, and `{}` names nothing to fill in."""
+    names = []
+    for _, name, spec, conversion in string.Formatter().parse(template):
+        if name is None:  # literal text only
+            continue
+        shown = "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"  # fmt: skip
+        if spec or conversion:
+            raise ValueError(
+                f"{shown} has a format {'spec' if spec else 'conversion'}; "
+                f"a template takes plain placeholders only: write {{{name}}}"
+            )
+        if not name.isidentifier():
+            raise ValueError(f"{shown} is not a placeholder like {{home_city}}: name an attribute")
+        names.append(name)
+    return names
 
 
 # --- loading with line numbers -------------------------------------------------------------

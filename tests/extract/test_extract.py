@@ -14,8 +14,8 @@ from mdmem.extract.candidates import Resolver, canonical
 from mdmem.extract.dates import find_when
 from mdmem.extract.prefilter import PatternSet, guard
 from mdmem.extract.rule_finder import extract
+from mdmem.extract.speakers import speaker_entities
 from mdmem.extract.transcript import parse_transcript
-from mdmem.extract.weigh import speaker_entities
 from mdmem.model.factfile import Fact
 from mdmem.model.rules_yaml import load_rules, rules_from_mapping
 from mdmem.model.slug import check_slug
