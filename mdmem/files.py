@@ -5,10 +5,27 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import tempfile
+import time
+from collections.abc import Iterable
 from pathlib import Path
 
-from mdmem.errors import MdmemError
+from mdmem.errors import MdmemError, RefusedError
+
+# What `atomic_write` names its temporary files: `.{name}.{8 random characters}.tmp`.
+TEMP_RE = re.compile(r"^\.(?P<name>.+)\.[A-Za-z0-9_]{8}\.tmp$")
+
+
+class WriteConflict(RefusedError):
+    """A file changed between the moment a writer read it and the moment it would replace it."""
+
+    def __init__(self, rel: str) -> None:
+        super().__init__(
+            f"{rel} was saved by someone else while mdmem was writing; nothing was written."
+            " Run `mdmem sync` to take in that edit, then run this command again"
+        )
+        self.rel = rel
 
 
 def sha256(data: bytes | str) -> str:
@@ -17,10 +34,18 @@ def sha256(data: bytes | str) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def atomic_write(path: Path, data: bytes | str, *, durable: bool = True) -> None:
+def atomic_write(
+    path: Path,
+    data: bytes | str,
+    *,
+    durable: bool = True,
+    expect: bytes | None | bool = True,
+) -> None:
     """Write through a temporary file in the same folder and an atomic rename.
 
     durable=False skips the fsyncs, for a caller that flushes a whole batch at once.
+    expect (bytes, or None for "no file") makes it a compare-and-swap: just before the rename
+    the file must still hold exactly these bytes, else WriteConflict and nothing is replaced.
     """
     if isinstance(data, str):
         data = data.encode("utf-8")
@@ -38,6 +63,8 @@ def atomic_write(path: Path, data: bytes | str, *, durable: bool = True) -> None
             f.flush()
             if durable:
                 os.fsync(f.fileno())
+        if expect is not True and current(path) != expect:
+            raise WriteConflict(path.name)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -65,7 +92,18 @@ def write_if_changed(path: Path, text: str) -> bool:
     return True
 
 
-def remove(path: Path, *, durable: bool = True) -> bool:
+def current(path: Path) -> bytes | None:
+    """The bytes of a file now, or None when there is none."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def remove(path: Path, *, durable: bool = True, expect: bytes | None | bool = True) -> bool:
+    """Delete a file (True if there was one); with expect, only if it still holds those bytes."""
+    if expect is not True and current(path) != expect:
+        raise WriteConflict(path.name)
     try:
         path.unlink()
     except FileNotFoundError:
@@ -99,3 +137,25 @@ def _fsync_dir(folder: Path) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+def remove_temps(folder: Path, names: Iterable[str] | None = None, older_than: float = 0) -> list[Path]:
+    """Remove temporary files `atomic_write` left in folder (a crash mid-write): those for
+    these names, or all of them; only those last touched more than older_than seconds ago."""
+    wanted = set(names) if names is not None else None
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    cutoff = time.time() - older_than
+    for e in entries:
+        m = TEMP_RE.match(e.name)
+        if m is None or (wanted is not None and m["name"] not in wanted):
+            continue
+        with contextlib.suppress(OSError):
+            if older_than and e.stat(follow_symlinks=False).st_mtime > cutoff:
+                continue
+            os.unlink(e.path)
+            removed.append(Path(e.path))
+    return removed

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from collections.abc import Callable, Iterable
@@ -11,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from mdmem.engine.decide import Plan, Statement, plan_statements
-from mdmem.errors import MdmemError, RefusedError, VaultNotFound
+from mdmem.errors import MdmemError, RefusedError, VaultLocked, VaultNotFound
 from mdmem.files import atomic_write
 from mdmem.model.factfile import Fact, render
 from mdmem.model.graph import Graph
@@ -31,6 +32,8 @@ DEFAULT_ENTITY = "user"
 ExtraOps = Callable[[str], list[tuple[str, str | None]]]  # journal id -> (path, text or None)
 RULES_FILE = "rules.yaml"
 META_GITIGNORE = "# mdmem's caches, index and lock are rebuildable; the journal is history.\n*\n!.gitignore\n!journal.jsonl\n"
+# A crash mid-write can leave `.name.XXXXXXXX.tmp` beside a file until the next write removes it.
+ROOT_GITIGNORE = "# mdmem's temporary files (a crash can leave one; the next write removes it)\n.*.tmp\n"
 
 
 def utc_now() -> str:
@@ -84,12 +87,16 @@ class Vault:
             )
         self._now = now
         self.meta = self.root / ".mdmem"
+        _refuse_links(self.meta)
         self.journal = Journal(self.meta / "journal.jsonl")
         self.manifest = Manifest(self.meta / "written.json")
         self.lock = VaultLock(self.meta / "lock", wait)
         self._rules: Rules | None = None
         self._scan: tuple[dict[str, Fact], list[Problem]] | None = None
         self._served: dict[str, Fact] | None = None
+        self._snap: Snapshot | None = None
+        self.notes: list[str] = []  # what recovery did, for the caller to tell the person
+        self.report: Callable[[str], None] = lambda note: None  # the CLI prints notes here
 
     # --- finding and creating -----------------------------------------------------------
 
@@ -116,6 +123,8 @@ class Vault:
         (root / ".mdmem").mkdir(exist_ok=True)
         shutil.copyfile(source, root / RULES_FILE)
         atomic_write(root / ".mdmem" / ".gitignore", META_GITIGNORE)
+        if not (root / ".gitignore").exists():  # a person's own is theirs
+            atomic_write(root / ".gitignore", ROOT_GITIGNORE)
         return cls(root, **kwargs)
 
     # --- reading ------------------------------------------------------------------------
@@ -142,6 +151,7 @@ class Vault:
         """Every fact that parses, keyed 'entity/attribute', and a Problem for each that doesn't."""
         if self._scan is not None and not refresh:
             return self._scan
+        self.settle()
         # Through the snapshot cache: only files whose stat signature changed are parsed again.
         snap = Snapshot.open(self.meta)
         snap.refresh(
@@ -149,6 +159,7 @@ class Vault:
         )
         facts, problems, self._served = snap.facts(self.root)
         snap.save(self.root)
+        self._snap = snap
         self._scan = (facts, [Problem(*p) for p in problems])
         return self._scan
 
@@ -158,6 +169,7 @@ class Vault:
 
         Empty for a few files when this process has not read the snapshot yet: loading it
         costs more than parsing them where they are needed."""
+        self.settle()
         if len(rels) < SAVE_AFTER and not Snapshot.warm(self.meta):
             return {}
         snap = Snapshot.open(self.meta)
@@ -205,13 +217,27 @@ class Vault:
 
     def check(self) -> list[Problem]:
         """Every problem with the rules, the fact files and the learned graph."""
+        seen = len(self.notes)
+        self.settle()
+        unfinished = [
+            Problem(f".mdmem/{txn.TXN_FILE}", None, f"found an unfinished change: {note}")
+            for note in self.notes[seen:]
+        ]
+        left = txn.pending(self.meta)
+        if left is not None:
+            unfinished.append(Problem(
+                f".mdmem/{txn.TXN_FILE}", None,
+                f"change {left.get('id')} ({left.get('command')}) is unfinished: another mdmem is"
+                " still writing, or it crashed and this process may not write here; run"
+                " `mdmem sync` with write access to finish or roll it back",
+            ))  # fmt: skip
         try:
             rules = load_rules(self.root / RULES_FILE)
         except MdmemError as e:
-            return [Problem(RULES_FILE, e.line, e.bare_message)]
+            return [*unfinished, Problem(RULES_FILE, e.line, e.bare_message)]
         self._rules = rules
         facts, problems = self.scan(refresh=True)
-        problems = list(problems)
+        problems = [*unfinished, *problems]
         cycle = Graph(rules, facts).cycle()
         if cycle:
             culprit = next((k for k in cycle if facts.get(k) and facts[k].depends_on), cycle[-1])
@@ -241,13 +267,25 @@ class Vault:
             facts, problems = self.scan(refresh=True)
             now = self.now
             plan = plan_statements(facts, self.rules, statements, now=now)
+            expect = self.read_shas([f"facts/{c.key}.md" for c in plan.changes])
             refuse_broken(plan, problems)
             if any(c.after is not None and c.after.depends_on for c in plan.changes):
                 self._refuse_cycle(facts, plan)
             if dry_run or not plan.changes:
                 return Result(plan, None, dry_run)
-            entry = self.apply(plan, command=command, source=source or {"kind": command}, extra=extra)
+            entry = self.apply(plan, command=command, source=source or {"kind": command},
+                               extra=extra, expect=expect)  # fmt: skip
             return Result(plan, entry)
+
+    def read_shas(self, rels: list[str]) -> dict[str, str | None]:
+        """The SHA-256 of each file as the last scan read it (None: absent), for apply's check."""
+        if self._snap is None:
+            return {}
+        out: dict[str, str | None] = {}
+        for rel in rels:
+            e = self._snap.entries.get(rel)
+            out[rel] = e.sha if e is not None else None
+        return out
 
     def _refuse_cycle(self, facts: dict[str, Fact], plan: Plan) -> None:
         """A learned dependency must not close a loop in the graph."""
@@ -261,10 +299,11 @@ class Vault:
                 f"this would make a dependency cycle {' → '.join(cycle)}; not applied"
             )
 
-    def apply(self, plan: Plan, *, command: str, source: dict[str, Any],
-              extra: ExtraOps | None = None) -> dict[str, Any]:  # fmt: skip
+    def apply(self, plan: Plan, *, command: str, source: dict[str, Any], extra: ExtraOps | None = None,
+              expect: dict[str, str | None] | None = None) -> dict[str, Any]:  # fmt: skip
         """Write a plan as one transaction and journal it. Caller holds the lock.
-        `extra(entry_id)` gives more files for the same transaction (episodes, redactions)."""
+        `extra(entry_id)` gives more files for the same transaction (episodes, redactions);
+        `expect` the SHA-256 of each file as planned from: a file saved since is a WriteConflict."""
         final: dict[str, Fact | None] = {}
         for change in plan.changes:
             final[change.key] = change.after
@@ -276,13 +315,27 @@ class Vault:
         entry = make_entry(plan.changes, now=self.now, source=source, command=command)
         if extra is not None:
             ops += extra(entry["id"])
-        txn.commit(self.root, self.journal, self.manifest, entry, ops)
         self._scan = None
+        txn.commit(self.root, self.journal, self.manifest, entry, ops, expect)
         return entry
 
     def recover(self) -> str | None:
-        """Finish or roll back a transaction a crash interrupted."""
-        return txn.recover(self.root, self.journal, self.manifest)
+        """Finish or roll back a transaction a crash interrupted (caller holds the lock)."""
+        note = txn.recover(self.root, self.journal, self.manifest, now=self.now)
+        if note is not None:
+            self._scan = None
+            self.notes.append(note)
+            self.report(note)
+        return note
+
+    def settle(self) -> None:
+        """A reader that finds an unfinished transaction finishes or rolls it back first, so
+        it never answers from a half-applied vault; it waits for a writer still at work. Where
+        it may not write, the transaction stays, and `check` reports it."""
+        if not (self.meta / txn.TXN_FILE).exists():  # the usual case: one stat
+            return
+        with contextlib.suppress(VaultLocked, OSError), self.lock:
+            self.recover()
 
     def statement(self, attribute: str, entity: str = DEFAULT_ENTITY, **kwargs: Any) -> Statement:
         """A Statement with checked slugs."""
@@ -334,3 +387,15 @@ class Vault:
                 attribute, entity, kind="keep" if keep else "reject", at=at, source="cli"
             )
         return self.say([st], command="confirm", dry_run=dry_run)
+
+
+def _refuse_links(meta: Path) -> None:
+    """The journal, lock and manifest stay inside the vault: refuse a symlinked .mdmem/ (or a
+    symlinked file in it), as a symlinked facts/ folder is refused."""
+    for path in (meta, meta / "journal.jsonl", meta / "written.json", meta / "lock", meta / txn.TXN_FILE):
+        if path.is_symlink():
+            raise RefusedError(
+                f"{path.name} is a symbolic link (to {os.readlink(path)}); mdmem keeps its journal,"
+                " lock and manifest inside the vault: replace the link with a real folder or file",
+                path=str(path),
+            )
