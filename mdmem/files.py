@@ -139,7 +139,9 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-def remove_temps(folder: Path, names: Iterable[str] | None = None, older_than: float = 0) -> list[Path]:
+def remove_temps(
+    folder: Path, names: Iterable[str] | None = None, older_than: float = 0
+) -> list[Path]:
     """Remove temporary files `atomic_write` left in folder (a crash mid-write): those for
     these names, or all of them; only those last touched more than older_than seconds ago."""
     wanted = set(names) if names is not None else None

@@ -58,9 +58,9 @@ def commit(
     befores: list[str | None] = []
     for rel, _ in ops:
         data = current(root / rel)
-        if expect is not None and rel in expect:
-            if (sha256(data) if data is not None else None) != expect[rel]:
-                raise WriteConflict(rel)
+        seen = sha256(data) if data is not None else None
+        if expect is not None and rel in expect and seen != expect[rel]:
+            raise WriteConflict(rel)
         befores.append(data.decode("utf-8") if data is not None else None)
     record = {
         "id": entry["id"],

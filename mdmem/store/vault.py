@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,6 +20,7 @@ from mdmem.model.rules import Rules
 from mdmem.model.rules_yaml import load_rules
 from mdmem.model.slug import check_slug, fact_path
 from mdmem.store import txn
+from mdmem.store.guards import Problem, refuse_broken, refuse_links, refuse_long
 from mdmem.store.journal import Journal, make_entry
 from mdmem.store.lastgood import good_rules, journal_facts
 from mdmem.store.lock import VaultLock
@@ -33,7 +34,9 @@ ExtraOps = Callable[[str], list[tuple[str, str | None]]]  # journal id -> (path,
 RULES_FILE = "rules.yaml"
 META_GITIGNORE = "# mdmem's caches, index and lock are rebuildable; the journal is history.\n*\n!.gitignore\n!journal.jsonl\n"
 # A crash mid-write can leave `.name.XXXXXXXX.tmp` beside a file until the next write removes it.
-ROOT_GITIGNORE = "# mdmem's temporary files (a crash can leave one; the next write removes it)\n.*.tmp\n"
+ROOT_GITIGNORE = (
+    "# mdmem's temporary files (a crash can leave one; the next write removes it)\n.*.tmp\n"
+)
 
 
 def utc_now() -> str:
@@ -42,29 +45,6 @@ def utc_now() -> str:
     if pinned:
         return pinned
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-@dataclass(frozen=True)
-class Problem:
-    path: str
-    line: int | None
-    message: str
-
-    def __str__(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line else self.path
-        return f"{where}: {self.message}"
-
-
-def refuse_broken(plan: Plan, problems: Iterable[Problem]) -> None:
-    """Refuse a plan that would change a fact file that does not parse: a person must fix it."""
-    broken = {p.path: p for p in problems}
-    for change in plan.changes:
-        rel = f"facts/{change.key}.md"
-        if rel in broken:
-            raise RefusedError(
-                f"{broken[rel]}\n{rel} must be fixed by hand before mdmem can change it"
-                " (run `mdmem check`)"
-            )
 
 
 @dataclass
@@ -87,7 +67,7 @@ class Vault:
             )
         self._now = now
         self.meta = self.root / ".mdmem"
-        _refuse_links(self.meta)
+        refuse_links(self.meta)
         self.journal = Journal(self.meta / "journal.jsonl")
         self.manifest = Manifest(self.meta / "written.json")
         self.lock = VaultLock(self.meta / "lock", wait)
@@ -262,6 +242,8 @@ class Vault:
         extra: ExtraOps | None = None,
     ) -> Result:
         """Decide and apply statements as one journaled batch (nothing written on dry_run)."""
+        for st in statements:
+            refuse_long(st)
         with self.lock:
             self.recover()
             facts, problems = self.scan(refresh=True)
@@ -387,15 +369,3 @@ class Vault:
                 attribute, entity, kind="keep" if keep else "reject", at=at, source="cli"
             )
         return self.say([st], command="confirm", dry_run=dry_run)
-
-
-def _refuse_links(meta: Path) -> None:
-    """The journal, lock and manifest stay inside the vault: refuse a symlinked .mdmem/ (or a
-    symlinked file in it), as a symlinked facts/ folder is refused."""
-    for path in (meta, meta / "journal.jsonl", meta / "written.json", meta / "lock", meta / txn.TXN_FILE):
-        if path.is_symlink():
-            raise RefusedError(
-                f"{path.name} is a symbolic link (to {os.readlink(path)}); mdmem keeps its journal,"
-                " lock and manifest inside the vault: replace the link with a real folder or file",
-                path=str(path),
-            )
