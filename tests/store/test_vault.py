@@ -9,7 +9,6 @@ import pytest
 
 from mdmem import Vault
 from mdmem.errors import RefusedError, SlugError, VaultLocked
-from mdmem.files import read_text
 from mdmem.model.factfile import parse
 from tests.conftest import STORY, make_vault
 
