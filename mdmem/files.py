@@ -13,8 +13,10 @@ from pathlib import Path
 
 from mdmem.errors import MdmemError, RefusedError
 
-# What `atomic_write` names its temporary files: `.{name}.{8 random characters}.tmp`.
-TEMP_RE = re.compile(r"^\.(?P<name>.+)\.[A-Za-z0-9_]{8}\.tmp$")
+# What `atomic_write` names its temporary files: `.{name}.{writer's pid}.{8 random}.tmp`; the pid
+# tells a file a live writer is still filling from one a killed writer left.
+TEMP_RE = re.compile(r"^\.(?P<name>.+?)\.(?:(?P<pid>\d+)\.)?[A-Za-z0-9_]{8}\.tmp$")
+STALE_TEMP = 3600.0  # seconds: a temporary file without a pid this old is abandoned
 
 
 class WriteConflict(RefusedError):
@@ -50,7 +52,9 @@ def atomic_write(
     if isinstance(data, str):
         data = data.encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(
+        dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp"
+    )
     try:
         # mkstemp makes 0600 files; keep the replaced file's mode, else the usual umask default.
         try:
@@ -140,24 +144,37 @@ def _fsync_dir(folder: Path) -> None:
 
 
 def remove_temps(
-    folder: Path, names: Iterable[str] | None = None, older_than: float = 0
+    folder: Path, names: Iterable[str] | None = None, *, abandoned: bool = False
 ) -> list[Path]:
     """Remove temporary files `atomic_write` left in folder (a crash mid-write): those for
-    these names, or all of them; only those last touched more than older_than seconds ago."""
+    these names, or all; with abandoned, only those whose writer is gone (safe without the lock)."""
     wanted = set(names) if names is not None else None
     removed: list[Path] = []
     try:
         entries = list(os.scandir(folder))
     except OSError:
         return removed
-    cutoff = time.time() - older_than
     for e in entries:
         m = TEMP_RE.match(e.name)
         if m is None or (wanted is not None and m["name"] not in wanted):
             continue
         with contextlib.suppress(OSError):
-            if older_than and e.stat(follow_symlinks=False).st_mtime > cutoff:
+            if abandoned and not _abandoned(e, m["pid"]):
                 continue
             os.unlink(e.path)
             removed.append(Path(e.path))
     return removed
+
+
+def _abandoned(entry: os.DirEntry[str], pid: str | None) -> bool:
+    if pid is None:
+        return entry.stat(follow_symlinks=False).st_mtime < time.time() - STALE_TEMP
+    if int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # alive, someone else's
+        return False
+    return False

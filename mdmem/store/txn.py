@@ -24,8 +24,8 @@ from mdmem.store.manifest import Manifest
 
 TXN_FILE = "txn.json"
 # Files under .mdmem/ written only by the lock holder: a temporary copy of one is a crash's.
+# (Readers write the caches there too, without the lock: only those a dead process left go.)
 LOCKED_FILES = ("txn.json", "journal.jsonl", "written.json")
-STALE_TEMP = 3600.0  # seconds; other .mdmem/ caches are written by readers without the lock
 
 
 def pending(meta: Path) -> dict[str, Any] | None:
@@ -110,7 +110,7 @@ def recover(root: Path, journal: Journal, manifest: Manifest, *, now: str) -> st
     Caller holds the lock. Temporary files a crash left behind are removed too."""
     meta = root / ".mdmem"
     remove_temps(meta, LOCKED_FILES)
-    remove_temps(meta, older_than=STALE_TEMP)
+    remove_temps(meta, abandoned=True)
     txn = meta / TXN_FILE
     text = current(txn)
     if text is None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from mdmem.engine.decide import Plan, Statement, plan_statements
 from mdmem.errors import MdmemError, RefusedError, VaultLocked, VaultNotFound
-from mdmem.files import atomic_write
+from mdmem.files import atomic_write, remove_temps
 from mdmem.model.factfile import Fact, render
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
@@ -314,7 +314,8 @@ class Vault:
         """A reader that finds an unfinished transaction finishes or rolls it back first, so
         it never answers from a half-applied vault; it waits for a writer still at work. Where
         it may not write, the transaction stays, and `check` reports it."""
-        if not (self.meta / txn.TXN_FILE).exists():  # the usual case: one stat
+        remove_temps(self.meta, abandoned=True)  # a cache save a kill cut short
+        if not (self.meta / txn.TXN_FILE).exists():  # the usual case
             return
         with contextlib.suppress(VaultLocked, OSError), self.lock:
             self.recover()

@@ -2,6 +2,8 @@
 unfinished transaction, temporary files, a symlinked .mdmem (issue 15)."""
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -179,3 +181,15 @@ def test_rules_not_utf8_fall_back_to_the_last_good_copy(story_vault) -> None:
     again = Vault(v.root)
     assert "home_city" in again.rules.attributes
     assert any(p.path == "rules.yaml" and "utf-8" in p.message.lower() for p in again.check())
+
+
+def test_a_reader_removes_cache_copies_a_killed_process_left(story_vault) -> None:
+    v = before_move(story_vault)
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # its pid is now no one's
+    dead = v.meta / f".snapshot.json.{gone.pid}.abcd1234.tmp"
+    live = v.meta / f".snapshot.json.{os.getpid()}.abcd1234.tmp"  # a save still under way
+    for p in (dead, live):
+        p.write_text("half a cache", encoding="utf-8")
+    Vault(v.root).check()
+    assert not dead.exists() and live.exists()
