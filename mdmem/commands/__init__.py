@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from mdmem.commands import core, eval, ingest, mcp, read, sync  # noqa: F401  (each registers its commands)
+from mdmem.commands import core, eval, fix, ingest, log, mcp, read, sync  # noqa: F401  (each registers)
 from mdmem.commands.app import app
 
 

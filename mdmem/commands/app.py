@@ -24,6 +24,27 @@ app = typer.Typer(
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"mdmem {version('mdmem')}")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            typer.echo("mdmem (not installed)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    show_version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    """Long-term memory about a person, kept as plain Markdown fact files."""
+
 VaultOpt = Annotated[
     Path | None,
     typer.Option(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -21,6 +22,7 @@ from mdmem.commands.app import (
     print_json,
 )
 from mdmem.engine import describe
+from mdmem.errors import RefusedError
 from mdmem.lang.detect import pick_lang
 from mdmem.model.slug import split_key
 from mdmem.store.vault import Result, Vault
@@ -36,6 +38,35 @@ def _report(result: Result, as_json: bool) -> None:
             render.stdout.print(f"{decision:<9} {st.key}: nothing to change.")
         return
     render.print_changes(changes, dry_run=result.dry_run)
+    if result.entry:
+        entry_id = result.entry["id"]
+        typer.echo(f"Journal entry {entry_id} (`mdmem undo {entry_id}` reverses it).", err=True)
+
+
+def known_attributes(v: Vault) -> list[str]:
+    """The attribute names rules.yaml declares and the fact files use."""
+    return sorted(set(v.rules.attributes) | {f.attribute for f in v.facts.values()})
+
+
+def did_you_mean(name: str, known: list[str]) -> str:
+    """' (did you mean employer?)' for a near miss among the known names, else ''."""
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+    return f" (did you mean {' or '.join(close)}?)" if close else ""
+
+
+def check_known(v: Vault, entity: str, attribute: str, new: bool) -> None:
+    """A typo must not make a fact of its own: an unknown attribute needs --new."""
+    known = known_attributes(v)
+    if attribute in known:
+        return
+    hint = did_you_mean(attribute, known)
+    if new:
+        typer.echo(f"Warning: {attribute} is not in rules.yaml{hint}; creating it (--new).", err=True)
+        return
+    raise RefusedError(
+        f"{entity}/{attribute}: {attribute!r} is not an attribute in rules.yaml nor of any fact"
+        f"{hint}; to create a new attribute anyway, pass --new"
+    )
 
 
 @command()
@@ -59,6 +90,9 @@ def set_(
     tentative: Annotated[
         bool, typer.Option("--tentative", help="Weak evidence: store unconfirmed.")
     ] = False,
+    new: Annotated[
+        bool, typer.Option("--new", help="Allow an attribute that rules.yaml does not know.")
+    ] = False,
     vault: VaultOpt = None,
     wait: WaitOpt = 10.0,
     dry_run: DryRunOpt = False,
@@ -67,6 +101,7 @@ def set_(
     """State a fact, as if the person said it; dependents cascade."""
     entity, attribute = split_key(attribute, entity)
     v = open_vault(vault, wait)
+    check_known(v, entity, attribute, new)
     _report(
         v.set(attribute, value, entity=entity, date=date, dry_run=dry_run, tentative=tentative),
         as_json,
@@ -75,8 +110,16 @@ def set_(
 
 @command()
 def forget(
-    attribute: Annotated[str, typer.Argument(help="Attribute, or entity/attribute.")],
+    attribute: Annotated[
+        str | None, typer.Argument(help="Attribute, or entity/attribute.", show_default=False)
+    ] = None,
     entity: EntityOpt = "user",
+    text: Annotated[
+        str | None,
+        typer.Option(
+            "--text", help="Forget these words everywhere instead: facts, bodies, episodes."
+        ),
+    ] = None,
     purge: Annotated[
         bool, typer.Option("--purge", help="Also strip the value from the journal.")
     ] = False,
@@ -85,10 +128,19 @@ def forget(
     dry_run: DryRunOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Forget a fact at the person's request; a tombstone stays, dependents become uncertain."""
-    entity, attribute = split_key(attribute, entity)
+    """Forget a fact (or, with --text, some words) at the person's request; a tombstone stays,
+    dependents become uncertain, and what was said shows '[forgotten]'."""
+    if (attribute is None) == (text is None):
+        raise typer.BadParameter("give an ATTRIBUTE or --text PHRASE, not both")
     v = open_vault(vault, wait)
-    _report(v.forget(attribute, entity=entity, purge=purge, dry_run=dry_run), as_json)
+    from mdmem.edit import forget as forgetting
+
+    if text is not None:
+        _report(forgetting.forget_text(v, text, purge=purge, dry_run=dry_run), as_json)
+        return
+    assert attribute is not None
+    entity, attribute = split_key(attribute, entity)
+    _report(forgetting.forget(v, attribute, entity=entity, purge=purge, dry_run=dry_run), as_json)
 
 
 @command()
@@ -130,7 +182,7 @@ def show(
         ent, attr = split_key(attribute, entity or "user")
         fact = v.get(attr, ent)
         if fact is None:
-            typer.echo(f"No fact {ent}/{attr}.", err=True)
+            typer.echo(f"No fact {ent}/{attr}{did_you_mean(attr, known_attributes(v))}.", err=True)
             raise typer.Exit(1)
         selected = [fact]
     else:
@@ -144,7 +196,7 @@ def show(
     if not selected:
         typer.echo("No facts yet.", err=True)
         return
-    render.stdout.print(render.facts_table(selected))
+    render.print_table(render.facts_table(selected))
 
 
 class Lang(StrEnum):
@@ -176,6 +228,12 @@ def pending(
         )
         q = pick_lang(p["question"], sample, lang.value if lang else None)
         render.stdout.print(f"[yellow]{p['fact']}[/] ({p['status']}): {render.escape(q)}")
+    first = items[0]["fact"]
+    typer.echo(
+        f"Answer with `mdmem confirm {first} VALUE` (the right value now), `--keep` (the value"
+        " shown still holds) or `--reject` (it no longer does).",
+        err=True,
+    )
 
 
 class GraphFormat(StrEnum):

@@ -12,6 +12,12 @@ from rich.table import Table
 
 from mdmem.commands import render
 from mdmem.commands.app import JsonOpt, command, print_json
+from mdmem.commands.llm_options import (
+    LLMConcurrencyOpt,
+    LLMRetriesOpt,
+    LLMTimeoutOpt,
+    NoCacheOpt,
+)
 from mdmem.eval.evaluate import Report, ScenarioResult, evaluate
 from mdmem.eval.scenario import ScenarioError
 
@@ -49,6 +55,13 @@ def print_report(report: Report, *, verbose: bool = False) -> None:
     )
     ran = len(report.results) - len(report.errors)
     render.stdout.print(f"{ran} of {len(report.results)} scenarios ran.")
+    failed = report.failed_messages
+    if failed:
+        render.stdout.print(
+            f"{len(failed)} message(s) failed to ingest; their facts count as missing."
+        )
+        for line in failed if verbose else failed[:3]:
+            stderr.print(f"[yellow]Failed:[/] {escape(line)}")
     if verbose:
         for res, p in report.failures():
             where = f"{res.path}:{p.probe.line}" if p.probe.line else res.path
@@ -77,6 +90,19 @@ def eval_(
     llm: Annotated[
         str | None, typer.Option("--llm", help="Extract and answer with this litellm model.")
     ] = None,
+    llm_extract: Annotated[
+        str | None, typer.Option("--llm-extract", help="Extract with this model; answer with the templates (or --llm-answer).")
+    ] = None,
+    llm_answer: Annotated[
+        str | None, typer.Option("--llm-answer", help="Answer with this model; extract with the rules (or --llm-extract).")
+    ] = None,
+    api_base: Annotated[
+        str | None, typer.Option("--api-base", help="URL of an OpenAI-compatible server for the models.")
+    ] = None,
+    llm_timeout: LLMTimeoutOpt = None,
+    llm_retries: LLMRetriesOpt = None,
+    llm_concurrency: LLMConcurrencyOpt = None,
+    no_cache: NoCacheOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Run scenarios in throwaway vaults and report accuracy per task type."""
@@ -90,13 +116,35 @@ def eval_(
                 f"[dim]{escape(res.path)}: {len(res.probes) - failed}/{len(res.probes)}[/]"
             )
 
-    report = evaluate(paths, llm=llm, progress=progress)  # --llm extracts and answers
+    extract_model, answer_model = llm_extract or llm, llm_answer or llm
+    extractor = answer = None
+    if extract_model:  # one finder for the whole run: one cache, one usage count
+        from mdmem.extract.model_cache import user_cache_dir
+        from mdmem.extract.plugins import finder_for
+
+        extractor = finder_for(extract_model, api_base, timeout=llm_timeout, retries=llm_retries,
+                               concurrency=llm_concurrency,
+                               cache_dir=None if no_cache else user_cache_dir())  # fmt: skip
+    if answer_model and api_base:
+        import functools
+
+        from mdmem.eval.evaluate import ask_text
+
+        answer = functools.partial(ask_text, api_base=api_base, llm_options={"timeout": llm_timeout} if llm_timeout else None)  # fmt: skip
+    report = evaluate(paths, llm=llm, extractor=extractor, answer=answer, answer_llm=answer_model,
+                      progress=progress)  # fmt: skip
+    usage = getattr(getattr(extractor, "config", None), "usage", None)
     if as_json:
-        print_json(report.to_json())
+        data = report.to_json()
+        if usage is not None:
+            data["usage"] = usage.to_json()
+        print_json(data)
         for res in report.errors:
             stderr.print(f"[red]Error:[/] {escape(res.error or '')}")
     else:
         print_report(report, verbose=verbose)
+    if usage is not None:
+        stderr.print(escape(usage.summary()))
     if report.errors:
         raise typer.Exit(1)
 

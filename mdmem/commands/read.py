@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 from datetime import date
 from enum import StrEnum
 from pathlib import Path
@@ -93,11 +94,15 @@ def context(
         ),
     ] = None,
     entity: EntityFilter = None,
+    query: Annotated[
+        str | None,
+        typer.Option("--query", help="Also quote what was said that bears on this question."),
+    ] = None,
     vault: VaultOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """The whole current memory as one Markdown document for an agent's prompt."""
-    from mdmem.read.context import build_context, context_json
+    from mdmem.read.context import build_context
     from mdmem.read.index import indexed_facts
 
     v = open_vault(vault)
@@ -105,10 +110,17 @@ def context(
         entity = check_slug(entity, "entity")
     ctx = build_context(indexed_facts(v.root), v.rules, v.journal.entries(), now=v.now,
                         entity=entity, max_chars=max_chars, present=_present(v))  # fmt: skip
+    from mdmem.read.said import passages_markdown, recall
+
+    said = recall(v, query, limit=5) if query else []
     if as_json or fmt is ContextFormat.json:
-        typer.echo(context_json(ctx), nl=False)
+        data = ctx.to_json()
+        if query:
+            data["passages"] = [p.to_json() for p in said]
+        typer.echo(json.dumps(data, ensure_ascii=False, indent=2) + "\n", nl=False)
     else:
-        typer.echo(ctx.to_markdown(), nl=False)
+        section = passages_markdown(said, ctx.lang)
+        typer.echo(ctx.to_markdown() + ("\n" + section if section else ""), nl=False)
 
 
 class TimelineFormat(StrEnum):
@@ -168,13 +180,13 @@ def timeline(
             text = to_markdown(heads)
         elif output is None:
             if heads:
-                render.stdout.print(to_table(heads))
+                render.print_table(to_table(heads), wrap=3)
             else:
                 typer.echo("No changes recorded.", err=True)
             return
-        else:
-            buf = Console(file=io.StringIO(), width=160, color_system=None)
-            buf.print(to_table(heads))
+        else:  # a file is not a terminal: tab-separated rows, nothing cut
+            buf = Console(file=io.StringIO(), color_system=None)
+            render.print_table(to_table(heads), buf)
             text = buf.file.getvalue()  # type: ignore[attr-defined]
     if output is None:
         typer.echo(text, nl=False)

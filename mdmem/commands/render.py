@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 from rich.tree import Tree
 
 from mdmem.engine.cascade import Change
@@ -19,6 +20,60 @@ STATUS_STYLE = {
 }  # fmt: skip
 
 stdout = Console(highlight=False, soft_wrap=True)
+LAST_MIN = 20  # the wrapping last column gets at least this many cells, even if lines grow
+
+
+def _text(cell: object) -> Text:
+    if isinstance(cell, Text):
+        return cell
+    return Text.from_markup(cell) if isinstance(cell, str) else Text(str(cell))
+
+
+def _plain(cell: object) -> str:
+    return _text(cell).plain.replace("\t", " ").replace("\n", " ")
+
+
+def _width(cells: list[object]) -> int:
+    return max((_text(c).cell_len for c in cells), default=0)
+
+
+def tsv(table: Table) -> str:
+    """The table as tab-separated rows, header first, no cell ever cut or wrapped."""
+    columns = [[col.header, *col._cells] for col in table.columns]
+    rows = zip(*columns, strict=True) if columns else iter(())
+    return "".join("\t".join(_plain(c) for c in row).rstrip("\t") + "\n" for row in rows)
+
+
+def print_table(table: Table, console: Console | None = None, *, wrap: int = 1) -> None:
+    """A table for a person on a terminal, or plain tab-separated rows for a pipe or a log.
+
+    On a terminal the names (every column but the last `wrap` ones) keep their full width and
+    the last columns wrap in what is left; a terminal too narrow even for that gets longer
+    lines from mdmem, never cut text.
+    """
+    out = console or stdout
+    if not out.is_terminal:
+        out.file.write(tsv(table))
+        return
+    cols = table.columns
+    if not cols:
+        return
+    wrap = max(1, min(wrap, len(cols)))
+    _, right, _, left = table.padding
+    fixed = (left + right) * (len(cols) - (0 if table.pad_edge else 1))  # padding between cells
+    for col in cols[:-wrap]:
+        col.no_wrap, col.overflow = True, "ignore"
+        col.width = _width([col.header, *col._cells])
+        fixed += col.width
+    for col in cols[-wrap:]:
+        col.no_wrap, col.overflow = False, "fold"
+        fixed += min(_width([col.header, *col._cells]), LAST_MIN)
+    if fixed <= out.width:
+        out.print(table)
+        return
+    wide = Console(file=out.file, width=fixed, color_system=out.color_system,  # type: ignore[arg-type]
+                   force_terminal=True, highlight=False, soft_wrap=True)  # fmt: skip
+    wide.print(table)
 
 
 def print_changes(changes: list[Change], *, dry_run: bool = False) -> None:

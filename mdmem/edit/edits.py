@@ -9,12 +9,14 @@ run a second time.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from mdmem.engine.cascade import Change, Effect, archive, cascade
 from mdmem.engine.decide import Plan, Statement
-from mdmem.model.factfile import Fact, Value
+from mdmem.errors import MdmemError
+from mdmem.model.factfile import Fact, Value, dump_yaml, parse, render
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
 
@@ -317,3 +319,47 @@ def describe(c: Change) -> str:
         return f"{c.key} {after.status}"
     old = c.before.last_value() if c.before is not None else None
     return f"{c.key} {show(old)} → {show(after.value)}"
+
+
+_TOP_KEY = re.compile(r"^([^\s#:-][^:\n]*):(?:\s|$)")
+
+
+def keep_layout(text: str, now: Fact, after: Fact) -> str:
+    """`after` written into the person's file `text` (parsed as `now`), touching only what changed.
+
+    Keys keep the person's order and lines (`tags:` stays where they put it); a changed key is
+    rewritten in place, a new one goes after the key it follows in the canonical order, and the
+    body is kept as typed unless it changed. Falls back to the canonical bytes when the person's
+    layout cannot be patched safely."""
+    canonical = render(after)
+    parts = text.split("---\n", 2) if text.startswith("---\n") else []
+    if len(parts) != 3:
+        return canonical
+    blocks: list[tuple[str | None, list[str]]] = []
+    for line in parts[1].splitlines(keepends=True):
+        m = _TOP_KEY.match(line)
+        if m or not blocks:
+            blocks.append((m.group(1).strip() if m else None, [line]))
+        else:
+            blocks[-1][1].append(line)
+    old, new = now.to_mapping(), after.to_mapping()
+    out: list[tuple[str | None, str]] = []
+    for key, lines in blocks:
+        if key is None or (key in new and new[key] == old.get(key)):
+            out.append((key, "".join(lines)))
+        elif key in new:
+            out.append((key, dump_yaml({key: new[key]})))
+    order = list(new)
+    for key in order:
+        if any(k == key for k, _ in out):
+            continue
+        earlier = order[: order.index(key)]
+        at = max((i + 1 for i, (k, _) in enumerate(out) if k in earlier), default=0)
+        out.insert(at, (key, dump_yaml({key: new[key]})))
+    body = parts[2] if after.body == now.body else canonical.split("---\n", 2)[2]
+    patched = "---\n" + "".join(chunk for _, chunk in out) + "---\n" + body
+    try:
+        back = parse(patched, expect=(after.entity, after.attribute))
+    except MdmemError:
+        return canonical
+    return patched if back.to_mapping() == new and back.body == after.body else canonical

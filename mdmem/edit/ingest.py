@@ -1,20 +1,25 @@
 """Ingest transcripts: parse, extract, decide and apply as ONE journal entry per source.
 
 A source whose SHA-256 is already in the journal (and not undone since) is skipped, so cron can
-re-run an ingest freely. A dry run plans every source against the state the sources before it
-would have left, and writes nothing.
+re-run an ingest freely; `reprocess` reads it again and applies only what is new
+(`edit.reprocess`). A dry run plans every source against the state the sources before it would
+have left, and writes nothing.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from mdmem.edit import gitcommit
+from mdmem.edit.forget import scrub_search_caches
 from mdmem.edit.ingest_result import IngestResult
 from mdmem.edit.new_messages import NewMessages, episode_ops, forgotten_phrases
+from mdmem.edit.reprocess import only_new
 from mdmem.engine.decide import Plan, Statement, plan_statements
 from mdmem.errors import RefusedError, TranscriptError
 from mdmem.extract.finder import Extraction, Finder
@@ -27,6 +32,9 @@ from mdmem.store.vault import Vault, refuse_broken
 
 # Editors' swap, backup and temporary files left beside transcripts in a folder.
 EDITOR_JUNK = (".swp", ".swo", ".swx", "~", ".tmp", ".bak", ".orig")
+# What a folder is read for; anything else in it (a README.txt is a .txt, a photo is not) is
+# passed over. A file named on its own is read whatever its name.
+TRANSCRIPT_TYPES = (".md", ".txt", ".jsonl", ".json")
 
 
 def ingested_sources(vault: Vault) -> dict[str, dict[str, Any]]:
@@ -42,9 +50,11 @@ def ingested_sources(vault: Vault) -> dict[str, dict[str, Any]]:
 class _Session:
     """One ingest run: the journal's known sources, and on a dry run the state so far."""
 
-    def __init__(self, vault: Vault, *, dry_run: bool, extractor: Finder | None) -> None:
+    def __init__(self, vault: Vault, *, dry_run: bool, extractor: Finder | None,
+                 reprocess: bool = False) -> None:  # fmt: skip
         self.vault = vault
         self.dry_run = dry_run
+        self.reprocess = reprocess
         self.extractor = extractor or extract  # the rule finder unless another was chosen
         self.seen = ingested_sources(vault)
         self.shadow: dict[str, Fact] | None = None
@@ -58,21 +68,34 @@ class _Session:
 
     def run(self, messages: list[Message], digest: str, source: str, default_date: str) -> IngestResult:  # fmt: skip
         res = IngestResult(source, digest, messages=len(messages), dry_run=self.dry_run)
-        if digest in self.seen:
-            res.skipped, res.previous = True, self.seen[digest]
+        res.previous = self.seen.get(digest)
+        if digest in self.seen and not self.reprocess:
+            res.skipped = True
             return res
         facts = self.facts()
         step = NewMessages.of(self.vault, source, messages)
-        window = step.window()
+        # Reprocessing reads every message; only `step.new` ones are recorded and kept as episodes.
+        read = dataclasses.replace(step, new=list(range(1, len(messages) + 1))) if self.reprocess else step  # fmt: skip
+        window = read.window()
+        # A finder that takes `targets` (the model finder) reads only the messages read now; the
+        # others of the window are context, so a retry sends only what failed before.
+        targets = {"targets": {messages[p - 1].line for p in read.new}} if getattr(self.extractor, "takes_targets", False) else {}  # fmt: skip
         found = (
-            self.extractor(window, self.vault.rules, facts, source=source, default_date=default_date)
+            self.extractor(window, self.vault.rules, facts, source=source, default_date=default_date, **targets)
             if window else Extraction()
         )  # fmt: skip
         res.errors, res.notes = list(found.errors), list(found.notes)
-        statements = step.keep(found.statements, step.evidence(self.vault, default_date))
+        statements = read.keep(found.statements, read.evidence(self.vault, default_date))
+        if self.reprocess:
+            statements = only_new(statements, step, facts, self.vault)
+            if digest in self.seen and not statements and not found.errors:
+                res.skipped = True  # nothing new: no journal entry for a re-read
+                return res
         redact = forgotten_phrases(statements, facts)
         info = {"kind": "transcript", "path": source, "messages": len(messages),
                 "statements": len(statements), "applied": step.applied_ids(found.errors)}  # fmt: skip
+        if self.reprocess and digest in self.seen:
+            info["reprocess"] = True
         # A source with failed messages is not marked done, so the next run retries them.
         info["partial_sha256" if found.errors else "sha256"] = digest
         if self.dry_run:
@@ -85,6 +108,8 @@ class _Session:
         if res.entry is None:  # nothing changed: still journal it, so a re-run skips it
             with self.vault.lock:
                 res.entry = self.vault.apply(Plan(), command="ingest", source=info, extra=extra)
+        if redact:  # a forget request was said: no search cache keeps the words
+            scrub_search_caches(self.vault)
         if not found.errors:
             self.seen[digest] = res.entry
         return res
@@ -108,23 +133,40 @@ def ingest_text(vault: Vault, text: str, *, source: str = "<text>", date: str | 
     return session.run(messages, sha256(text), source, default)
 
 
-def transcript_files(paths: Sequence[str | Path], vault: Vault | None = None) -> list[tuple[str, Path | None]]:  # fmt: skip
-    """(source name, path) per transcript: files as given, folders' files in name order, '-' = stdin."""
+def transcript_files(paths: Sequence[str | Path], vault: Vault | None = None, *,
+                     types: Iterable[str] = TRANSCRIPT_TYPES,
+                     passed_over: list[Path] | None = None) -> list[tuple[str, Path | None]]:  # fmt: skip
+    """(source name, path) per transcript: files as given, folders' files of the transcript
+    `types` in name order, '-' = stdin. A folder's other files are added to `passed_over`."""
     out: list[tuple[str, Path | None]] = []
+    suffixes = tuple(_suffix(t) for t in types)
     for raw in paths:
         if str(raw) == "-":
             out.append(("<stdin>", None))
             continue
         path = Path(raw)
         if path.is_dir():
-            out += [(_source_name(p, vault), p) for p in _folder(path, vault)]
+            for p in _folder(path, vault):
+                if p.name.lower().endswith(suffixes):
+                    out.append((_source_name(p, vault), p))
+                elif passed_over is not None:
+                    passed_over.append(p)
         else:
             out.append((_source_name(path, vault), path))
     return out
 
 
+def _suffix(kind: str) -> str:
+    """'md', '.md' or 'MD' → '.md'."""
+    kind = kind.strip().lower()
+    return kind if kind.startswith(".") else f".{kind}"
+
+
 def _folder(folder: Path, vault: Vault | None) -> Iterator[Path]:
-    skip = {vault.root / "facts", vault.meta, vault.root / "rules.yaml"} if vault else set()
+    skip = (
+        {vault.root / "facts", vault.root / "episodes", vault.meta, vault.root / "rules.yaml"}
+        if vault else set()
+    )  # fmt: skip
     for p in sorted(folder.rglob("*"), key=lambda p: p.relative_to(folder).as_posix()):
         rel = p.relative_to(folder).parts
         if any(part.startswith(".") for part in rel) or p.name.endswith(EDITOR_JUNK):
@@ -136,21 +178,33 @@ def _folder(folder: Path, vault: Vault | None) -> Iterator[Path]:
 
 
 def _source_name(path: Path, vault: Vault | None) -> str:
+    """The same name on every machine and from any working directory (a cron job's is `/`):
+    relative to the vault (`../chats/a.md` beside it), else the path as given."""
+    if vault is None:
+        return path.as_posix()
     resolved = path.resolve()
-    for base in ([vault.root] if vault else []) + [Path.cwd().resolve()]:
-        if base in resolved.parents:
-            return resolved.relative_to(base).as_posix()
-    return resolved.as_posix()
+    common = Path(os.path.commonpath([vault.root, resolved]))
+    if common == Path(common.anchor):  # nothing shared but the root: no shorter honest name
+        return path.as_posix()
+    return Path(os.path.relpath(resolved, vault.root)).as_posix()
 
 
 def ingest_paths(vault: Vault, paths: Sequence[str | Path], *, date: str | None = None,
                  extractor: Finder | None = None, dry_run: bool = False, commit: bool = False,
-                 progress: bool = False) -> list[IngestResult]:  # fmt: skip
-    """Ingest transcript files and folders in order; a bad file is reported, the rest go on."""
+                 progress: bool = False, reprocess: bool = False,
+                 types: Iterable[str] = TRANSCRIPT_TYPES,
+                 passed_over: Callable[[Path], None] | None = None) -> list[IngestResult]:  # fmt: skip
+    """Ingest transcript files and folders in order; a bad file is reported, the rest go on.
+    `reprocess` reads sources already ingested again, applying only what is new; a folder's
+    files not of the transcript `types` are handed to `passed_over`, if given, and not read."""
     if commit and not dry_run:
         gitcommit.check_repo(vault.root)
-    files = transcript_files(paths, vault)
-    session = _Session(vault, dry_run=dry_run, extractor=extractor)
+    others: list[Path] = []
+    files = transcript_files(paths, vault, types=types, passed_over=others)
+    for p in others:
+        if passed_over is not None:
+            passed_over(p)
+    session = _Session(vault, dry_run=dry_run, extractor=extractor, reprocess=reprocess)
     results: list[IngestResult] = []
     with _progress(progress and len(files) > 1, len(files)) as advance:
         for source, path in files:

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from mdmem.edit.edits import Action, Edit, EditPlan, plan_edits
+from mdmem.edit.edits import Action, Edit, EditPlan, keep_layout, plan_edits
 from mdmem.engine.decide import Plan
 from mdmem.errors import MdmemError, RulesError
-from mdmem.files import WriteConflict, sha256
+from mdmem.files import WriteConflict, read_text, sha256
 from mdmem.model.factfile import Fact
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
@@ -24,7 +24,7 @@ from mdmem.store.lastgood import good_rules, journal_facts
 from mdmem.store.manifest import Manifest
 from mdmem.store.snapshot import Snapshot
 from mdmem.store.snapshot_entry import Entry, decode
-from mdmem.store.vault import Problem, Vault
+from mdmem.store.vault import ExtraOps, Problem, Vault
 
 ATTEMPTS = 3  # a file saved again while sync planned is planned again
 
@@ -96,7 +96,8 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
             source = {"kind": "edit", "files": files}
             rels = [f"facts/{c.key}.md" for c in planned.plan.changes]
             expect = {rel: e.sha if (e := snap.entries.get(rel)) else None for rel in rels}
-            result.entry = vault.apply(planned.plan, command="sync", source=source, expect=expect)
+            result.entry = vault.apply(planned.plan, command="sync", source=source, expect=expect,
+                                       extra=_in_their_layout(vault, edits, planned.plan))  # fmt: skip
         elif planned.adopt or result.baseline is not None:
             vault.manifest.save()
         snap.settle([e.rel for e in edits if e.kind == "deleted"])
@@ -107,6 +108,20 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
             vault.root, force=True
         )  # the last good states and mdmem's bytes, for the next edit
     return result
+
+
+def _in_their_layout(vault: Vault, edits: list[Edit], plan: Plan) -> ExtraOps:
+    """The edited files mdmem must change, patched in the person's own layout (after the
+    canonical writes of the same transaction, so these bytes are the ones that land)."""
+    final = {c.key: c.after for c in plan.changes}
+    ops: list[tuple[str, str | None]] = []
+    for e in edits:
+        after = final.get(e.key)
+        if e.now is not None and after is not None and e.kind in ("changed", "new"):
+            text = read_text(vault.root / e.rel)
+            if text is not None:
+                ops.append((e.rel, keep_layout(text, e.now, after)))
+    return lambda _entry_id: ops
 
 
 def find_edits(vault: Vault, snap: Snapshot, written: dict[str, str]) -> list[Edit]:

@@ -9,6 +9,7 @@ from mdmem.engine.cascade import Change
 from mdmem.engine.decide import Plan
 from mdmem.errors import RefusedError
 from mdmem.model.factfile import Fact, from_mapping
+from mdmem.store.journal_change import backward, body_before, fact_digest, is_compact
 from mdmem.store.vault import Result, Vault
 
 
@@ -19,47 +20,92 @@ def find_entry(vault: Vault, entry_id: str) -> dict[str, Any]:
     exact = [e for e in matches if e.get("id") == entry_id]
     if exact:
         return exact[0]
-    if len(entry_id) < 4 or not matches:
-        raise RefusedError(
-            f"no journal entry {entry_id!r}; the ids are in {vault.rel(vault.journal.path)}"
-            " (or run `mdmem timeline`)"
-        )
     if len(matches) > 1:
+        listed = "".join(f"\n  {_entry_line(e)}" for e in reversed(matches))
         raise RefusedError(
-            f"{entry_id!r} matches {len(matches)} journal entries; give more of the id"
+            f"ambiguous: {len(matches)} entries start with {entry_id!r}; give more of the id:{listed}"
         )
+    if len(entry_id) < 4 or not matches:
+        short = " (give at least 4 characters of the id)" if matches else ""
+        raise RefusedError(f"no journal entry {entry_id!r}{short}; `mdmem log` lists the ids")
     return matches[0]
+
+
+def _entry_line(e: dict[str, Any]) -> str:
+    """'3f2a9c1b0d4e  2026-02-10T12:00:00Z  ingest transcripts/a.md' (newest first in lists)."""
+    src = e.get("source")
+    src = src if isinstance(src, dict) else {}
+    what = src.get("path") or src.get("undoes") or ""
+    return f"{e.get('id')}  {e.get('time', '')}  {e.get('command', '')} {what}".rstrip()
 
 
 def _normal(mapping: Any) -> Any:
     return json.loads(json.dumps(mapping, ensure_ascii=False, sort_keys=True))
 
 
+# The order mdmem writes these mappings in; entries of the old journal format stored them with
+# keys sorted, and a restored file must not come back re-sorted.
+_NESTED_ORDER = {
+    "uncertain_because": ("fact", "change", "old", "new", "changed_at", "origin", "question"),
+    "derived_from": ("fact", "valid_from"),
+}
+
+
+def _in_order(mapping: dict[str, Any]) -> dict[str, Any]:
+    out = dict(mapping)
+    for name, order in _NESTED_ORDER.items():
+        m = out.get(name)
+        if isinstance(m, dict):
+            ahead = {k: m[k] for k in order if k in m}
+            out[name] = {**ahead, **{k: m[k] for k in m if k not in ahead}}
+    return out
+
+
+def _restore(
+    key: str, changes: list[dict[str, Any]], current: Fact | None
+) -> tuple[bool, dict[str, Any] | None, str | None]:
+    """(still as the entry left it, the frontmatter before the entry, the body before it)."""
+    if all(is_compact(c) for c in changes):
+        if fact_digest(current) != changes[-1].get("sha"):
+            return False, None, None
+        mapping = current.to_mapping() if current is not None else None
+        body = current.body if current is not None else None
+        for rec in reversed(changes):
+            mapping = backward(mapping, rec)
+            kept = body_before(rec)
+            body = kept if kept is not None else body
+        return True, mapping, body
+    now_map = _normal(current.to_mapping()) if current is not None else None
+    if now_map != _normal(changes[-1].get("after")):
+        return False, None, None
+    before = changes[0].get("before")
+    return True, before if isinstance(before, dict) else None, current.body if current else None
+
+
 def plan_undo(vault: Vault, entry: dict[str, Any], facts: dict[str, Fact]) -> Plan:
     """The changes that put every fact the entry touched back as it was before (pure)."""
-    first_before: dict[str, Any] = {}
-    last_after: dict[str, Any] = {}
+    by_key: dict[str, list[dict[str, Any]]] = {}
     for ch in entry.get("changes") or []:
-        key = ch["fact"]
-        first_before.setdefault(key, ch.get("before"))
-        last_after[key] = ch.get("after")
-    if not last_after:
+        by_key.setdefault(ch["fact"], []).append(ch)
+    if not by_key:
         raise RefusedError(f"journal entry {entry['id']} changed nothing; there is nothing to undo")
     purged = sorted(
-        k for k in last_after
-        if any(isinstance(m, dict) and m.get("purged") for m in (first_before[k], last_after[k]))
+        k for k, chs in by_key.items()
+        if any(c.get("purged") or any(isinstance(c.get(side), dict) and c[side].get("purged")
+                                      for side in ("before", "after")) for c in chs)
     )  # fmt: skip
     if purged:
         raise RefusedError(
             f"journal entry {entry['id']} cannot be undone: the values of {', '.join(purged)}"
             " were purged from the journal at the person's request"
         )
+    restored_of: dict[str, tuple[dict[str, Any] | None, str | None]] = {}
     changed = []
-    for key in sorted(last_after):
-        now = facts.get(key)
-        now_map = _normal(now.to_mapping()) if now is not None else None
-        if now_map != _normal(last_after[key]):
+    for key in sorted(by_key):
+        same, before, body = _restore(key, by_key[key], facts.get(key))
+        if not same:
             changed.append(key)
+        restored_of[key] = (before, body)
     if changed:
         raise RefusedError(
             f"journal entry {entry['id']} cannot be undone: "
@@ -67,15 +113,16 @@ def plan_undo(vault: Vault, entry: dict[str, Any], facts: dict[str, Fact]) -> Pl
             " undo the later entries first, or change these facts with `mdmem set`/`forget`"
         )
     plan = Plan()
-    for key in sorted(last_after):
+    for key in sorted(by_key):
         current = facts.get(key)
-        before = first_before[key]
+        before, body = restored_of[key]
         restored = None
         if before is not None:
-            # The journal keeps frontmatter only: the body stays as it is now, and a file that
-            # comes back from nothing says where it came from.
-            body = current.body if current else f"Restored by `mdmem undo {entry['id']}`."
-            restored = from_mapping(before, body=body, path=f"facts/{key}.md")
+            # The journal keeps a body only when the entry changed it: otherwise the body stays
+            # as it is now, and a file that comes back from nothing says where it came from.
+            if not body:
+                body = f"Restored by `mdmem undo {entry['id']}`."
+            restored = from_mapping(_in_order(before), body=body, path=f"facts/{key}.md")
         plan.changes.append(Change(key, "UNDO", current, restored, None))
     return plan
 

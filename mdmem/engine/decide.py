@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from mdmem.engine.cascade import Change, Effect, archive, cascade
+from mdmem.engine.correct import plan_correction
 from mdmem.model.factfile import Fact, Value
 from mdmem.model.rules import Rules
 
-KINDS = ("assert", "invalidate", "forget", "keep", "reject")
+KINDS = ("assert", "invalidate", "forget", "keep", "reject", "correct")
 
 
 @dataclass(frozen=True)
@@ -19,7 +20,7 @@ class Statement:
 
     entity: str
     attribute: str
-    kind: str = "assert"  # assert | invalidate | forget | keep | reject
+    kind: str = "assert"  # assert | invalidate | forget | keep | reject | correct
     value: Value = None
     at: str = ""  # world date the statement speaks of (valid_from for an assert)
     source: str = "cli"
@@ -56,6 +57,16 @@ def plan_statements(
     stated: dict[str, str] = {}  # key → date stated in this batch
     for st in statements:
         before = state.get(st.key)
+        if st.kind == "correct":
+            if before is not None and before.status != "deleted" and before.last_value() is not None:
+                decision, changes = plan_correction(
+                    state, rules, before, st.value, source=st.source, evidence=st.evidence, now=now
+                )
+                plan.decisions.append((st, decision))
+                plan.changes.extend(changes)
+                stated[st.key] = st.at
+                continue
+            st = replace(st, kind="assert")  # nothing to correct: the value is simply said
         decision, after = decide(before, st, rules, now)
         plan.decisions.append((st, decision))
         if after is None or (before is not None and after == before):

@@ -85,11 +85,13 @@ def load_finder(name: str, **options: Any) -> Finder:
     return _Plugin(made, where)
 
 
-def finder_for(llm: str | LLMConfig | None = None, api_base: str | None = None) -> Finder:
-    """What `--llm MODEL --api-base URL` ask for: the model finder, or with no model the rules."""
+def finder_for(llm: str | LLMConfig | None = None, api_base: str | None = None,
+               **options: Any) -> Finder:  # fmt: skip
+    """What `--llm MODEL --api-base URL` (and the --llm-* settings: timeout, retries,
+    concurrency, chunk, cache_dir …) ask for: the model finder, or with no model the rules."""
     if llm is None:
         return load_finder("rules")
-    return load_finder("model", model=llm, api_base=api_base)
+    return load_finder("model", model=llm, api_base=api_base, **options)
 
 
 class _Plugin:

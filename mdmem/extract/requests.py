@@ -225,6 +225,23 @@ def _named_in(text: str, resolver: Resolver) -> str | None:
     return None
 
 
+# --- corrections: "no, I said Munich, Schwabing is the district", "不对，我说的是慕尼黑" -------------
+_CORRECTION = re.compile(
+    r"^\W*(?:no|nope|sorry|oops|wait|correction)\b[\s,.!:;—-]*(?:I\s+(?:said|meant?)|it(?:['’]s|\s+is))\s+(?P<v>[^,.;!?]+?)"
+    r"(?:,?\s+not\s+(?P<w>[^,.;!?]+))?(?:[,.;!?]\s*(?P<w2>[^,.;!?]+?)\s+is\s+(?:just\s+)?the\b.*)?\W*$"
+    r"|^\W*(?:不对|不是|错了|说错了)[，,。！!\s]*(?:我说的是|我是说|应该是|是)(?P<zv>[^，,。！？；\s]+)(?:[，,]\s*(?P<zw>[^，,。！？；\s]+?)只?是.*)?[。！!]?$",
+    re.I,
+)
+
+
+def find_correction(sentence: str) -> Found | None:
+    """A correction of what was just said: the right value, and the wrong one when named."""
+    if (m := _CORRECTION.search(sentence.strip())) is None:
+        return None
+    wrong = m["w"] or m["w2"] or m["zw"]
+    return Found(None, (m["v"] or m["zv"]).strip(), "correct", m.start(), m.start("v" if m["v"] else "zv"), m.end(), dep={"wrong": wrong.strip()} if wrong else {})  # fmt: skip
+
+
 # --- learned dependencies (docs/rules.md, "Learned dependencies") -------------------------------------------------
 
 _NAME = r"(?P<v>[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2}|[a-z][\w.+-]*@[\w.-]+|#[\w-]+)"

@@ -16,7 +16,7 @@ from mdmem.extract.finder import Extraction, Finder
 from mdmem.extract.generic import find_generic, named_next
 from mdmem.extract.modality import sentences
 from mdmem.extract.prefilter import PatternSet
-from mdmem.extract.requests import find_dependencies, find_forget, find_verbatims
+from mdmem.extract.requests import find_correction, find_dependencies, find_forget, find_verbatims
 from mdmem.extract.transcript import Message, is_human_role
 from mdmem.extract.values import tidy
 from mdmem.extract.weigh import VERBATIM_SLOT, Extractor, speaker_entities
@@ -72,6 +72,8 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
                 rules.append(Found(attr, value, kind, m.start(), vs, m.end(), date=date))
         rules = tidy(rules)
         found = find_dependencies(sentence, resolver) + find_forget(sentence, resolver)
+        if (fix := find_correction(sentence)) is not None:
+            found, rules = [fix], []  # the sentence is the correction: nothing else in it is news
         found += rules
         found += [g for g in find_generic(sentence, resolver) if not _overlaps(g, rules)]
         if not found and out and out[-1][0] == previous:

@@ -108,6 +108,9 @@ class Extractor:
         if f.kind == "depends":
             self._depends(f, entity, at, where)
             return
+        if f.kind == "correct":
+            self._correct(f, entity, at, where)
+            return
         if f.kind == "switch":  # "…, switched to Y": the slot is the one just given up
             if not self._ended:
                 return
@@ -314,6 +317,19 @@ class Extractor:
         tentative = slot.status != "active"
         self.emit(key, kind="assert", value=value, at=at, where=where, tentative=tentative,
                   body=f"Learned from {self.path} on {at}.", depends_on=(dep,))  # fmt: skip
+
+    def _correct(self, f: Found, entity: str, at: str, where: str) -> None:
+        """"No, I said Munich": the fact holding the wrong value, else the one just said."""
+        wrong = f.dep.get("wrong")
+        keys = [k for k, s in self.state.items() if wrong and k.startswith(f"{entity}/") and s.value is not None and self.rules.same_value(k.split("/", 1)[1], s.value, wrong)]  # fmt: skip
+        keys = keys or (self._current or self._last.get(entity) or [])[-1:]
+        if not keys:
+            self.notes.append(f"{where}: a correction, but nothing just said to correct")
+            return
+        self.emit(keys[-1], kind="correct", value=f.value, at=at, where=where)
+        slot = self.state.get(keys[-1])
+        if slot is not None:
+            slot.value, slot.status = f.value, "active"
 
     def _trigger_key(self, entity: str, attribute: str) -> str:
         """`attr` when the dependent's entity has it (or nobody does), else `entity/attr`."""

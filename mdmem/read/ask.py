@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
@@ -24,9 +25,8 @@ from mdmem.model.rules import Rules
 from mdmem.read import answer as tpl
 from mdmem.read.index import Index
 from mdmem.read.match import Question
-from mdmem.read.passages import PassageIndex, named_speaker
 from mdmem.read.retrieve import fact_json, premise, retrieve
-from mdmem.read.said import asks_what_was_said, passage_answer
+from mdmem.read.said import asks_what_was_said, passage_answer, recall
 from mdmem.store.vault import Vault
 
 PASSAGES = 3  # passages quoted when the words answer: enough to find it, few enough to read
@@ -109,21 +109,16 @@ def ask(
     if as_of is None and (result.mode == "none" or asks_what_was_said(question)):
         _from_passages(vault, result)
     if llm is not None:
-        result.text = llm_answer(result, model=llm, api_base=api_base, options=llm_options)
-        result.model = llm
+        text = llm_answer(result, model=llm, api_base=api_base, options=llm_options)
+        if text != result.text:  # else the model dropped what the template says: not its answer
+            result.text, result.model = text, llm
     return result
 
 
 def _from_passages(vault: Vault, result: Answer) -> None:
     """Quote what was said when no fact answers; after the facts, when the question asks
     for the words ('what did I tell you about…'): the structured state still comes first."""
-    index = PassageIndex(vault.root, vault.meta)
-    try:
-        index.refresh()
-        who = named_speaker(result.question, index.speakers())
-        found = index.search(result.question, speaker=who, limit=PASSAGES)
-    finally:
-        index.close()
+    found = recall(vault, result.question, limit=PASSAGES)
     if not found:
         return
     quoted = passage_answer(result.question, found, result.lang)
@@ -232,7 +227,8 @@ def _origin(fact: Fact, rules: Rules, lang: str, index: Index, answered: list[Fa
 
 
 def llm_prompt(result: Answer) -> list[dict[str, str]]:
-    """The messages a model sees: the rules of the states, the retrieved facts, a draft."""
+    """The messages a model sees: the rules of the states, the retrieved facts, and the template
+    answer, whose values and state words the model's answer must keep."""
     language = phrase("language_name", result.lang)
     system = (
         "You answer a person's question from an assistant's memory about them. Use only the"
@@ -241,7 +237,8 @@ def llm_prompt(result: Answer) -> list[dict[str, str]]:
         " changed, and ask the pending question; expired = unknown now, say what it was until"
         " when; deleted = say the information was removed at the person's request and never"
         " reveal any value. Prefer current values; give history only when the question asks"
-        " about the past. If no fact answers the question, say you don't know."
+        " about the past. The draft answer is correct: rephrase it, keeping every value, date"
+        " and state word it says (unknown, uncertain, removed …); never drop one."
         f" Answer briefly in {language}."
     )
     payload = {
@@ -257,6 +254,35 @@ def llm_prompt(result: Answer) -> list[dict[str, str]]:
     ]
 
 
+def _norm(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def _said(fact: dict[str, Any], dated: bool) -> list[str]:
+    """The values a fact's JSON holds (current and past), and with `dated` its dates."""
+    out: list[str] = []
+    past = [h for h in fact.get("history") or [] if isinstance(h, dict)]
+    for v in (fact.get("value"), *(h.get("value") for h in past)):
+        out += [str(x) for x in (v if isinstance(v, list) else [v]) if x is not None and str(x).strip()]
+    if dated:
+        out += [str(d) for h in (fact, *past) for d in (h.get("valid_from"), h.get("valid_to")) if d]
+    return out
+
+
+def lost(template: str, text: str, facts: list[dict[str, Any]], mode: str = "current") -> list[str]:
+    """What the template answer says that a model's text drops: each value of the facts the
+    template names, their dates when they are history (a doubtful fact, a question about the
+    past), and its state words (unknown/uncertain, removed). Empty: nothing lost."""
+    t, m = _norm(template), _norm(text)
+    history = mode in ("history", "past", "as_of")
+    missing = [v for f in facts for v in _said(f, history or f.get("status") != "active")
+               if _norm(v) in t and _norm(v) not in m]  # fmt: skip
+    for words, name in ((UNCERTAIN_WORDS, "uncertain/unknown"), (REMOVED_WORDS, "removed")):
+        if any(_norm(w) in t for w in words) and not any(_norm(w) in m for w in words):
+            missing.append(f"that it is {name}")
+    return list(dict.fromkeys(missing))
+
+
 def llm_answer(
     result: Answer,
     *,
@@ -264,7 +290,8 @@ def llm_answer(
     api_base: str | None = None,
     options: dict[str, Any] | None = None,
 ) -> str:
-    """A fluent answer from a model through litellm, given exactly the retrieved facts."""
+    """A fluent answer from a model through litellm, given exactly the retrieved facts; the
+    template answer when the model's drops a value, a date or a state word the template says."""
     try:
         text = complete(model, llm_prompt(result), api_base=api_base, **(options or {}))
     except LLMError as e:
@@ -274,4 +301,6 @@ def llm_answer(
         ) from None
     if not text.strip():
         raise MdmemError(f"the model {model!r} returned an empty answer; try again or drop --llm")
+    if result.text and lost(result.text, text, result.facts, result.mode):
+        return result.text  # the model lost what memory says: the template's words stand
     return text.strip()

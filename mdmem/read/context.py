@@ -2,9 +2,11 @@
 
 Sections: facts needing confirmation (with their questions), current facts by entity and
 topic, facts no longer known, forgotten slots, recent changes. Within a character budget the
-most important items stay (pending, then recent changes and what stopped being true, then
-current facts: the changeable and recently changed before the stable) and a last line says
-what was left out. Same vault, same output: every order is explicit.
+most important items stay: current facts (the changeable and recently changed before the
+stable), then what is doubtful or gone, then the questions to ask about it, then recent
+changes; a last line says what was left out. The text is for the agent: facts are named by
+their labels, never by internal keys, and nothing in it addresses the operator.
+Same vault, same output: every order is explicit.
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ from mdmem.read.timeline_formats import change_text, describe
 
 STABILITY_RANK = {"low": 0, "medium": 1, "high": 2}
 RECENT_LIMIT = 10
-RECENT_FIRST = 3  # this many latest changes rank with the pending facts; the rest come last
 SECTIONS = ("pending", "current", "gone", "forgotten", "recent")
 TITLES = {
     "pending": doc("context_pending"),
@@ -34,6 +35,10 @@ TITLES = {
     "forgotten": doc("context_forgotten"),
     "recent": doc("context_recent"),
 }
+
+
+# Tiers of importance within a budget: lower is kept first.
+CURRENT, DOUBT, QUESTION, CHANGE = 0, 1, 2, 3
 
 
 @dataclass
@@ -47,6 +52,12 @@ class Item:
     group: str = ""  # the sub-heading lines it sits under ("### user\n#### commute")
     data: dict[str, Any] = field(default_factory=dict)
     kind: str = "fact"  # fact | change
+    ask: str = ""  # the question to ask, appended when the budget has room for it
+    asked: bool = True
+
+    @property
+    def shown(self) -> str:
+        return self.text + (self.ask if self.asked else "")
 
 
 @dataclass
@@ -85,13 +96,32 @@ def build_context(
     """The context document's items, trimmed to max_chars (Markdown characters) when given."""
     chosen = {k: f for k, f in sorted(facts.items()) if entity is None or f.entity == entity}
     lang = _language(chosen.values())
-    items = _fact_items(chosen, rules, lang, now)
+    names = _names(facts, rules, lang)
+    items = _fact_items(chosen, rules, lang, now, names)
     heads = build_timeline(facts, entries, entity=entity, present=present)
-    items += _change_items(heads)
+    items += _change_items(heads, names)
     if max_chars is None:
         return Context(now, lang, items, [])
     kept, omitted = _fit(items, now, max_chars)
+    for item in omitted:
+        item.data.setdefault("label", names.get(str(item.data.get("fact")), item.data.get("fact")))
     return Context(now, lang, kept, omitted, max_chars)
+
+
+def _names(facts: Mapping[str, Fact], rules: Rules, lang: str) -> dict[str, str]:
+    """fact key → how the document names it: 'home city', or 'alice · employer'."""
+    out = {}
+    for key, f in facts.items():
+        who = "" if f.entity == "user" else f"{f.entity} · "
+        out[key] = who + label_of(rules, f.attribute, lang)
+    return out
+
+
+def _named(text: str, names: Mapping[str, str]) -> str:
+    """A timeline line with fact keys ('user/home_city') replaced by their names."""
+    for key in sorted((k for k in names if k in text), key=len, reverse=True):
+        text = text.replace(key, names[key])
+    return text
 
 
 def _language(facts: Iterable[Fact]) -> str:
@@ -108,7 +138,9 @@ def _topic_of(rules: Rules) -> dict[str, tuple[int, str, int]]:
     return out
 
 
-def _fact_items(facts: Mapping[str, Fact], rules: Rules, lang: str, now: str) -> list[Item]:
+def _fact_items(
+    facts: Mapping[str, Fact], rules: Rules, lang: str, now: str, names: Mapping[str, str]
+) -> list[Item]:
     topics = _topic_of(rules)
     items = []
     for key, f in facts.items():
@@ -131,19 +163,23 @@ def _fact_items(facts: Mapping[str, Fact], rules: Rules, lang: str, now: str) ->
                 state = doc("context_tentative", value=value, since=since)
             elif f.status == "uncertain":
                 changed = str(why.get("changed_at", "?"))[:10]
+                cause = str(why.get("fact") or "")
                 state = doc("context_uncertain", value=value, date=changed) + (
-                    doc("context_because", fact=why.get("fact"), change=_change(why))
-                    if why.get("fact")
+                    doc(
+                        "context_because",
+                        fact=names.get(cause) or _named(cause, names),
+                        change=_change(why),
+                    )  # fmt: skip
+                    if cause
                     else ""
                 )
             else:
                 state = doc("context_was_until", value=value, date=_until(f))
-            text = f"- **{who}{label}**: {state}." + (
-                doc("context_ask", question=question) if question else ""
-            )
+            text = f"- **{who}{label}**: {state}."
+            ask = doc("context_ask", question=question) if question else ""
             data.update(question=question, because=why.get("fact"))
-            items.append(Item("pending", text, (0, (str(why.get("changed_at", "")),), key),
-                              (str(why.get("changed_at", "")), key), data=data))  # fmt: skip
+            items.append(Item("pending", text, (DOUBT, (0, str(why.get("changed_at", ""))), key),
+                              (str(why.get("changed_at", "")), key), data=data, ask=ask))  # fmt: skip
         elif f.status == "expired":
             state = (
                 doc("context_was_until", value=value, date=_until(f))
@@ -151,11 +187,11 @@ def _fact_items(facts: Mapping[str, Fact], rules: Rules, lang: str, now: str) ->
                 else doc("context_unknown")
             )
             text = f"- **{who}{label}**: {state}."
-            items.append(Item("gone", text, (1, recency, key), (ent_rank, key), data=data))
+            items.append(Item("gone", text, (DOUBT, (1, *recency), key), (ent_rank, key), data=data))
         elif f.status == "deleted":
             text = doc("context_forgotten_item", who=who, label=label)
             data = {"fact": key, "label": label, "status": "deleted"}
-            items.append(Item("forgotten", text, (1, (), key), (ent_rank, key), data=data))
+            items.append(Item("forgotten", text, (DOUBT, (2,), key), (ent_rank, key), data=data))
         elif value is not None:
             note = since
             if f.derived_from:
@@ -170,7 +206,7 @@ def _fact_items(facts: Mapping[str, Fact], rules: Rules, lang: str, now: str) ->
             other = (len(topics) + 1, doc("context_other_topic"), 0)
             t_pos, t_label, a_pos = topics.get(f.attribute, other)
             group = f"### {f.entity}\n#### {t_label}"
-            rank = (2, (STABILITY_RANK.get(attr.stability, 1), *recency), key)
+            rank = (CURRENT, (STABILITY_RANK.get(attr.stability, 1), *recency), key)
             items.append(Item("current", f"- {label}: {value}{note}", rank,
                               (ent_rank, t_pos, a_pos, f.attribute), group=group, data=data))  # fmt: skip
     return items
@@ -190,18 +226,17 @@ def _neg_day(day: str) -> tuple[int, ...]:
     return tuple(-ord(c) for c in day[:10])
 
 
-def _change_items(heads: list[Event]) -> list[Item]:
+def _change_items(heads: list[Event], names: Mapping[str, str]) -> list[Item]:
     journal = [h for h in heads if h.journal_id is not None]
     latest = sorted(journal, key=lambda h: (h.recorded, h.at, h.id), reverse=True)[:RECENT_LIMIT]
     items = []
     for n, h in enumerate(latest):
-        lines = [f"- {h.at[:10]} `{h.fact}`: {_line(h)}"]
-        lines += [f"  - `{c.fact}`: {_line(c)}" for c in h.children]
+        lines = [f"- {h.at[:10]} {_named(h.fact, names)}: {_named(_line(h), names)}"]
+        lines += [f"  - {_named(c.fact, names)}: {_named(_line(c), names)}" for c in h.children]
         data = {"at": h.at[:10], "fact": h.fact, "change": describe(h), "value": change_text(h),
                 "cascade": [{"fact": c.fact, "change": describe(c), "value": change_text(c)}
                             for c in h.children]}  # fmt: skip
-        # The latest few changes matter as much as what stopped being true; older ones least.
-        rank = (1, (n,), "") if n < RECENT_FIRST else (3, (n,), "")
+        rank = (CHANGE, (n,), "")  # the latest first
         items.append(Item("recent", "\n".join(lines), rank, (n,), data=data, kind="change"))
     return items
 
@@ -228,11 +263,11 @@ def _render(items: list[Item], omitted: list[Item], now: str, max_chars: int | N
             if i.group and i.group != group:
                 lines.extend(_new_heads(group, i.group))
                 group = i.group
-            lines.append(i.text)
+            lines.append(i.shown)
         lines.append("")
     if omitted:
         body = len("\n".join(lines).rstrip("\n")) + 3  # a blank line before, a newline after
-        lines.append(_footer(omitted, max_chars, max_chars - body if max_chars else None))
+        lines.append(_footer(omitted, max_chars - body if max_chars else None))
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -246,28 +281,32 @@ def _new_heads(old: str | None, new: str) -> list[str]:
     return out
 
 
-def _footer(omitted: list[Item], max_chars: int | None, room: int | None = None) -> str:
-    """The closing line saying what was left out: with names when there is room, else shorter."""
+def _footer(omitted: list[Item], room: int | None = None) -> str:
+    """The closing line saying what was left out: with names when there is room, else shorter.
+    Written for the agent reading the document: names, not keys; no instructions."""
     facts = [i for i in omitted if i.kind == "fact"]
     changes = [i for i in omitted if i.kind == "change"]
-    names = [str(i.data.get("fact")) for i in sorted(facts, key=lambda i: i.rank)]
-    limit = doc("context_left_out_limit", max_chars=max_chars) if max_chars else ""
+    names = [
+        str(i.data.get("label") or i.data.get("fact")) for i in sorted(facts, key=lambda i: i.rank)
+    ]
     more = doc("context_left_out_more", count=len(names) - 5) if len(names) > 5 else ""
     variants = []
     for detail in (True, False):
         parts = []
         if facts:
             shown = ", ".join(names[:5]) + more
-            parts.append(
-                doc("context_left_out_names", count=len(facts), names=shown)
-                if detail
-                else doc("context_left_out_facts", count=len(facts))
-            )
+            one = len(facts) == 1
+            if detail:
+                key = "context_left_out_names_one" if one else "context_left_out_names"
+            else:
+                key = "context_left_out_facts_one" if one else "context_left_out_facts"
+            parts.append(doc(key, count=len(facts), names=shown))
         if changes:
-            parts.append(doc("context_left_out_changes", count=len(changes)))
-        tail = doc("context_left_out_tail") if detail else ""
+            one = len(changes) == 1
+            key = "context_left_out_changes_one" if one else "context_left_out_changes"
+            parts.append(doc(key, count=len(changes)))
         joined = doc("context_left_out_and").join(parts)
-        variants.append(doc("context_left_out", limit=limit, parts=joined, tail=tail))
+        variants.append(doc("context_left_out", parts=joined))
     for text in variants:
         if room is None or len(text) <= room:
             return text
@@ -278,32 +317,56 @@ def _fit(items: list[Item], now: str, max_chars: int) -> tuple[list[Item], list[
     """Keep the most important items whose document fits in max_chars.
 
     Greedy by rank on an exact running count of characters (item, its section title and
-    sub-headings the first time they are needed), with room kept for the closing line.
+    sub-headings the first time they are needed), with room kept for the closing line; then the
+    questions of the doubtful facts kept, as room allows.
     """
     ordered = sorted(items, key=lambda i: i.rank)
+    for item in ordered:
+        item.asked = False
     # Room for the closing line: with the names of what is left out when the budget allows.
-    detailed, short = len(_footer(ordered, max_chars)), len(_footer(ordered, max_chars, 0))
+    detailed, short = len(_footer(ordered)), len(_footer(ordered, 0))
     reserve = (detailed if detailed <= max_chars // 4 else short) + 3 if ordered else 0
     used = len(_render([], [], now, max_chars)) + reserve
     sections: set[str] = set()
     groups: set[str] = set()
     kept: list[Item] = []
+    asking = True
     for item in ordered:
+        if item.rank[0] > QUESTION and asking:
+            used, asking = _ask(kept, used, max_chars), False
         cost = len(item.text) + 1
         if item.section not in sections:
             cost += len(TITLES[item.section]) + 2
         new_groups = [g for g in _prefixes(item.group) if g not in groups]
         cost += sum(len(g.rsplit("\n", 1)[-1]) + 1 for g in new_groups)
-        if used + cost <= max_chars:
-            kept.append(item)
-            used += cost
-            sections.add(item.section)
-            groups.update(new_groups)
+        if used + cost > max_chars:
+            if item.kind == "change":
+                break  # recent changes stay a run from the latest, without gaps
+            continue
+        kept.append(item)
+        used += cost
+        sections.add(item.section)
+        groups.update(new_groups)
+    if asking:
+        used = _ask(kept, used, max_chars)
     kept_ids = {id(k) for k in kept}
     omitted = [i for i in ordered if id(i) not in kept_ids]
     while kept and len(_render(kept, omitted, now, max_chars)) > max_chars:
-        omitted.append(kept.pop())  # the estimate was short: drop the least important kept
+        asked = [k for k in kept if k.asked]
+        if asked:
+            asked[-1].asked = False  # the estimate was short: drop a question first
+        else:
+            omitted.append(kept.pop())  # then the least important kept item
     return kept, omitted
+
+
+def _ask(kept: list[Item], used: int, max_chars: int) -> int:
+    """Add the questions of the doubtful facts kept, in order, while they fit."""
+    for item in kept:
+        if item.ask and used + len(item.ask) <= max_chars:
+            item.asked = True
+            used += len(item.ask)
+    return used
 
 
 def _prefixes(group: str) -> list[str]:

@@ -19,18 +19,17 @@ from typing import Any
 from mdmem.errors import FactFileError
 from mdmem.lang.tokens import fold, tokens
 from mdmem.model.episode import parse
+from mdmem.store.vault import PASSAGES_FILE
 
-PASSAGES_FILE = "passages.sqlite"
-SCHEMA = 1  # bump when the tokenizer, the splitting or the tables change: rebuilt on open
+SCHEMA = 2  # bump when the tokenizer, the splitting or the tables change: rebuilt on open
 MAX_CHARS = 600  # a message longer than this is split into passages of about this size
-# Chat answers a question in the next message: a passage is also found by the words of the
-# message before and after it, at this weight. Chosen on the LoCoMo dev conversations (context
-# lifted evidence-in-top-3 from 0.56 to 0.65); the held-out ones were never run.
 # Chat answers a question in the next message: a passage is also found by the words of the
 # messages just before and after it, at this weight. Chosen on the LoCoMo dev conversations
 # (it lifted evidence-in-top-3 from 0.56 to 0.65); the held-out ones were never run.
 CONTEXT_WEIGHT = 0.3
 SPEAKER_BOOST = 2.0  # a passage by the person a question names ranks this much higher
+DATE_BOOST = 2.0  # so does one said in the period a question names ('in May 2022')
+COMMON_AFTER = 2000  # passages; in a smaller index every word of a question is searched
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n\s*\n")
 
 _DDL = """
@@ -40,7 +39,9 @@ CREATE TABLE IF NOT EXISTS rows(
     id INTEGER PRIMARY KEY, path TEXT NOT NULL, anchor TEXT NOT NULL, date TEXT NOT NULL,
     time TEXT, speaker TEXT NOT NULL, text TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS rows_path ON rows(path);
+CREATE INDEX IF NOT EXISTS rows_speaker ON rows(speaker);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(body, context, tokenize='unicode61 remove_diacritics 0');
+CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab(fts, 'row');
 """
 
 
@@ -114,6 +115,8 @@ class PassageIndex:
         self.root = root
         meta.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(meta / PASSAGES_FILE)
+        # Forgotten words must not linger in freed pages of the file.
+        self.db.execute("PRAGMA secure_delete = ON")
         self.db.executescript(_DDL)
         row = self.db.execute("SELECT v FROM meta WHERE k='schema'").fetchone()
         if row is None or row[0] != str(SCHEMA):
@@ -121,6 +124,7 @@ class PassageIndex:
             self.db.execute("INSERT OR REPLACE INTO meta VALUES('schema', ?)", (str(SCHEMA),))
             self.db.commit()
         self.problems: list[FactFileError] = []
+        self._speakers: list[str] | None = None
 
     def close(self) -> None:
         self.db.close()
@@ -130,6 +134,7 @@ class PassageIndex:
         known = dict(self.db.execute("SELECT path, sig FROM files"))
         seen: set[str] = set()
         changed = 0
+        vanished = False  # words gone from a file: their index entries must go too
         self.problems = []
         for rel, st in _episode_files(self.root):
             seen.add(rel)
@@ -137,7 +142,7 @@ class PassageIndex:
             if known.get(rel) == sig:
                 continue
             changed += 1
-            self._drop(rel)
+            old = self._drop(rel)
             try:
                 ep = parse((self.root / rel).read_text(encoding="utf-8"), rel)
             except (OSError, UnicodeDecodeError) as e:
@@ -148,6 +153,7 @@ class PassageIndex:
                 continue
             parts = [(said, part, " ".join(tokens(part)))
                      for said in ep.messages for part in split_passages(said.text)]  # fmt: skip
+            vanished = vanished or bool(old - {part for _, part, _ in parts})
             for i, (said, part, body) in enumerate(parts):
                 cur = self.db.execute(
                     "INSERT INTO rows(path, anchor, date, time, speaker, text) VALUES(?,?,?,?,?,?)",
@@ -162,37 +168,74 @@ class PassageIndex:
             self.db.execute("INSERT OR REPLACE INTO files VALUES(?, ?)", (rel, sig))
         for rel in set(known) - seen:
             changed += 1
-            self._drop(rel)
+            vanished = vanished or bool(self._drop(rel))
             self.db.execute("DELETE FROM files WHERE path=?", (rel,))
+        if vanished:
+            # FTS5 keeps a deleted row's words in older segments until they are merged: merge
+            # now, so words that were edited out or forgotten leave the file (secure_delete
+            # zeroes the freed pages). Appending to an episode removes nothing and skips this.
+            self.db.execute("INSERT INTO fts(fts) VALUES('optimize')")
         if changed:
             self.db.commit()
+            self._speakers = None
         return changed
 
-    def _drop(self, rel: str) -> None:
-        ids = [r[0] for r in self.db.execute("SELECT id FROM rows WHERE path=?", (rel,))]
-        self.db.executemany("DELETE FROM fts WHERE rowid=?", [(i,) for i in ids])
+    def _drop(self, rel: str) -> set[str]:
+        """Remove a file's passages; the texts they held."""
+        rows = self.db.execute("SELECT id, text FROM rows WHERE path=?", (rel,)).fetchall()
+        self.db.executemany("DELETE FROM fts WHERE rowid=?", [(i,) for i, _ in rows])
         self.db.execute("DELETE FROM rows WHERE path=?", (rel,))
+        return {text for _, text in rows}
+
+    def _informative(self, words: list[str]) -> list[str]:
+        """The words less those in more than a fifth of the passages of a large index, unless
+        nothing else is left: they barely move BM25 and cost most of its time."""
+        if len(words) < 2:
+            return words
+        total = self.db.execute("SELECT count(*) FROM rows").fetchone()[0]
+        if total < COMMON_AFTER:
+            return words
+        marks = ",".join("?" * len(words))
+        docs = dict(self.db.execute(f"SELECT term, doc FROM vocab WHERE term IN ({marks})", words))
+        rare = [w for w in words if docs.get(w, 0) * 5 <= total]
+        return rare or words
 
     def speakers(self) -> list[str]:
-        return [r[0] for r in self.db.execute("SELECT DISTINCT speaker FROM rows ORDER BY speaker")]
+        """Everyone who said something, by name (read once per index, then kept)."""
+        if self._speakers is None:
+            self._speakers = [r[0] for r in self.db.execute(
+                "SELECT DISTINCT speaker FROM rows ORDER BY speaker")]  # fmt: skip
+        return self._speakers
 
-    def search(self, question: str, *, speaker: str | None = None, limit: int = 3) -> list[Passage]:
-        """The passages that best match a question (BM25); by `speaker` first when given."""
+    def search(self, question: str, *, speaker: str | None = None, limit: int = 3,
+               near: tuple[str, str] | None = None) -> list[Passage]:  # fmt: skip
+        """The passages that best match a question (BM25); those by `speaker`, and those said
+        within `near` (a period the question names, as ISO days), rank higher."""
         words = sorted(set(tokens(question, query=True)))
         if speaker:
             words = [w for w in words if w not in set(tokens(speaker))]
         if not words:
             return []
+        words = self._informative(words)
         match = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
-        rows = self.db.execute(
-            "SELECT r.path, r.anchor, r.date, r.time, r.speaker, r.text,"
-            f" bm25(fts, 1.0, {CONTEXT_WEIGHT}) AS rank"
-            " FROM fts JOIN rows r ON r.id = fts.rowid WHERE fts MATCH ?"
-            " ORDER BY rank, r.path, r.id LIMIT ?",
+        # Rank inside FTS5 first (its C code, no join), then read only the best rows.
+        best = self.db.execute(
+            f"SELECT rowid, bm25(fts, 1.0, {CONTEXT_WEIGHT}) AS rank FROM fts"
+            " WHERE fts MATCH ? ORDER BY rank, rowid LIMIT ?",
             (match, limit * 10),
         ).fetchall()
-        found = [Passage(p, a, d, t, s, x, -rank * (SPEAKER_BOOST if s == speaker else 1.0))
-                 for p, a, d, t, s, x, rank in rows]  # fmt: skip
+        rank_of = dict(best)
+        rows = [
+            (*self.db.execute(
+                "SELECT path, anchor, date, time, speaker, text FROM rows WHERE id=?", (i,)
+            ).fetchone(), rank_of[i])
+            for i, _ in best
+        ]  # fmt: skip
+        found = [
+            Passage(p, a, d, t, s, x, -rank * (SPEAKER_BOOST if s == speaker else 1.0)
+                    * (DATE_BOOST if near and near[0] <= d <= near[1] else 1.0))
+            for p, a, d, t, s, x, rank in rows
+        ]  # fmt: skip
         found.sort(key=lambda p: -p.score)
         return found[:limit]
 

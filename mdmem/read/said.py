@@ -12,7 +12,8 @@ import re
 from datetime import date, timedelta
 
 from mdmem.extract.dates import find_when
-from mdmem.read.passages import Passage
+from mdmem.read.passages import Passage, PassageIndex, named_speaker
+from mdmem.store.vault import Vault
 
 _WHEN = re.compile(
     r"^\s*when\b|\bwhat (?:date|day|year|month|time)\b|\bhow long ago\b|\bwhich (?:day|year|month)\b"
@@ -37,6 +38,23 @@ def is_when_question(question: str) -> bool:
 def asks_what_was_said(question: str) -> bool:
     """True for questions about the words themselves, which a fact cannot answer."""
     return bool(_SAID.search(question))
+
+
+_YEAR = re.compile(r"\b(1[89]\d\d|2\d\d\d)\b|(\d{4})年")
+
+
+def named_period(question: str) -> tuple[str, str] | None:
+    """The period a question names outright ('in May 2022', 'on September 8, 2023'), as
+    (first day, last day) widened by a week, since people tell of a day some days later;
+    None when it names none or only a relative one ('last Friday')."""
+    years = {a or b for a, b in _YEAR.findall(question)}
+    found = find_when(question, "2000-01-01") if years else None
+    if found is None or found.start[:4] not in years:
+        return None
+    start = date.fromisoformat(found.start) - timedelta(days=7)
+    end = date.fromisoformat(found.through) - timedelta(days=1) if found.through else None
+    last = (end or date.fromisoformat(found.start)) + timedelta(days=7)  # `through` is exclusive
+    return start.isoformat(), last.isoformat()
 
 
 def day_text(day: str, lang: str) -> str:
@@ -90,3 +108,22 @@ def passage_answer(question: str, passages: list[Passage], lang: str) -> str:
     """The passages quoted, best first, one per line."""
     when = is_when_question(question)
     return "\n".join(quote(p, lang, when=when) for p in passages)
+
+
+def recall(vault: Vault, question: str, *, limit: int = 3) -> list[Passage]:
+    """The passages that best answer a question, the index brought up to date first."""
+    index = PassageIndex(vault.root, vault.meta)
+    try:
+        index.refresh()
+        who = named_speaker(question, index.speakers())
+        return index.search(question, speaker=who, limit=limit, near=named_period(question))
+    finally:
+        index.close()
+
+
+def passages_markdown(passages: list[Passage], lang: str) -> str:
+    """A '## What was said' section for a prompt: each passage quoted with date and speaker."""
+    if not passages:
+        return ""
+    title = "## 说过的话" if lang == "zh" else "## What was said"
+    return title + "\n\n" + "\n".join(f"- {quote(p, lang)}" for p in passages) + "\n"

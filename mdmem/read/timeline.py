@@ -21,6 +21,7 @@ KINDS = ("stated", "derived", "uncertain", "expired", "deleted", "confirmed")
 _DECISION_KIND = {
     "ADD": "stated", "UPDATE": "stated", "BACKFILL": "stated", "DERIVE": "derived",
     "UNCERTAIN": "uncertain", "EXPIRE": "expired", "DELETE": "deleted", "CONFIRM": "confirmed",
+    "CORRECT": "stated",
 }  # fmt: skip
 
 

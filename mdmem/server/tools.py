@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from mdmem.edit import forget as forgetting
 from mdmem.engine import describe
 from mdmem.errors import MdmemError
 from mdmem.extract.transcript import normalize_time
@@ -145,7 +146,8 @@ class Memory:
     ) -> dict[str, Any]:
         """Forget a fact because the person asked to; a tombstone stays, dependents become uncertain."""
         entity, attribute = split_key(fact)
-        result = self.vault().forget(attribute, entity=entity, purge=purge, dry_run=dry_run)
+        result = forgetting.forget(self.vault(), attribute, entity=entity, purge=purge,
+                                   dry_run=dry_run)  # fmt: skip
         return describe.result_json(result)
 
     def confirm(

@@ -16,6 +16,7 @@ from mdmem.errors import FactFileError
 from mdmem.extract.transcript import Message, is_human_role
 from mdmem.files import read_text, sha256
 from mdmem.model.episode import Episode, Said, episode_path, parse, render
+from mdmem.model.factfile import Fact
 
 FORGOTTEN = "[forgotten]"
 
@@ -92,6 +93,16 @@ def episode_file(day: str, source: str, existing: Callable[[str], str | None]) -
 def _source_of(text: str) -> str | None:
     m = re.search(r"^source: (.+)$", text, re.M)
     return m[1].strip().strip("'\"") if m else None
+
+
+def fact_values(fact: Fact) -> list[str]:
+    """Every value a fact holds or held: what forgetting it must remove from what was said."""
+    out: list[str] = []
+    for v in [fact.value, *(h.get("value") for h in fact.history)]:
+        for item in v if isinstance(v, list) else [v]:
+            if isinstance(item, str) and item.strip() and item not in out:
+                out.append(item)
+    return out
 
 
 def redact_text(text: str, phrases: Iterable[str]) -> str:

@@ -9,7 +9,11 @@ from pathlib import Path
 
 from mdmem.engine.decide import Plan, Statement
 from mdmem.errors import RefusedError
-from mdmem.store.txn import TXN_FILE
+from mdmem.model.factfile import Fact
+from mdmem.model.graph import Graph
+from mdmem.model.rules import Rules
+from mdmem.store.snapshot import Snapshot
+from mdmem.store.txn import TXN_FILE, pending
 
 # A value is a short thing (a city, a date, a name); long text belongs in the file's body. The
 # bound keeps a pasted 50 MB value from costing minutes of YAML to write and to read back.
@@ -39,6 +43,17 @@ def refuse_broken(plan: Plan, problems: Iterable[Problem]) -> None:
             )
 
 
+def refuse_cycle(rules: Rules, facts: dict[str, Fact], plan: Plan) -> None:
+    """A learned dependency must not close a loop in the graph."""
+    state = dict(facts)
+    for change in plan.changes:
+        if change.after is not None:
+            state[change.key] = change.after
+    cycle = Graph(rules, state).cycle()
+    if cycle and not Graph(rules, facts).cycle():
+        raise RefusedError(f"this would make a dependency cycle {' → '.join(cycle)}; not applied")
+
+
 def refuse_long(st: Statement) -> None:
     """Refuse a value over MAX_VALUE characters, before any work is done on it."""
     size = len(st.value) if isinstance(st.value, str) else sum(len(v) for v in st.value or ())
@@ -66,3 +81,28 @@ def refuse_links(meta: Path) -> None:
                 " lock and manifest inside the vault: replace the link with a real folder or file",
                 path=str(path),
             )
+
+
+def unfinished_problems(meta: Path, recovered: list[str]) -> list[Problem]:
+    """`check`'s word on transactions: those it just finished or rolled back, and one left."""
+    out = [
+        Problem(f".mdmem/{TXN_FILE}", None, f"found an unfinished change: {n}") for n in recovered
+    ]
+    left = pending(meta)
+    if left is not None:
+        out.append(Problem(
+            f".mdmem/{TXN_FILE}", None,
+            f"change {left.get('id')} ({left.get('command')}) is unfinished: another mdmem is"
+            " still writing, or it crashed and this process may not write here; run"
+            " `mdmem sync` with write access to finish or roll it back",
+        ))  # fmt: skip
+    return out
+
+
+def shas_of(snap: Snapshot, rels: list[str]) -> dict[str, str | None]:
+    """The SHA-256 the snapshot holds for each file (None: no such file when it looked)."""
+    out: dict[str, str | None] = {}
+    for rel in rels:
+        e = snap.entries.get(rel)
+        out[rel] = e.sha if e is not None else None
+    return out

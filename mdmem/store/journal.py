@@ -1,19 +1,31 @@
-"""`.mdmem/journal.jsonl`: one line per applied batch, append-only (purge is the one exception)."""
+"""`.mdmem/journal.jsonl`: one line per applied batch, append-only (purge is the one exception).
+
+Each change stores what changed, enough to undo it (docs/decisions.md#the-journal):
+`was`/`now` hold the fields that differ (value and status always), `history_add` the entries
+appended to the history, `sha` a digest of the frontmatter written. A new fact has `was: null`
+and its whole frontmatter in `now`; a removed file the reverse. Entries written before this
+format hold full `before`/`after` mappings; `Journal.entries()` gives both kinds with full
+`before`/`after` rebuilt by replaying the journal, `Journal.records()` the lines as stored.
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from mdmem.engine.cascade import Change
 from mdmem.files import atomic_write, sha256
+from mdmem.store.journal_change import change_record, expanded
 
 
 def dumps(entry: dict[str, Any]) -> str:
-    return json.dumps(entry, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    # Keys in the order they were built (deterministic): a mapping restored by undo keeps the
+    # order mdmem wrote it in (`uncertain_because` is not re-sorted).
+    return json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
 
 
 def make_entry(
@@ -24,16 +36,7 @@ def make_entry(
         "time": now,
         "command": command,
         "source": source,
-        "changes": [
-            {
-                "fact": c.key,
-                "decision": c.decision,
-                "cause": c.cause,
-                "before": c.before.to_mapping() if c.before is not None else None,
-                "after": c.after.to_mapping() if c.after is not None else None,
-            }
-            for c in changes
-        ],
+        "changes": [change_record(c) for c in changes],
     }
     return {"id": sha256(dumps(body))[:12], **body}
 
@@ -61,7 +64,11 @@ class Journal:
         self.path = path
 
     def entries(self) -> Iterator[dict[str, Any]]:
-        """Every complete entry; a torn last line (a crash mid-append) is skipped."""
+        """Every complete entry, each change with full `before`/`after` mappings (replayed)."""
+        return expanded(self.records())
+
+    def records(self) -> Iterator[dict[str, Any]]:
+        """Every complete entry as stored; a torn last line (a crash mid-append) is skipped."""
         try:
             f = self.path.open(encoding="utf-8")
         except FileNotFoundError:
@@ -76,10 +83,10 @@ class Journal:
                     continue
 
     def find(self, entry_id: str) -> dict[str, Any] | None:
-        return next((e for e in self.entries() if e.get("id") == entry_id), None)
+        return next((e for e in self.records() if e.get("id") == entry_id), None)
 
     def find_source(self, digest: str) -> dict[str, Any] | None:
-        for e in self.entries():
+        for e in self.records():
             src = e.get("source") or {}
             if isinstance(src, dict) and src.get("sha256") == digest:
                 return e
@@ -105,7 +112,7 @@ class Journal:
     def purge(self, key: str) -> int:
         """Strip every value of fact `key` from the journal; returns how many records changed."""
         lines, changed = [], 0
-        for entry in self.entries():
+        for entry in self.records():
             new = _scrub(entry, key)
             changed += new != entry
             lines.append(dumps(new))
@@ -113,12 +120,43 @@ class Journal:
             atomic_write(self.path, "".join(line + "\n" for line in lines))
         return changed
 
+    def redact(self, phrases: list[str]) -> int:
+        """Replace every mention of the phrases (any case) in the journal by '[forgotten]'."""
+        wanted = sorted({p for p in phrases if p.strip()}, key=lambda p: (-len(p), p))
+        if not wanted:
+            return 0
+        lines, changed = [], 0
+        for entry in self.records():  # the lines as stored, not replayed
+            new = _redact(entry, wanted)
+            changed += new != entry
+            lines.append(dumps(new))
+        if changed:
+            atomic_write(self.path, "".join(line + "\n" for line in lines))
+        return changed
+
+
+def _redact(value: Any, phrases: list[str]) -> Any:
+    if isinstance(value, str):
+        for phrase in phrases:
+            value = re.sub(re.escape(phrase), "[forgotten]", value, flags=re.I)
+        return value
+    if isinstance(value, list):
+        return [_redact(v, phrases) for v in value]
+    if isinstance(value, dict):
+        return {k: _redact(v, phrases) for k, v in value.items()}
+    return value
+
 
 def _scrub(entry: dict[str, Any], key: str) -> dict[str, Any]:
     entity, _, attribute = key.partition("/")
     out = json.loads(json.dumps(entry))
     for change in out.get("changes", []):
-        for side in ("before", "after"):
+        if change.get("fact") == key and ("was" in change or "now" in change):
+            for field in ("was", "now", "history_add", "sha"):
+                change.pop(field, None)
+            change["purged"] = True
+            continue
+        for side in ("before", "after", "was", "now"):
             m = change.get(side)
             if not isinstance(m, dict):
                 continue

@@ -55,6 +55,7 @@ def commit(
     expect maps a path to the SHA-256 of the bytes the plan was made from (None: no file);
     a file that differs is a WriteConflict before anything is written."""
     txn = root / ".mdmem" / TXN_FILE
+    ops = list(dict(ops).items())  # a path given twice: the later text is the one that lands
     befores: list[str | None] = []
     for rel, _ in ops:
         data = current(root / rel)

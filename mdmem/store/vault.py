@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,7 +20,16 @@ from mdmem.model.rules import Rules
 from mdmem.model.rules_yaml import load_rules
 from mdmem.model.slug import check_slug, fact_path
 from mdmem.store import txn
-from mdmem.store.guards import Problem, refuse_broken, refuse_links, refuse_long
+from mdmem.store.episodes import fact_values, redact_episodes, redact_text
+from mdmem.store.guards import (
+    Problem,
+    refuse_broken,
+    refuse_cycle,
+    refuse_links,
+    refuse_long,
+    shas_of,
+    unfinished_problems,
+)
 from mdmem.store.journal import Journal, make_entry
 from mdmem.store.lastgood import good_rules, journal_facts
 from mdmem.store.lock import VaultLock
@@ -30,8 +39,9 @@ from mdmem.store.snapshot import SAVE_AFTER, Snapshot
 from mdmem.store.walk import fact_files
 
 DEFAULT_ENTITY = "user"
-ExtraOps = Callable[[str], list[tuple[str, str | None]]]  # journal id -> (path, text or None)
+ExtraOps = Callable[[str], Sequence[tuple[str, str | None]]]  # journal id -> (path, text or None)
 RULES_FILE = "rules.yaml"
+PASSAGES_FILE = "passages.sqlite"  # the passage search cache under .mdmem/
 META_GITIGNORE = "# mdmem's caches, index and lock are rebuildable; the journal is history.\n*\n!.gitignore\n!journal.jsonl\n"
 # A crash mid-write can leave `.name.XXXXXXXX.tmp` beside a file until the next write removes it.
 ROOT_GITIGNORE = (
@@ -199,18 +209,7 @@ class Vault:
         """Every problem with the rules, the fact files and the learned graph."""
         seen = len(self.notes)
         self.settle()
-        unfinished = [
-            Problem(f".mdmem/{txn.TXN_FILE}", None, f"found an unfinished change: {note}")
-            for note in self.notes[seen:]
-        ]
-        left = txn.pending(self.meta)
-        if left is not None:
-            unfinished.append(Problem(
-                f".mdmem/{txn.TXN_FILE}", None,
-                f"change {left.get('id')} ({left.get('command')}) is unfinished: another mdmem is"
-                " still writing, or it crashed and this process may not write here; run"
-                " `mdmem sync` with write access to finish or roll it back",
-            ))  # fmt: skip
+        unfinished = unfinished_problems(self.meta, self.notes[seen:])
         try:
             rules = load_rules(self.root / RULES_FILE)
         except MdmemError as e:
@@ -252,7 +251,7 @@ class Vault:
             expect = self.read_shas([f"facts/{c.key}.md" for c in plan.changes])
             refuse_broken(plan, problems)
             if any(c.after is not None and c.after.depends_on for c in plan.changes):
-                self._refuse_cycle(facts, plan)
+                refuse_cycle(self.rules, facts, plan)
             if dry_run or not plan.changes:
                 return Result(plan, None, dry_run)
             entry = self.apply(plan, command=command, source=source or {"kind": command},
@@ -261,25 +260,7 @@ class Vault:
 
     def read_shas(self, rels: list[str]) -> dict[str, str | None]:
         """The SHA-256 of each file as the last scan read it (None: absent), for apply's check."""
-        if self._snap is None:
-            return {}
-        out: dict[str, str | None] = {}
-        for rel in rels:
-            e = self._snap.entries.get(rel)
-            out[rel] = e.sha if e is not None else None
-        return out
-
-    def _refuse_cycle(self, facts: dict[str, Fact], plan: Plan) -> None:
-        """A learned dependency must not close a loop in the graph."""
-        state = dict(facts)
-        for change in plan.changes:
-            if change.after is not None:
-                state[change.key] = change.after
-        cycle = Graph(self.rules, state).cycle()
-        if cycle and not Graph(self.rules, facts).cycle():
-            raise RefusedError(
-                f"this would make a dependency cycle {' → '.join(cycle)}; not applied"
-            )
+        return shas_of(self._snap, rels) if self._snap is not None else {}
 
     def apply(self, plan: Plan, *, command: str, source: dict[str, Any], extra: ExtraOps | None = None,
               expect: dict[str, str | None] | None = None) -> dict[str, Any]:  # fmt: skip
@@ -296,7 +277,7 @@ class Vault:
             ops.append((self.rel(path), render(fact) if fact is not None else None))
         entry = make_entry(plan.changes, now=self.now, source=source, command=command)
         if extra is not None:
-            ops += extra(entry["id"])
+            ops += list(extra(entry["id"]))
         self._scan = None
         txn.commit(self.root, self.journal, self.manifest, entry, ops, expect)
         return entry
@@ -311,9 +292,8 @@ class Vault:
         return note
 
     def settle(self) -> None:
-        """A reader that finds an unfinished transaction finishes or rolls it back first, so
-        it never answers from a half-applied vault; it waits for a writer still at work. Where
-        it may not write, the transaction stays, and `check` reports it."""
+        """Finish or roll back a crashed transaction before reading (waiting for a writer at
+        work), so no reader answers from a half-applied vault; `check` reports one left."""
         remove_temps(self.meta, abandoned=True)  # a cache save a kill cut short
         if not (self.meta / txn.TXN_FILE).exists():  # the usual case
             return
@@ -342,14 +322,53 @@ class Vault:
         purge: bool = False,
         dry_run: bool = False,
     ) -> Result:
-        """The person asks to forget a fact: a tombstone stays, dependents become uncertain."""
+        """The person asks to forget a fact: a tombstone stays, dependents become uncertain,
+        and every episode passage that said its value shows '[forgotten]' instead."""
         st = self.statement(attribute, entity, kind="forget", at=self.now[:10], source="cli")
-        if self.get(st.attribute, st.entity) is None:
+        fact = self.get(st.attribute, st.entity)
+        if fact is None:
             raise RefusedError(f"there is no {st.key} to forget")
-        result = self.say([st], command="forget", dry_run=dry_run)
+        phrases = fact_values(fact)
+        result = self.say([st], command="forget", dry_run=dry_run,
+                          extra=lambda _id: redact_episodes(self.root, phrases).ops)  # fmt: skip
         if purge and not dry_run:
             with self.lock:
                 self.journal.purge(st.key)
+                self.journal.redact(phrases)
+        return result
+
+    def forget_text(self, phrase: str, *, purge: bool = False, dry_run: bool = False) -> Result:
+        """Forget a phrase everywhere: facts whose value held it become tombstones, and fact
+        bodies and episodes show '[forgotten]' instead (the journal too, with `purge`)."""
+        phrase = phrase.strip()
+        if len(phrase) < 2:
+            raise RefusedError("give the words to forget (at least two characters)")
+        facts, _ = self.scan(refresh=True)
+        held = [f for f in facts.values() if f.status != "deleted"
+                and any(phrase.casefold() in v.casefold() for v in fact_values(f))]  # fmt: skip
+        statements = [self.statement(f.attribute, f.entity, kind="forget", at=self.now[:10],
+                                     source="cli") for f in held]  # fmt: skip
+
+        def extra(_id: str) -> list[tuple[str, str | None]]:
+            ops: list[tuple[str, str | None]] = list(redact_episodes(self.root, [phrase]).ops)
+            for f in self.scan(refresh=True)[0].values():
+                if f.status != "deleted" and phrase.casefold() in f.body.casefold():
+                    body = redact_text(f.body, [phrase])
+                    ops.append((self.rel(fact_path(self.root, f.entity, f.attribute)),
+                                render(f.evolve(body=body))))  # fmt: skip
+            return ops
+
+        result = (self.say(statements, command="forget", dry_run=dry_run, extra=extra)
+                  if statements else Result(Plan(), None, dry_run))  # fmt: skip
+        if not dry_run and result.entry is None:
+            with self.lock:  # nothing to tombstone: the words alone are redacted
+                if ops := extra(""):
+                    entry = self.apply(Plan(), command="forget", source={"kind": "forget-text"},
+                                       extra=lambda _id: ops)  # fmt: skip
+                    result = Result(result.plan, entry)
+        if purge and not dry_run:
+            with self.lock:
+                self.journal.redact([phrase])
         return result
 
     def confirm(self, attribute: str, *, entity: str = DEFAULT_ENTITY, value: str | None = None,
@@ -370,3 +389,11 @@ class Vault:
                 attribute, entity, kind="keep" if keep else "reject", at=at, source="cli"
             )
         return self.say([st], command="confirm", dry_run=dry_run)
+
+    def correct(self, attribute: str, value: str | list[str], *, entity: str = DEFAULT_ENTITY,
+                dry_run: bool = False) -> Result:  # fmt: skip
+        """Replace a wrong value as if it had never been said (`mdmem fix`)."""
+        at = self.now[:10]
+        st = self.statement(attribute, entity, kind="correct", value=value, at=at, source="cli",
+                            body=f"Stated with `mdmem fix` on {at}.")  # fmt: skip
+        return self.say([st], command="fix", dry_run=dry_run)

@@ -442,3 +442,36 @@ def test_any_edits_settle_in_one_sync(tmp_path_factory, edits) -> None:
     for path in (v.root / "facts").rglob("*.md"):
         parse(path.read_text(encoding="utf-8"), "x")  # every file still parses
         assert written[path.relative_to(v.root).as_posix()] == sha256(path.read_bytes())
+
+
+def test_a_value_edit_keeps_the_persons_layout_and_keys(v: Vault) -> None:
+    """Only what must change is rewritten: tags stay on top, aliases where typed, the body as is."""
+    path = v.root / "facts/user/employer.md"
+    text = path.read_text(encoding="utf-8")
+    head, body = text.split("---\n", 2)[1:]
+    lines = head.splitlines(keepends=True)
+    lines.insert(0, "tags: [work, 'job']\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("value:"))
+    lines.insert(at + 1, "aliases:\n  - company\n")
+    lines[at] = "value: 华新\n"
+    path.write_text("---\n" + "".join(lines) + "---\n" + body + "\nMy note.\n", encoding="utf-8")
+    stamp(path, SAVED)
+    r = sync(v)
+    assert [a.kind for a in r.actions if a.rel == "facts/user/employer.md"] == ["update"]
+    new = path.read_text(encoding="utf-8")
+    assert new.startswith("---\ntags: [work, 'job']\n")
+    assert "value: 华新\naliases:\n  - company\n" in new
+    assert new.endswith("\nMy note.\n")
+    assert "history:" in new and fact(v, "employer").history[-1]["value"] == "岭南科技"
+    assert sync(v).actions == []  # the patched bytes are mdmem's: nothing left to sync
+
+
+def test_reordering_keys_by_hand_is_not_rewritten(v: Vault) -> None:
+    path = v.root / "facts/user/home_city.md"
+    head, body = path.read_text(encoding="utf-8").split("---\n", 2)[1:]
+    lines = head.splitlines(keepends=True)
+    path.write_text("---\n" + "".join(reversed(lines)) + "---\n" + body, encoding="utf-8")
+    stamp(path, SAVED)
+    before = path.read_bytes()
+    sync(v)
+    assert path.read_bytes() == before

@@ -73,11 +73,12 @@ def test_a_hand_edit_also_blocks_the_undo(vault):
 def test_an_undo_can_itself_be_undone(vault):
     r = ingest_text(vault, FIRST)
     after = {k: f.to_mapping() for k, f in vault.facts.items()}
+    bodies = {k: f.body for k, f in vault.facts.items()}
     first = undo(vault, r.entry["id"])
     undo(vault, first.entry["id"])
     assert {k: f.to_mapping() for k, f in vault.scan(refresh=True)[0].items()} == after
-    # The journal holds frontmatter only; a file brought back from nothing says so.
-    assert vault.get("home_city").body == f"Restored by `mdmem undo {first.entry['id']}`.\n"
+    # The removal kept each body in the journal: the files come back with theirs.
+    assert {k: f.body for k, f in vault.facts.items()} == bodies
 
 
 def test_ids_prefixes_and_errors(vault):
@@ -112,3 +113,58 @@ def test_dry_run_and_the_command(vault):
         "user/home_city", "user/employer"}  # fmt: skip
     res = runner.invoke(app, ["undo", r.entry["id"], "--vault", str(vault.root)])
     assert res.exit_code == 1 and "changed since" in res.stderr
+
+
+def test_undo_of_an_undo_gives_back_the_same_bytes(vault):
+    ingest_text(vault, FIRST)
+    r = ingest_text(vault, MOVE)
+    assert any(f.uncertain_because for f in vault.facts.values())  # the cascade left doubts
+    after = files(vault)
+    first = undo(vault, r.entry["id"])
+    undo(vault, first.entry["id"])
+    assert files(vault) == after  # `uncertain_because` keys in the order mdmem wrote them
+
+
+def test_forget_then_undo_keeps_the_body(vault):
+    ingest_text(vault, FIRST)
+    path = vault.root / "facts/user/employer.md"
+    path.write_text(path.read_text(encoding="utf-8") + "Started in the spring.\n", "utf-8")
+    vault.scan(refresh=True)
+    before = path.read_bytes()
+    r = vault.forget("employer")
+    assert "Started in the spring" not in path.read_text(encoding="utf-8")
+    undo(vault, r.entry["id"])
+    assert path.read_bytes() == before
+
+
+def test_entries_of_the_old_format_still_undo(vault):
+    """A journal written before the compact format (full before/after mappings, keys sorted)."""
+    ingest_text(vault, FIRST)
+    r = ingest_text(vault, MOVE)
+    after = files(vault)
+    old = []
+    for e in vault.journal.entries():
+        changes = [
+            {k: c[k] for k in ("fact", "decision", "before", "after")} | {"cause": c.get("cause")}
+            for c in e["changes"]
+        ]
+        old.append(json.dumps({**e, "changes": changes}, ensure_ascii=False, sort_keys=True))
+    vault.journal.path.write_text("".join(line + "\n" for line in old), encoding="utf-8")
+    first = undo(vault, r.entry["id"])
+    assert vault.get("home_city").value == "Guangzhou"
+    undo(vault, first.entry["id"])
+    assert files(vault) == after
+
+
+def test_journal_lines_stay_short_as_history_grows(vault):
+    ingest_text(vault, FIRST)
+    cities = ["Shanghai", "Berlin", "Munich", "Paris"]
+    for i in range(24):
+        ingest_text(vault, f"## 2026-03-{i + 1:02d}\n\nUser: I moved to {cities[i % 4]}.\n")
+    assert len(vault.get("home_city").history) >= 20
+    lines = vault.journal.path.read_bytes().splitlines()
+    # Each move stores what changed (the value archived), not the whole history again.
+    assert max(len(line) for line in lines[-5:]) < 1.5 * max(len(line) for line in lines[2:6])
+    assert max(len(line) for line in lines) < 4000
+    entry = json.loads(lines[-1])
+    assert all("before" not in c and "after" not in c for c in entry["changes"])

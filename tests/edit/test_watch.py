@@ -361,3 +361,19 @@ def test_ctrl_c_in_process_stops_cleanly(v: Vault) -> None:
     timer.start()
     assert w.run() == 130
     assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_a_saved_file_is_only_patched_where_it_must_change(v: Vault, w: Watcher) -> None:
+    """vim must not find its buffer rewritten in a new key order after a value change."""
+    home = v.root / "facts/user/home_city.md"
+    text = home.read_text(encoding="utf-8").replace("value: 广州", "aliases: [home]\nvalue: 上海", 1)
+    home.write_text("---\ntags: [me]\n" + text[len("---\n") :], encoding="utf-8")
+    assert w.notice(FileModifiedEvent(str(home)))
+    assert w.flush()[0].startswith("facts/user/home_city.md: value 广州 → 上海")
+    new = home.read_text(encoding="utf-8")
+    assert new.startswith("---\ntags: [me]\n") and "aliases: [home]\nvalue: 上海\n" in new
+    home.write_text(new + "A note of mine.\n", encoding="utf-8")  # a body edit: nothing to write
+    before = home.read_bytes()
+    w.notice(FileModifiedEvent(str(home)))
+    w.flush()
+    assert home.read_bytes() == before

@@ -403,10 +403,11 @@ def test_the_answer_follows_a_hand_edit(moved: Vault) -> None:
 
 def test_llm_gets_the_same_facts(moved: Vault) -> None:
     moved.forget("work_address")
+    template = ask(moved, "Tell me everything about my commute").text
     a = ask(moved, "Tell me everything about my commute", llm="gpt-4o-mini",
             llm_options={"mock_response": "You used to cycle; I'm not sure how you commute now."})  # fmt: skip
-    assert a.text == "You used to cycle; I'm not sure how you commute now."
-    assert a.model == "gpt-4o-mini"
+    # The model dropped what memory says (the 20 minutes, Haizhu, the removal): the template stands.
+    assert a.text == template and a.model is None
     messages = llm_prompt(a)
     payload = json.loads(messages[1]["content"])
     assert [f["key"] for f in payload["facts"]] == [f["key"] for f in a.facts]

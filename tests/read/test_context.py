@@ -43,7 +43,7 @@ def test_sections_and_contents(moved: Vault) -> None:
     text = md(moved)
     assert text.startswith("# Memory (as of 2026-03-01)\n\n## Needs confirmation\n")
     assert (
-        "- **employer**: Lingnan Tech, uncertain since 2026-02-10 (user/home_city changed)."
+        "- **employer**: Lingnan Tech, uncertain since 2026-02-10 (home city changed)."
         ' Ask: "You seem to be in Shanghai now. Are you still working at Lingnan Tech?"'
     ) in text
     assert "- **commute time (minutes)**: unknown — was 20 until 2026-02-10." in text
@@ -54,13 +54,10 @@ def test_sections_and_contents(moved: Vault) -> None:
     )
     assert "#### home\n- home city: Shanghai (since 2026-02-10)\n" in text
     assert "### alice\n#### work\n- employer: Acme (since 2025-01-01)\n" in text
-    assert (
-        "## Recent changes\n- 2026-02-10 `user/home_city`: stated: Guangzhou → Shanghai\n" in text
-    )
-    assert (
-        "  - `user/social_insurance_city`: derived from user/home_city: Guangzhou → Shanghai"
-        in text
-    )
+    assert "## Recent changes\n- 2026-02-10 home city: stated: Guangzhou → Shanghai\n" in text
+    assert "  - social insurance city: derived from home city: Guangzhou → Shanghai" in text
+    assert "- 2025-01-01 alice · employer: stated: Acme" in text
+    assert "user/" not in text  # the agent reads names, not internal keys
     # Current facts only: the old city is history, never a current fact.
     current = text.split("## Current facts")[1].split("## Recent changes")[0]
     assert "Guangzhou" not in current
@@ -81,17 +78,22 @@ def test_deterministic(moved: Vault) -> None:
     assert len(runs) == 1
 
 
-def test_budget_keeps_pending_and_says_what_is_left_out(moved: Vault) -> None:
+def test_budget_keeps_current_facts_then_doubts_then_questions(moved: Vault) -> None:
     full = md(moved)
     small = md(moved, max_chars=700)
     assert len(small) <= 700 < len(full)
-    assert "## Needs confirmation" in small and "Lingnan Tech" in small
-    assert small.splitlines()[-1].startswith("_Left out to fit 700 characters: ")
-    # Stable facts go first: the birthday (stability high) is left out before the home city.
+    assert "home city: Shanghai" in small and "1990-03-14" in small  # every current fact
+    assert "- **employer**: Lingnan Tech, uncertain since 2026-02-10" in small
+    assert "Ask:" not in small  # no room for questions once the doubtful facts are in
+    assert small.splitlines()[-1] == (
+        "_Also known but left out here for space: 1 fact (home address) and 9 recent changes._"
+    )
     mid = md(moved, max_chars=1100)
-    assert "home city: Shanghai" in mid and "1990-03-14" not in mid
-    assert "user/birthday" in mid.splitlines()[-1]  # with room, the line names what is missing
-    assert mid.rstrip().endswith("Run `mdmem context` without --max-chars for everything._")
+    assert mid.count("Ask:") == 3 and "## Recent changes" not in mid
+    tiny = md(moved, max_chars=300)
+    assert "home city: Shanghai" in tiny and "Needs confirmation" not in tiny
+    for text in (small, mid, tiny):
+        assert "mdmem" not in text and "max-chars" not in text and "user/" not in text
 
 
 @pytest.mark.parametrize("limit", [60, 200, 250, 400, 900, 1500, 3000])

@@ -105,3 +105,55 @@ def test_quotes_are_verbatim_with_date_and_speaker(root: Path) -> None:
     assert asks_what_was_said("Recite the exact error log I shared")
     assert asks_what_was_said("我跟你说过什么？")
     assert not asks_what_was_said("Where do I live?")
+
+
+def test_a_period_named_outright_ranks_passages_said_then() -> None:
+    from mdmem.read.said import named_period
+
+    assert named_period("What cake did Joanna make in May 2022?") == ("2022-04-24", "2022-06-07")
+    assert named_period("Why did she reschedule on September 8, 2023?") == (
+        "2023-09-01",
+        "2023-09-15",
+    )
+    assert named_period("What did she finish last Friday?") is None  # relative: no anchor
+    assert named_period("我2021年说过什么？") == ("2020-12-25", "2022-01-07")
+
+
+def test_search_prefers_the_named_period(tmp_path: Path) -> None:
+    _write(tmp_path, "2022-05-02", "a.md", ("Joanna", "I made a cake with coconut frosting."))
+    _write(tmp_path, "2023-01-10", "b.md", ("Joanna", "I made a cake with lemon frosting."))
+    idx = PassageIndex(tmp_path, tmp_path / ".mdmem")
+    idx.refresh()
+    q = "What frosting was on the cake"
+    assert "coconut" in idx.search(q, near=("2022-04-24", "2022-06-07"))[0].text
+    assert "lemon" in idx.search(q, near=("2023-01-01", "2023-01-31"))[0].text
+
+
+def test_context_query_adds_what_was_said_after_the_facts(tmp_path: Path) -> None:
+    import json
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from mdmem.cli import app
+    from tests.conftest import ROOT
+
+    shutil.copytree(ROOT / "sample_vault", tmp_path / "s", ignore=shutil.ignore_patterns(".mdmem"))
+    runner = CliRunner()
+    args = ["context", "--vault", str(tmp_path / "s"), "--query", "the noodle place downstairs"]
+    text = runner.invoke(app, args).output
+    facts, said = text.split("## What was said")
+    assert "Shanghai" in facts and "noodle place downstairs" in said.splitlines()[2]
+    data = json.loads(runner.invoke(app, [*args, "--json"]).output)
+    assert "noodle place" in data["passages"][0]["text"]
+    assert "passages" not in json.loads(runner.invoke(app, args[:3] + ["--json"]).output)
+
+
+def test_a_large_index_leaves_out_words_most_passages_hold(tmp_path: Path) -> None:
+    msgs = [("Ana", f"pottery class number {i}") for i in range(2100)] + [("Ben", "pottery kiln")]
+    _write(tmp_path, "2023-01-01", "big.md", *msgs)
+    idx = PassageIndex(tmp_path, tmp_path / ".mdmem")
+    idx.refresh()
+    assert idx._informative(["pottery", "kiln"]) == ["kiln"]
+    assert idx._informative(["pottery"]) == ["pottery"]  # nothing else left: kept
+    assert idx.search("the pottery kiln")[0].text == "pottery kiln"

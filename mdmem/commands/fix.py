@@ -1,0 +1,47 @@
+"""fix: replace a wrong value as if it had never been said."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from mdmem.commands import render
+from mdmem.commands.app import (
+    DryRunOpt,
+    EntityOpt,
+    JsonOpt,
+    VaultOpt,
+    WaitOpt,
+    command,
+    open_vault,
+    print_json,
+)
+from mdmem.engine import describe
+from mdmem.model.slug import split_key
+
+
+@command()
+def fix(
+    attribute: Annotated[str, typer.Argument(help="Attribute, or entity/attribute.")],
+    value: Annotated[str, typer.Argument(help="The right value.")],
+    entity: EntityOpt = "user",
+    vault: VaultOpt = None,
+    wait: WaitOpt = 10.0,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Correct a wrong value: it leaves the history, dependents are re-derived (undoable)."""
+    entity, attribute = split_key(attribute, entity)
+    v = open_vault(vault, wait)
+    result = v.correct(attribute, value, entity=entity, dry_run=dry_run)
+    if as_json:
+        print_json(describe.result_json(result))
+        return
+    if not result.plan.changes:
+        for st, _decision in result.plan.decisions:
+            render.stdout.print(f"NOOP      {st.key}: nothing to correct.")
+        return
+    render.print_changes(result.plan.changes, dry_run=result.dry_run)
+    if result.entry is not None:
+        typer.echo(f"journal {result.entry['id']} (undo with `mdmem undo {result.entry['id']}`)", err=True)

@@ -1,0 +1,270 @@
+"""One model candidate, made harmless or refused: normalise what models write, check the rest.
+
+Small models write `"value": [20]`, `"entity": "User"`, `"date": ""`, extra fields, the
+schema's example spellings, a paraphrased quote. What is harmless is normalised; what is wrong
+refuses that candidate alone, with the reason (`Refused`), never its siblings. What the rule
+path knows applies too: a forget or an invalidate needs the message to ask for it, as the
+rule finder's request reader reads it (a model cannot delete a fact the person never asked
+to delete); a fact about `user` must come from words about the speaker.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from typing import Any
+
+from mdmem.errors import SlugError
+from mdmem.extract.candidates import Found, Resolver
+from mdmem.extract.dates import find_when
+from mdmem.extract.modality import clause_start, mood, sentences
+from mdmem.extract.prefilter import PatternSet
+from mdmem.extract.rule_finder import find_candidates
+from mdmem.extract.transcript import Message
+from mdmem.model.factfile import ACTIONS, DATE_RE
+from mdmem.model.rules import Rules, norm
+from mdmem.model.slug import check_slug
+
+KINDS = ("assert", "invalidate", "forget", "verbatim", "rule")
+_SELF = {"user", "me", "i", "speaker", "myself", "self", "the user", "用户", "我", "自己"}
+_NONE = {"", "null", "none", "n/a", "unknown", "无"}
+INJECTION = re.compile(
+    r"\b(?:ignore|disregard|forget|override)\b.{0,40}\b(?:instructions?|rules|prompt|guidelines)\b"
+    r"|\bsystem prompt\b|\byou are now\b|忽略.{0,10}(?:指令|指示|规则|提示)|无视.{0,10}(?:指令|规则)",
+    re.I,
+)
+# Someone other than the speaker as the subject of a clause: "my mom moved …", "她搬到了…".
+_KIN = (
+    r"mom|mum|mother|dad|father|parents|sister|brother|sibling|wife|husband|partner|boyfriend"
+    r"|girlfriend|fianc[ée]e?|son|daughter|kids?|children|child|friend|boss|colleague|coworker"
+    r"|cousin|aunt|uncle|grand\w+|neighbou?r|roommate|flatmate"
+)
+_OTHER = re.compile(
+    rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{_KIN})\b|\b(?:he|she|they|his|her|their)\b"
+    r"|我(?:的)?(?:妈妈?|爸爸?|母亲|父亲|父母|爸妈|姐姐?|哥哥?|弟弟?|妹妹?|老婆|老公|妻子|丈夫|女朋友|男朋友"
+    r"|儿子|女儿|孩子|朋友|同事|老板|室友|邻居)|(?<![其])[他她](?:们)?",
+    re.I,
+)
+_ME = re.compile(r"\b(?:i|i['’](?:m|ve|ll|d)|me|my|mine|we|our|us)\b|我|咱", re.I)
+_FILLER = re.compile(r"^(?:(?:a|an|the|my|our|new|current|old|some)\s+)+|^(?:新的?|我的|现在的)", re.I)
+
+
+class Refused(Exception):
+    """Why one candidate is not used; its siblings still are."""
+
+
+def _text(v: Any) -> str | None:
+    """A scalar as text (numbers as the speaker would write them); None for anything else."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return str(int(v)) if v.is_integer() else str(v)
+    return v.strip() if isinstance(v, str) else None
+
+
+def normalise(item: Any, rules: Rules, speaker: str, entities: Collection[str]) -> dict[str, Any]:
+    """The candidate with harmless slips fixed; Refused for what cannot be fixed."""
+    if not isinstance(item, dict):
+        raise Refused(f"not an object: {str(item)[:40]!r}")
+    kind = str(item.get("kind") or "assert").strip().lower()
+    if kind not in KINDS:
+        raise Refused(f"kind {kind!r} is not one of {', '.join(KINDS)}")
+    attribute = item.get("attribute")
+    try:
+        attribute = check_slug(attribute if isinstance(attribute, str) else "", "attribute")
+    except SlugError as e:
+        raise Refused(f"invalid attribute name: {e.bare_message}") from None
+    raw_entity = item.get("entity")
+    entity = raw_entity.strip() if isinstance(raw_entity, str) else ""
+    if not entity or entity.casefold() in _SELF or entity.casefold() == speaker.casefold():
+        entity = "user"
+    else:
+        entity = next((e for e in entities if e.casefold() == entity.casefold()), entity)
+        try:
+            entity = check_slug(entity, "entity")
+        except SlugError as e:
+            raise Refused(f"{attribute}: invalid entity name: {e.bare_message}") from None
+    value: Any = item.get("value")
+    if isinstance(value, list):
+        items = [_text(v) for v in value]
+        if any(v is None for v in items):
+            raise Refused(f"{attribute}: the value must be text or a list of text")
+        value = [v for v in items if v]
+        one = (a := rules.attributes.get(attribute)) is None or a.cardinality == "one"
+        if one and len(value) == 1:
+            value = value[0]
+        elif one and len(value) > 1 and kind == "assert":
+            raise Refused(f"{attribute}: {len(value)} values for an attribute that holds one")
+    elif value is not None:
+        value = _text(value)
+        if value is None:
+            raise Refused(f"{attribute}: the value must be text or a list of text")
+    if isinstance(value, str) and value.casefold() in _NONE:
+        value = None
+    if value == []:
+        value = None
+    date = _text(item.get("date"))
+    if date is not None and date.casefold() in _NONE:
+        date = None
+    if date is not None and not DATE_RE.fullmatch(date):
+        raise Refused(f"{attribute}: date {date!r} is not YYYY-MM-DD")
+    quote = item.get("quote")
+    out = {"kind": kind, "attribute": attribute, "entity": entity, "value": value, "date": date,
+           "quote": quote.strip() if isinstance(quote, str) else ""}  # fmt: skip
+    if kind == "rule":
+        on = item.get("on")
+        try:
+            out["on"] = check_slug(on if isinstance(on, str) else "", "attribute")
+        except SlugError as e:
+            raise Refused(f"{attribute}: invalid 'on' attribute: {e.bare_message}") from None
+        out["action"] = str(item.get("action") or "confirm").strip().lower()
+        if out["action"] not in ACTIONS:
+            raise Refused(f"{attribute}: action {out['action']!r} is not one of {', '.join(ACTIONS)}")
+    return out
+
+
+def spellings(rules: Rules, attribute: str, value: str) -> tuple[str, ...]:
+    """Every way the value may be written in the message (its values group, or itself)."""
+    return rules.group(attribute, value) or (value,)
+
+
+def unslash(rules: Rules, attribute: str, value: str, text: str) -> str:
+    """A value that copies the schema's slash-joined spellings ('海珠/Haizhu/海珠区') as the
+    spelling the message uses; Refused when the message uses none of them."""
+    if "/" not in value or rules.group(attribute, value):
+        return value
+    parts = [p.strip() for p in value.split("/") if p.strip()]
+    groups = rules.attributes[attribute].values if attribute in rules.attributes else ()
+    for group in groups:
+        if "/".join(group) in value or all(rules.group(attribute, p) == group for p in parts):
+            low = norm(text)
+            said = [s for s in group if norm(s) in low]
+            if said:
+                return max(said, key=len)
+            raise Refused(f"{attribute}: {value!r} copies the schema's spellings; the message says none of them")  # fmt: skip
+    return value
+
+
+def where(rules: Rules, attribute: str, values: list[str], quote: str, text: str) -> str:
+    """The sentence of the message that states the values: one inside the quote when the quote
+    is in the message, else the first that holds them; Refused when no sentence does."""
+
+    def holds(s: str) -> bool:
+        low = norm(s)
+        return all(any(norm(sp) in low for sp in spellings(rules, attribute, v)) for v in values)
+
+    said = [s for s in sentences(text) if holds(s)]
+    if not said:
+        if "/" in values[0]:
+            raise Refused(f"{attribute}: {values[0]!r} copies the schema's example spellings, not the message")  # fmt: skip
+        hint = " (an earlier message, shown as context?)" if quote else ""
+        raise Refused(f"{attribute}: the value {values[0] if len(values) == 1 else values!r} is not in this message{hint}")  # fmt: skip
+    if quote and quote in text:
+        return next((s for s in said if s in quote or quote in s), said[0])
+    return said[0]
+
+
+def names_the_slot(rules: Rules, attribute: str, value: str) -> bool:
+    """'new job' for job_title, 'my address': the slot's own name, not a value of it."""
+    a = rules.attributes.get(attribute)
+    core = _FILLER.sub("", value.strip()).strip()
+    if rules.group(attribute, core):  # 'metro' is commute_mode's alias and also its value
+        return False
+    words = {attribute.replace("_", " ")} | (set(a.label.values()) | set(a.aliases) if a else set())
+    return norm(core) in {norm(w) for w in words}
+
+
+def about_someone_else(sentence: str, at: int) -> str | None:
+    """The words that make someone other than the speaker the subject of the clause holding
+    position `at` ('my mom', 'she', '我妈'), or None when the speaker is (or no one is named)."""
+    for lo in (clause_start(sentence, at), 0):
+        head = sentence[lo:at]
+        other = list(_OTHER.finditer(head))
+        me = [m for m in _ME.finditer(head) if not any(o.start() <= m.start() < o.end() for o in other)]
+        if other and (not me or other[-1].start() > me[-1].start()):
+            return other[-1].group(0)
+        if me:
+            return None
+    return None
+
+
+def asked_for(msg: Message, attribute: str, kind: str, resolver: Resolver,
+              patterns: PatternSet[tuple[str, str]]) -> str | None:  # fmt: skip
+    """'forget' or 'invalidate' when the rule path's reader finds the message asking to forget
+    or saying the end of this slot; None when it does not (the model's word is not enough)."""
+    kinds = {f.kind for _, f in find_candidates(msg.text, patterns, resolver) if f.attribute == attribute}
+    if "forget" in kinds:
+        return "forget"
+    if kind == "invalidate" and "invalidate" in kinds:
+        return "invalidate"
+    if kind == "invalidate":  # "I don't commute any more": no pattern, but a change of state
+        a = resolver.rules.attributes.get(attribute)
+        names = {attribute.replace("_", " "), *(a.label.values() if a else ()), *(a.aliases if a else ())}
+        for s in sentences(msg.text):
+            low = s.lower()
+            for n in names:
+                at = low.find(n.lower())
+                if len(n) > 1 and at >= 0 and mood(s, 0, at, at + len(n)).no_longer:
+                    return "invalidate"
+    return None
+
+
+def checked(c: dict[str, Any], msg: Message, rules: Rules, resolver: Resolver,
+            patterns: PatternSet[tuple[str, str]]) -> tuple[str, Found]:  # fmt: skip
+    """The (sentence, Found) of a normalised candidate for message `msg`; Refused if wrong."""
+    attribute, kind, text = c["attribute"], c["kind"], msg.text
+    value, quote = c["value"], c["quote"]
+    owner = None if c["entity"] == "user" else c["entity"]
+    if kind == "rule":
+        if not quote or quote not in text:
+            raise Refused(f"{attribute}: the dependency's quote is not in the message")
+        sentence = next((s for s in sentences(text) if quote in s), quote)
+        start = max(sentence.find(quote), 0)
+        dep: dict[str, Any] = {"on": c["on"], "action": c["action"]}
+        if c["action"] == "derive":
+            if not isinstance(value, str):
+                raise Refused(f"{attribute}: a derive rule needs the value to derive")
+            dep["value"] = value
+        return sentence, Found(attribute, None, "depends", start, start, start + len(quote), dep=dep)
+    if kind == "verbatim":
+        if not isinstance(value, str) or value not in text:
+            raise Refused(f"{attribute}: a verbatim value must be the message's own text")
+        at = text.find(value)
+        return text, Found(attribute, value, "verbatim", at, at, at + len(value), owner=owner)
+    if kind in ("forget", "invalidate"):
+        reading = asked_for(msg, attribute, kind, resolver, patterns)
+        if reading is None:
+            word = "ask to forget" if kind == "forget" else "say the end of"
+            raise Refused(f"{attribute}: {'an' if kind == 'invalidate' else 'a'} {kind}, but the message does not {word} {attribute}")
+        sentence = next((s for s in sentences(text) if quote and quote in s), text)
+        start = max(sentence.find(quote), 0) if quote else 0
+        end = start + len(quote) if quote else len(sentence)
+        return sentence, Found(attribute, None, reading, start, start, end, owner=owner)
+    if value is None:
+        raise Refused(f"{attribute}: an assert needs a value")
+    values = value if isinstance(value, list) else [value]
+    values = [unslash(rules, attribute, v, text) for v in values]
+    for v in values:
+        if names_the_slot(rules, attribute, v):
+            raise Refused(f"{attribute}: {v!r} names the attribute, not its value")
+    sentence = where(rules, attribute, values, quote, text)
+    low = norm(sentence)
+    first = next((sp for sp in spellings(rules, attribute, values[0]) if norm(sp) in low), values[0])
+    vstart = max(sentence.lower().find(first.lower()), 0)
+    if owner is None and (who := about_someone_else(sentence, vstart)):
+        raise Refused(f"{attribute}: said of someone else ({who!r}), not the speaker")
+    date = c["date"]
+    day = (msg.time or "")[:10]
+    if date is not None and date != day:
+        when = find_when(sentence, day or None)
+        if when is None or when.start != date:
+            date = None  # a date the message never gives: the message's own date stands
+    elif date == day:
+        date = None
+    kept: Any = values if isinstance(value, list) else values[0]
+    start = clause_start(sentence, vstart)
+    return sentence, Found(attribute, kept, "assert", start, vstart, vstart + len(first),
+                           owner=owner, date=date)  # fmt: skip
+
