@@ -16,7 +16,7 @@ from typing import Any
 from mdmem.edit.edits import Action, Edit, EditPlan, keep_layout, plan_edits
 from mdmem.engine.decide import Plan
 from mdmem.errors import MdmemError, RulesError
-from mdmem.files import read_text, sha256
+from mdmem.files import WriteConflict, read_text, sha256
 from mdmem.model.factfile import Fact
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
@@ -52,7 +52,7 @@ def sync(vault: Vault, *, dry_run: bool = False) -> SyncResult:
     for _ in range(ATTEMPTS):
         try:
             return _sync_once(vault, dry_run=dry_run)
-        except _Moved:
+        except (_Moved, WriteConflict):  # planned again, with the newer save as an edit
             continue
     raise MdmemError("fact files kept changing while sync ran; run `mdmem sync` again")
 
@@ -94,7 +94,9 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
         if planned.plan.changes:
             files = sorted({e.rel for e in edits if e.kind != "broken"})
             source = {"kind": "edit", "files": files}
-            result.entry = vault.apply(planned.plan, command="sync", source=source,
+            rels = [f"facts/{c.key}.md" for c in planned.plan.changes]
+            expect = {rel: e.sha if (e := snap.entries.get(rel)) else None for rel in rels}
+            result.entry = vault.apply(planned.plan, command="sync", source=source, expect=expect,
                                        extra=_in_their_layout(vault, edits, planned.plan))  # fmt: skip
         elif planned.adopt or result.baseline is not None:
             vault.manifest.save()

@@ -13,6 +13,7 @@ from frontmatter.default_handlers import YAMLHandler
 from mdmem.errors import FactFileError, SlugError
 from mdmem.model.emit import Unsupported, entry
 from mdmem.model.slug import check_slug, split_key
+from mdmem.model.yaml_nodes import duplicate_key, first_anchor
 
 STATUSES = ("active", "tentative", "uncertain", "expired", "deleted")
 ACTIONS = ("derive", "confirm", "expire")
@@ -105,6 +106,27 @@ _Loader.yaml_implicit_resolvers = {
 }
 
 
+def _as_written(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> str:
+    return str(node.value)
+
+
+def _set_as_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[Any, Any]:
+    return {loader.construct_object(k): None for k, _ in node.value}
+
+
+def _pairs_as_list(loader: yaml.SafeLoader, node: yaml.SequenceNode) -> list[Any]:
+    return [loader.construct_object(item, deep=True) for item in node.value]
+
+
+# A tag typed by hand (`seen: !!timestamp 2026-01-01`, `!!binary …`) would make a date or bytes
+# that JSON (the journal, the caches) cannot hold: keep the text as the person wrote it.
+for _tag in ("timestamp", "binary", "int", "float", "bool"):
+    _Loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _as_written)
+_Loader.add_constructor("tag:yaml.org,2002:set", _set_as_mapping)
+for _tag in ("omap", "pairs"):
+    _Loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _pairs_as_list)
+
+
 class _Dumper(yaml.SafeDumper):
     def ignore_aliases(self, data: Any) -> bool:  # never write &id001 anchors
         return True
@@ -181,10 +203,23 @@ def parse(text: str, path: str = "<fact>", expect: tuple[str, str] | None = None
         raise FactFileError(
             "the frontmatter has no closing '---' line; add one after the last field", path=path
         ) from None
+    anchor = first_anchor(fm, _BaseLoader)
+    if anchor is not None:  # an alias can stand for a billion nodes: none in a fact file
+        raise FactFileError(
+            "YAML anchors and aliases (&name, *name) are not allowed in a fact file;"
+            " write the value out (quote it if it starts with & or *)",
+            path=path,
+            line=anchor,
+        )
     try:
         loader = _Loader(fm)
         try:
             node = loader.get_single_node()
+            twice = duplicate_key(node)
+            if twice is not None:
+                raise FactFileError(
+                    f"field {twice[1]!r} is written twice; keep one", path=path, line=twice[0]
+                )
             data = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()

@@ -27,6 +27,7 @@ from mdmem.model.rules import (
 )  # fmt: skip
 from mdmem.model.slug import check_slug
 from mdmem.model.vocab import UnknownList, alternation, expand, fragment
+from mdmem.model.yaml_nodes import check_rules_nodes
 
 
 class _LineMap(dict):  # type: ignore[type-arg]
@@ -77,7 +78,13 @@ def parse_rules(text: str, path: str = "rules.yaml", *, lazy: bool = False) -> R
     text that already validated (the vault's last good copy): its regexes are compiled on
     first use instead of now, which is most of the cost of loading a pack."""
     try:
-        data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+        loader = _LineLoader(text)
+        try:
+            node = loader.get_single_node()
+            check_rules_nodes(node, path)
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         raise RulesError(
@@ -85,8 +92,12 @@ def parse_rules(text: str, path: str = "rules.yaml", *, lazy: bool = False) -> R
             path=path,
             line=mark.line + 1 if mark else None,
         ) from None
-    if data is None:
-        data = {}
+    if data is None or data == {}:
+        raise RulesError(
+            "is empty: no attributes, no dependencies; restore it (the last good copy is"
+            " .mdmem/rules.good.yaml) or create one with `mdmem init --rules personal`",
+            path=path,
+        )
     return rules_from_mapping(data, path, lazy=lazy)
 
 

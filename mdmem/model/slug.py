@@ -10,13 +10,19 @@ from mdmem.errors import SlugError
 
 MAX_SLUG = 64
 _SLUG_RE = re.compile(r"[\w-]+")  # \w is Unicode-aware: letters (incl. CJK), digits, _
+# Names Windows will not open as files, whatever follows them (a vault is also a git repository
+# someone may clone there): con.md is the console, not a fact.
+RESERVED = frozenset(
+    ["con", "prn", "aux", "nul"] + [f"{d}{i}" for d in ("com", "lpt") for i in "123456789¹²³"]
+)
 
 
 def check_slug(name: str, kind: str = "attribute") -> str:
-    """Return the NFC-normalised slug or raise SlugError saying why it is refused."""
+    """Return the NFKC-normalised slug or raise SlugError saying why it is refused.
+    NFKC, so that look-alikes are one name: full-width ａｂ is ab, ﬁ is fi."""
     if not isinstance(name, str):
         raise SlugError(f"{kind} must be text, got {type(name).__name__}")
-    slug = unicodedata.normalize("NFC", name)
+    slug = unicodedata.normalize("NFKC", name)
     if "\x00" in slug:
         raise SlugError(f"{kind} {slug!r} contains a NUL byte")
     if not slug:
@@ -33,15 +39,21 @@ def check_slug(name: str, kind: str = "attribute") -> str:
             f"{kind} {slug!r} contains {bad!r}: use letters, digits, '_' and '-' only"
             f" (try {slugify(slug)!r})"
         )
+    if slug in RESERVED:
+        raise SlugError(
+            f"{kind} {slug!r} is a device name on Windows, where no file can have it;"
+            f" use another (e.g. {slug + '_'!r})"
+        )
     return slug
 
 
 def slugify(text: str) -> str:
     """Turn free text ('Team Lead', '社保 城市') into a slug, or '' when nothing is left."""
-    text = unicodedata.normalize("NFC", text).lower().strip()
+    text = unicodedata.normalize("NFKC", text).lower().strip()
     text = re.sub(r"[^\w-]+", "_", text)
     text = re.sub(r"_+", "_", text).strip("_-.")
-    return text[:MAX_SLUG].rstrip("_-")
+    text = text[:MAX_SLUG].rstrip("_-")
+    return text + "_" if text in RESERVED else text
 
 
 def is_fact_name(name: str) -> bool:

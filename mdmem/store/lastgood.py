@@ -29,16 +29,21 @@ class RulesState:
 def good_rules(root: Path, meta: Path) -> RulesState:
     """Validate rules.yaml; keep a copy when it is good, fall back to that copy when it is not."""
     good_path = meta / GOOD_RULES_FILE
-    try:
-        text = (root / "rules.yaml").read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RulesError(
-            "not found; restore it or create one with `mdmem init`", path="rules.yaml"
-        ) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise RulesError(f"cannot be read: {e}", path="rules.yaml") from None
     kept = read_text(good_path)
     try:
+        try:
+            text = (root / "rules.yaml").read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise RulesError(
+                "not found; restore it or create one with `mdmem init`", path="rules.yaml"
+            ) from None
+        except UnicodeDecodeError as e:  # saved in another encoding: the last good copy holds
+            raise RulesError(
+                f"is not UTF-8 text ({e.reason} at byte {e.start}); save it as UTF-8",
+                path="rules.yaml",
+            ) from None
+        except OSError as e:
+            raise RulesError(f"cannot be read: {e}", path="rules.yaml") from None
         # Unchanged since it last validated: its regexes need not be compiled until used.
         rules = parse_rules(text, "rules.yaml", lazy=kept == text)
     except RulesError as error:

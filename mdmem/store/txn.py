@@ -1,20 +1,45 @@
 """Apply a plan as one transaction: every file as before or every file as after, even on a crash.
 
-Protocol: (1) write `.mdmem/txn.json` with the before and after bytes of every file;
-(2) append the journal entry; (3) write the files; (4) remove txn.json. On the next run,
-a leftover txn.json is rolled forward if its journal entry exists, else rolled back.
+Protocol: (1) check every file still holds what the plan read, and write `.mdmem/txn.json`
+with the before and after bytes of every file; (2) replace the files, each only if it still
+holds its before bytes (compare-and-swap: a hand edit saved meanwhile is never overwritten;
+the files already replaced are put back and WriteConflict is raised); (3) flush, then append
+the journal entry; (4) record the new bytes in the manifest and remove txn.json. A leftover
+txn.json is rolled forward if its journal entry exists, else rolled back; either way the
+recovery is journaled as a `recover` entry.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from mdmem.files import atomic_write, read_text, remove
-from mdmem.store.journal import Journal
+from mdmem.files import WriteConflict, atomic_write, current, remove, remove_temps, sha256
+from mdmem.store.journal import Journal, make_entry
 from mdmem.store.manifest import Manifest
+
+TXN_FILE = "txn.json"
+# Files under .mdmem/ written only by the lock holder: a temporary copy of one is a crash's.
+# (Readers write the caches there too, without the lock: only those a dead process left go.)
+LOCKED_FILES = ("txn.json", "journal.jsonl", "written.json")
+
+
+def pending(meta: Path) -> dict[str, Any] | None:
+    """The unfinished transaction under meta ({'id', 'command', …}), or None."""
+    text = None
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        text = (meta / TXN_FILE).read_text(encoding="utf-8")
+    if text is None:
+        return None
+    try:
+        record = json.loads(text)
+    except ValueError:
+        return {"id": "?", "command": "?"}
+    return record if isinstance(record, dict) else {"id": "?", "command": "?"}
 
 
 def commit(
@@ -23,54 +48,130 @@ def commit(
     manifest: Manifest,
     entry: dict[str, Any],
     ops: list[tuple[str, str | None]],
+    expect: Mapping[str, str | None] | None = None,
 ) -> None:
-    """Write ops (vault-relative path → new text, None to delete) under the journal entry."""
-    txn = root / ".mdmem" / "txn.json"
+    """Write ops (vault-relative path → new text, None to delete) under the journal entry.
+
+    expect maps a path to the SHA-256 of the bytes the plan was made from (None: no file);
+    a file that differs is a WriteConflict before anything is written."""
+    txn = root / ".mdmem" / TXN_FILE
+    ops = list(dict(ops).items())  # a path given twice: the later text is the one that lands
+    befores: list[str | None] = []
+    for rel, _ in ops:
+        data = current(root / rel)
+        seen = sha256(data) if data is not None else None
+        if expect is not None and rel in expect and seen != expect[rel]:
+            raise WriteConflict(rel)
+        befores.append(data.decode("utf-8") if data is not None else None)
     record = {
         "id": entry["id"],
-        "ops": [{"path": rel, "before": read_text(root / rel), "after": text} for rel, text in ops],
+        "command": entry.get("command"),
+        "ops": [
+            {"path": rel, "before": before, "after": text}
+            for (rel, text), before in zip(ops, befores, strict=True)
+        ],
     }
     atomic_write(txn, json.dumps(record, ensure_ascii=False, sort_keys=True))
+    done: list[dict[str, Any]] = []
+    try:
+        for op in record["ops"]:
+            _swap(root / op["path"], op["before"], op["after"])
+            done.append(op)
+    except WriteConflict as e:
+        failed = record["ops"][len(done)]["path"]
+        for op in reversed(done):  # put back what was replaced, unless edited since too
+            with contextlib.suppress(WriteConflict):
+                _swap(root / op["path"], op["after"], op["before"])
+        os.sync()
+        remove(txn)
+        raise WriteConflict(failed) from e
+    # Files first, journal second: a journal entry exists only for a batch wholly on disk,
+    # so a crash before it is rolled back and one after it is finished.
+    os.sync()
     journal.append(entry)
-    _write(root, manifest, [(op["path"], op["after"]) for op in record["ops"]])
+    for rel, text in ops:
+        manifest.record(rel, text)
+    manifest.save()
     remove(txn)
 
 
-def recover(root: Path, journal: Journal, manifest: Manifest) -> str | None:
-    """Finish or undo a transaction a crash interrupted; returns what was done, or None."""
-    txn = root / ".mdmem" / "txn.json"
-    text = read_text(txn)
+def _swap(path: Path, old: str | None, new: str | None) -> None:
+    """Put new where old is (None: no file); WriteConflict if the file holds anything else."""
+    if old == new:
+        return
+    expect = old.encode("utf-8") if old is not None else None
+    if new is None:
+        remove(path, durable=False, expect=expect)
+    else:
+        atomic_write(path, new, durable=False, expect=expect)
+
+
+def recover(root: Path, journal: Journal, manifest: Manifest, *, now: str) -> str | None:
+    """Finish or undo a transaction a crash interrupted, and journal that; what was done, or None.
+    Caller holds the lock. Temporary files a crash left behind are removed too."""
+    meta = root / ".mdmem"
+    remove_temps(meta, LOCKED_FILES)
+    remove_temps(meta, abandoned=True)
+    txn = meta / TXN_FILE
+    text = current(txn)
     if text is None:
         return None
     try:
         record = json.loads(text)
-    except ValueError:
-        remove(txn)  # torn before step (2): no file was touched yet
+        ops_in = record["ops"]
+    except (ValueError, KeyError, TypeError):
+        remove(txn)  # torn while being written: no file was touched yet
         return "discarded an unfinished transaction record"
     forward = journal.find(record["id"]) is not None
-    ops = []
-    for op in record["ops"]:
+    kept: list[str] = []
+    for op in ops_in:
+        path = root / op["path"]
+        remove_temps(path.parent, [path.name])
         old, new = (op["before"], op["after"]) if forward else (op["after"], op["before"])
-        # Only a file still in the state the transaction left it is touched: a hand edit made
-        # since the crash wins.
-        # An empty file is a write the crash cut short before it reached the disk.
-        if read_text(root / op["path"]) in (old, new, ""):
-            ops.append((op["path"], new))
-    _write(root, manifest, ops)
-    remove(txn)
-    verb = "finished" if forward else "rolled back"
-    return f"{verb} interrupted change {record['id']}"
-
-
-def _write(root: Path, manifest: Manifest, ops: list[tuple[str, str | None]]) -> None:
-    # One flush for the whole batch instead of two fsyncs per file: until txn.json is removed
-    # (after the flush), a crash is repaired from it, so the files need not be durable one by one.
-    for rel, text in ops:
-        path = root / rel
-        if text is None:
-            remove(path, durable=False)
-        elif read_text(path) != text:
-            atomic_write(path, text, durable=False)
-        manifest.record(rel, text)
+        data = current(path)
+        try:
+            now_text = data.decode("utf-8") if data is not None else None
+        except UnicodeDecodeError:
+            now_text = "\0"  # not ours, whatever it is
+        # Only a file still in a state the transaction left it is touched: a hand edit made
+        # since wins. An empty file is a write a power cut left before it reached the disk.
+        if now_text not in (old, new, ""):
+            kept.append(op["path"])
+            continue
+        try:
+            _swap(path, now_text, new)
+        except WriteConflict:  # saved by hand this very moment
+            kept.append(op["path"])
+            continue
+        # Rolled back: the manifest on disk still holds what mdmem wrote before, so a hand
+        # edit the interrupted `sync` was applying stays an edit to apply.
+        if forward:
+            manifest.record(op["path"], new)
     os.sync()
-    manifest.save()
+    if forward:
+        manifest.save()
+    outcome = "finished" if forward else "rolled back"
+    _journal_recovery(journal, record, outcome, kept, now)
+    remove(txn)
+    note = f"{outcome} interrupted change {record['id']} ({record.get('command') or 'a write'})"
+    if kept:
+        note += f"; kept the hand edits in {', '.join(kept)}"
+    return note
+
+
+def _journal_recovery(
+    journal: Journal, record: dict[str, Any], outcome: str, kept: list[str], now: str
+) -> None:
+    """One `recover` entry per interrupted transaction (a crash during recovery adds no second)."""
+    for e in journal.entries():
+        src = e.get("source")
+        if isinstance(src, dict) and src.get("kind") == "recover" and src.get("transaction") == record["id"]:  # fmt: skip
+            return
+    source = {
+        "kind": "recover",
+        "transaction": record["id"],
+        "interrupted": record.get("command"),
+        "outcome": outcome,
+        "kept": kept,
+    }
+    journal.append(make_entry([], now=now, source=source, command="recover"))

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from mdmem.engine.decide import Plan, Statement, plan_statements
-from mdmem.errors import MdmemError, RefusedError, VaultNotFound
-from mdmem.files import atomic_write
+from mdmem.errors import MdmemError, RefusedError, VaultLocked, VaultNotFound
+from mdmem.files import atomic_write, remove_temps
 from mdmem.model.factfile import Fact, render
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
@@ -20,6 +21,15 @@ from mdmem.model.rules_yaml import load_rules
 from mdmem.model.slug import check_slug, fact_path
 from mdmem.store import txn
 from mdmem.store.episodes import fact_values, redact_episodes, redact_text
+from mdmem.store.guards import (
+    Problem,
+    refuse_broken,
+    refuse_cycle,
+    refuse_links,
+    refuse_long,
+    shas_of,
+    unfinished_problems,
+)
 from mdmem.store.journal import Journal, make_entry
 from mdmem.store.lastgood import good_rules, journal_facts
 from mdmem.store.lock import VaultLock
@@ -33,6 +43,10 @@ ExtraOps = Callable[[str], Sequence[tuple[str, str | None]]]  # journal id -> (p
 RULES_FILE = "rules.yaml"
 PASSAGES_FILE = "passages.sqlite"  # the passage search cache under .mdmem/
 META_GITIGNORE = "# mdmem's caches, index and lock are rebuildable; the journal is history.\n*\n!.gitignore\n!journal.jsonl\n"
+# A crash mid-write can leave `.name.XXXXXXXX.tmp` beside a file until the next write removes it.
+ROOT_GITIGNORE = (
+    "# mdmem's temporary files (a crash can leave one; the next write removes it)\n.*.tmp\n"
+)
 
 
 def utc_now() -> str:
@@ -41,29 +55,6 @@ def utc_now() -> str:
     if pinned:
         return pinned
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-@dataclass(frozen=True)
-class Problem:
-    path: str
-    line: int | None
-    message: str
-
-    def __str__(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line else self.path
-        return f"{where}: {self.message}"
-
-
-def refuse_broken(plan: Plan, problems: Iterable[Problem]) -> None:
-    """Refuse a plan that would change a fact file that does not parse: a person must fix it."""
-    broken = {p.path: p for p in problems}
-    for change in plan.changes:
-        rel = f"facts/{change.key}.md"
-        if rel in broken:
-            raise RefusedError(
-                f"{broken[rel]}\n{rel} must be fixed by hand before mdmem can change it"
-                " (run `mdmem check`)"
-            )
 
 
 @dataclass
@@ -86,12 +77,16 @@ class Vault:
             )
         self._now = now
         self.meta = self.root / ".mdmem"
+        refuse_links(self.meta)
         self.journal = Journal(self.meta / "journal.jsonl")
         self.manifest = Manifest(self.meta / "written.json")
         self.lock = VaultLock(self.meta / "lock", wait)
         self._rules: Rules | None = None
         self._scan: tuple[dict[str, Fact], list[Problem]] | None = None
         self._served: dict[str, Fact] | None = None
+        self._snap: Snapshot | None = None
+        self.notes: list[str] = []  # what recovery did, for the caller to tell the person
+        self.report: Callable[[str], None] = lambda note: None  # the CLI prints notes here
 
     # --- finding and creating -----------------------------------------------------------
 
@@ -118,6 +113,8 @@ class Vault:
         (root / ".mdmem").mkdir(exist_ok=True)
         shutil.copyfile(source, root / RULES_FILE)
         atomic_write(root / ".mdmem" / ".gitignore", META_GITIGNORE)
+        if not (root / ".gitignore").exists():  # a person's own is theirs
+            atomic_write(root / ".gitignore", ROOT_GITIGNORE)
         return cls(root, **kwargs)
 
     # --- reading ------------------------------------------------------------------------
@@ -144,6 +141,7 @@ class Vault:
         """Every fact that parses, keyed 'entity/attribute', and a Problem for each that doesn't."""
         if self._scan is not None and not refresh:
             return self._scan
+        self.settle()
         # Through the snapshot cache: only files whose stat signature changed are parsed again.
         snap = Snapshot.open(self.meta)
         snap.refresh(
@@ -151,6 +149,7 @@ class Vault:
         )
         facts, problems, self._served = snap.facts(self.root)
         snap.save(self.root)
+        self._snap = snap
         self._scan = (facts, [Problem(*p) for p in problems])
         return self._scan
 
@@ -160,6 +159,7 @@ class Vault:
 
         Empty for a few files when this process has not read the snapshot yet: loading it
         costs more than parsing them where they are needed."""
+        self.settle()
         if len(rels) < SAVE_AFTER and not Snapshot.warm(self.meta):
             return {}
         snap = Snapshot.open(self.meta)
@@ -207,13 +207,16 @@ class Vault:
 
     def check(self) -> list[Problem]:
         """Every problem with the rules, the fact files and the learned graph."""
+        seen = len(self.notes)
+        self.settle()
+        unfinished = unfinished_problems(self.meta, self.notes[seen:])
         try:
             rules = load_rules(self.root / RULES_FILE)
         except MdmemError as e:
-            return [Problem(RULES_FILE, e.line, e.bare_message)]
+            return [*unfinished, Problem(RULES_FILE, e.line, e.bare_message)]
         self._rules = rules
         facts, problems = self.scan(refresh=True)
-        problems = list(problems)
+        problems = [*unfinished, *problems]
         cycle = Graph(rules, facts).cycle()
         if cycle:
             culprit = next((k for k in cycle if facts.get(k) and facts[k].depends_on), cycle[-1])
@@ -238,35 +241,32 @@ class Vault:
         extra: ExtraOps | None = None,
     ) -> Result:
         """Decide and apply statements as one journaled batch (nothing written on dry_run)."""
+        for st in statements:
+            refuse_long(st)
         with self.lock:
             self.recover()
             facts, problems = self.scan(refresh=True)
             now = self.now
             plan = plan_statements(facts, self.rules, statements, now=now)
+            expect = self.read_shas([f"facts/{c.key}.md" for c in plan.changes])
             refuse_broken(plan, problems)
             if any(c.after is not None and c.after.depends_on for c in plan.changes):
-                self._refuse_cycle(facts, plan)
+                refuse_cycle(self.rules, facts, plan)
             if dry_run or not plan.changes:
                 return Result(plan, None, dry_run)
-            entry = self.apply(plan, command=command, source=source or {"kind": command}, extra=extra)
+            entry = self.apply(plan, command=command, source=source or {"kind": command},
+                               extra=extra, expect=expect)  # fmt: skip
             return Result(plan, entry)
 
-    def _refuse_cycle(self, facts: dict[str, Fact], plan: Plan) -> None:
-        """A learned dependency must not close a loop in the graph."""
-        state = dict(facts)
-        for change in plan.changes:
-            if change.after is not None:
-                state[change.key] = change.after
-        cycle = Graph(self.rules, state).cycle()
-        if cycle and not Graph(self.rules, facts).cycle():
-            raise RefusedError(
-                f"this would make a dependency cycle {' → '.join(cycle)}; not applied"
-            )
+    def read_shas(self, rels: list[str]) -> dict[str, str | None]:
+        """The SHA-256 of each file as the last scan read it (None: absent), for apply's check."""
+        return shas_of(self._snap, rels) if self._snap is not None else {}
 
-    def apply(self, plan: Plan, *, command: str, source: dict[str, Any],
-              extra: ExtraOps | None = None) -> dict[str, Any]:  # fmt: skip
+    def apply(self, plan: Plan, *, command: str, source: dict[str, Any], extra: ExtraOps | None = None,
+              expect: dict[str, str | None] | None = None) -> dict[str, Any]:  # fmt: skip
         """Write a plan as one transaction and journal it. Caller holds the lock.
-        `extra(entry_id)` gives more files for the same transaction (episodes, redactions)."""
+        `extra(entry_id)` gives more files for the same transaction (episodes, redactions);
+        `expect` the SHA-256 of each file as planned from: a file saved since is a WriteConflict."""
         final: dict[str, Fact | None] = {}
         for change in plan.changes:
             final[change.key] = change.after
@@ -278,13 +278,27 @@ class Vault:
         entry = make_entry(plan.changes, now=self.now, source=source, command=command)
         if extra is not None:
             ops += list(extra(entry["id"]))
-        txn.commit(self.root, self.journal, self.manifest, entry, ops)
         self._scan = None
+        txn.commit(self.root, self.journal, self.manifest, entry, ops, expect)
         return entry
 
     def recover(self) -> str | None:
-        """Finish or roll back a transaction a crash interrupted."""
-        return txn.recover(self.root, self.journal, self.manifest)
+        """Finish or roll back a transaction a crash interrupted (caller holds the lock)."""
+        note = txn.recover(self.root, self.journal, self.manifest, now=self.now)
+        if note is not None:
+            self._scan = None
+            self.notes.append(note)
+            self.report(note)
+        return note
+
+    def settle(self) -> None:
+        """Finish or roll back a crashed transaction before reading (waiting for a writer at
+        work), so no reader answers from a half-applied vault; `check` reports one left."""
+        remove_temps(self.meta, abandoned=True)  # a cache save a kill cut short
+        if not (self.meta / txn.TXN_FILE).exists():  # the usual case
+            return
+        with contextlib.suppress(VaultLocked, OSError), self.lock:
+            self.recover()
 
     def statement(self, attribute: str, entity: str = DEFAULT_ENTITY, **kwargs: Any) -> Statement:
         """A Statement with checked slugs."""

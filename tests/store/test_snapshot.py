@@ -132,7 +132,7 @@ def test_corrupt_snapshot_is_rebuilt(tmp_path: Path, monkeypatch) -> None:
     assert snap.parsed == 2 and set(snap.facts(v.root)[0]) == {"user/home_city", "user/employer"}
 
 
-def test_values_json_cannot_keep_are_parsed_each_time(tmp_path: Path, monkeypatch) -> None:
+def test_hand_typed_tags_are_kept_as_text_and_cached(tmp_path: Path, monkeypatch) -> None:
     v = _vault(tmp_path)
     path = v.root / "facts/user/employer.md"
     path.write_text(
@@ -145,8 +145,8 @@ def test_values_json_cannot_keep_are_parsed_each_time(tmp_path: Path, monkeypatc
     snap.save(v.root, force=True)
     monkeypatch.setattr("mdmem.store.snapshot._OPEN", {})
     again = _refresh(v)
-    assert again.parsed == 1  # not kept in the file, so parsed again
-    assert str(again.facts(v.root)[0]["user/employer"].extra["when"]).startswith("2026-01-01")
+    assert again.parsed == 0  # the text as written: JSON keeps it, so the cache serves it
+    assert again.facts(v.root)[0]["user/employer"].extra["when"] == "2026-01-01"
 
 
 def test_reads_do_not_save_a_small_snapshot(tmp_path: Path) -> None:

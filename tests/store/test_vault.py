@@ -9,7 +9,6 @@ import pytest
 
 from mdmem import Vault
 from mdmem.errors import RefusedError, SlugError, VaultLocked
-from mdmem.files import read_text
 from mdmem.model.factfile import parse
 from tests.conftest import STORY, make_vault
 
@@ -139,19 +138,20 @@ def test_interrupted_transaction_is_finished_when_journaled(
     story_vault: Vault, monkeypatch
 ) -> None:
     v = before_move(story_vault)
-    import mdmem.store.txn as txn
-
-    real = txn._write
-    monkeypatch.setattr(txn, "_write", lambda *a: (_ for _ in ()).throw(KeyboardInterrupt()))
+    home = v.root / "facts/user/home_city.md"
+    before = home.read_bytes()
+    monkeypatch.setattr(v.manifest, "save", lambda: (_ for _ in ()).throw(KeyboardInterrupt()))
     with pytest.raises(KeyboardInterrupt):
         v.set("home_city", "上海", date="2026-02-10")
-    monkeypatch.setattr(txn, "_write", real)
+    monkeypatch.undo()
     assert (v.root / ".mdmem/txn.json").exists()
-    assert "广州" in read_text(v.root / "facts/user/home_city.md")
+    home.write_bytes(before)  # as if that rename never reached the disk
     assert "finished" in v.recover()
     assert not (v.root / ".mdmem/txn.json").exists()
     assert v.scan(refresh=True)[0]["user/employer"].status == "uncertain"
     assert v.scan()[0]["user/home_city"].value == "上海"
+    last = list(v.journal.entries())[-1]
+    assert last["command"] == "recover" and last["source"]["outcome"] == "finished"
 
 
 def test_interrupted_before_journal_is_rolled_back(story_vault: Vault, monkeypatch) -> None:
@@ -162,8 +162,12 @@ def test_interrupted_before_journal_is_rolled_back(story_vault: Vault, monkeypat
     )
     with pytest.raises(KeyboardInterrupt):
         v.set("home_city", "上海", date="2026-02-10")
+    monkeypatch.undo()
     assert "rolled back" in v.recover()
-    assert tree(v.root) == snapshot
+    after = tree(v.root)
+    recovered = after.pop(".mdmem/journal.jsonl")[len(snapshot.pop(".mdmem/journal.jsonl")) :]
+    assert after == snapshot
+    assert json.loads(recovered)["source"]["outcome"] == "rolled back"  # journaled, once
 
 
 def test_torn_journal_line_is_repaired(story_vault: Vault) -> None:

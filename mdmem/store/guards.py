@@ -1,0 +1,108 @@
+"""Refusals a write checks before it starts: broken files, long values, links out of the vault."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from mdmem.engine.decide import Plan, Statement
+from mdmem.errors import RefusedError
+from mdmem.model.factfile import Fact
+from mdmem.model.graph import Graph
+from mdmem.model.rules import Rules
+from mdmem.store.snapshot import Snapshot
+from mdmem.store.txn import TXN_FILE, pending
+
+# A value is a short thing (a city, a date, a name); long text belongs in the file's body. The
+# bound keeps a pasted 50 MB value from costing minutes of YAML to write and to read back.
+MAX_VALUE = 10_000
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: str
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{where}: {self.message}"
+
+
+def refuse_broken(plan: Plan, problems: Iterable[Problem]) -> None:
+    """Refuse a plan that would change a fact file that does not parse: a person must fix it."""
+    broken = {p.path: p for p in problems}
+    for change in plan.changes:
+        rel = f"facts/{change.key}.md"
+        if rel in broken:
+            raise RefusedError(
+                f"{broken[rel]}\n{rel} must be fixed by hand before mdmem can change it"
+                " (run `mdmem check`)"
+            )
+
+
+def refuse_cycle(rules: Rules, facts: dict[str, Fact], plan: Plan) -> None:
+    """A learned dependency must not close a loop in the graph."""
+    state = dict(facts)
+    for change in plan.changes:
+        if change.after is not None:
+            state[change.key] = change.after
+    cycle = Graph(rules, state).cycle()
+    if cycle and not Graph(rules, facts).cycle():
+        raise RefusedError(f"this would make a dependency cycle {' → '.join(cycle)}; not applied")
+
+
+def refuse_long(st: Statement) -> None:
+    """Refuse a value over MAX_VALUE characters, before any work is done on it."""
+    size = len(st.value) if isinstance(st.value, str) else sum(len(v) for v in st.value or ())
+    if size > MAX_VALUE:
+        raise RefusedError(
+            f"the value for {st.key} is {size:,} characters; the limit is {MAX_VALUE:,}."
+            " Keep the value short and put long text in the body of"
+            f" facts/{st.key}.md"
+        )
+
+
+def refuse_links(meta: Path) -> None:
+    """The journal, lock and manifest stay inside the vault: refuse a symlinked .mdmem/ (or a
+    symlinked file in it), as a symlinked facts/ folder is refused."""
+    for path in (
+        meta,
+        meta / "journal.jsonl",
+        meta / "written.json",
+        meta / "lock",
+        meta / TXN_FILE,
+    ):
+        if path.is_symlink():
+            raise RefusedError(
+                f"{path.name} is a symbolic link (to {os.readlink(path)}); mdmem keeps its journal,"
+                " lock and manifest inside the vault: replace the link with a real folder or file",
+                path=str(path),
+            )
+
+
+def unfinished_problems(meta: Path, recovered: list[str]) -> list[Problem]:
+    """`check`'s word on transactions: those it just finished or rolled back, and one left."""
+    out = [
+        Problem(f".mdmem/{TXN_FILE}", None, f"found an unfinished change: {n}") for n in recovered
+    ]
+    left = pending(meta)
+    if left is not None:
+        out.append(Problem(
+            f".mdmem/{TXN_FILE}", None,
+            f"change {left.get('id')} ({left.get('command')}) is unfinished: another mdmem is"
+            " still writing, or it crashed and this process may not write here; run"
+            " `mdmem sync` with write access to finish or roll it back",
+        ))  # fmt: skip
+    return out
+
+
+def shas_of(snap: Snapshot, rels: list[str]) -> dict[str, str | None]:
+    """The SHA-256 the snapshot holds for each file (None: no such file when it looked)."""
+    out: dict[str, str | None] = {}
+    for rel in rels:
+        e = snap.entries.get(rel)
+        out[rel] = e.sha if e is not None else None
+    return out

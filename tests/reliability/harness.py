@@ -1,0 +1,278 @@
+"""Kill real `mdmem` processes mid-cascade, and save edits while they write; check what is left.
+
+Used by the slow tests (a few dozen trials) and, run as a script, for the larger counts in
+RELIABILITY.md: `python -m tests.reliability.harness kills 1000` (or `edits 1000`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mdmem.edit.sync import sync
+from mdmem.errors import MdmemError
+from mdmem.files import sha256
+from mdmem.model.factfile import parse
+from mdmem.store.lastgood import journal_facts
+from mdmem.store.vault import Vault
+
+DEPENDENTS = 120  # files one `set home_city` rewrites: a cascade long enough to be hit mid-write
+NOW = "2026-03-01T12:00:00Z"
+WRITE_SECONDS = 0.15  # about how long txn.json exists during the cascade (measured; a bound)
+MDMEM = [sys.executable, "-c", "import sys; from mdmem.cli import main; sys.exit(main())"]
+
+
+def rules_text(dependents: int = DEPENDENTS) -> str:
+    """Story-like rules: home_city with `dependents` derived and confirmed facts."""
+    lines = ["version: 1", "attributes:", "  home_city: {label: {en: home city}}"]
+    deps = ["dependencies:"]
+    for i in range(dependents):
+        lines.append(f"  dep{i:03d}: {{label: {{en: dep {i}}}}}")
+        action = "derive, value: '{home_city}'" if i % 2 else "confirm"
+        deps.append(f"  - {{when: home_city, then: dep{i:03d}, action: {action}}}")
+    return "\n".join(lines + deps) + "\n"
+
+
+def env() -> dict[str, str]:
+    out = dict(os.environ, MDMEM_NOW=NOW, PYTHONDONTWRITEBYTECODE="1")
+    out["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+    return out
+
+
+def mdmem(*args: str, vault: Path, check: bool = False) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*MDMEM, *args, "--vault", str(vault)], env=env(), capture_output=True, text=True,
+        check=check, timeout=120,
+    )  # fmt: skip
+
+
+def facts_tree(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted((root / "facts").rglob("*.md"))
+        if not p.name.startswith(".")
+    }
+
+
+def temp_files(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*.tmp"))
+
+
+@dataclass
+class Template:
+    """A vault before a write, and what the write leaves (both states, byte for byte)."""
+
+    root: Path
+    before: dict[str, bytes]
+    after: dict[str, bytes]
+    command: list[str]
+    dependents: int
+    seconds: float  # how long the command takes when not killed
+    window: float  # how long txn.json exists in that run
+
+
+def template(work: Path, kind: str, dependents: int = DEPENDENTS) -> Template:
+    """kind 'set': a cascade from `set home_city`; 'sync': the same cascade from a hand edit."""
+    root = work / f"template-{kind}"
+    rules = work / "rules.yaml"
+    rules.write_text(rules_text(dependents), encoding="utf-8")
+    v = Vault.create(root, str(rules), now=NOW)
+    names = ["home_city"] + [f"dep{i:03d}" for i in range(dependents)]
+    v.say([v.statement(n, value="Guangzhou", at="2025-01-01") for n in names], command="set")
+    sync(v)  # snapshot and manifest settled, as after any run
+    if kind == "set":
+        command = ["set", "home_city", "Shanghai", "--date", "2026-02-10"]
+    else:
+        home = root / "facts/user/home_city.md"
+        home.write_text(
+            home.read_text(encoding="utf-8").replace("Guangzhou", "Shanghai"), encoding="utf-8"
+        )
+        command = ["sync"]
+    before = facts_tree(root)
+    probe = work / f"probe-{kind}"
+    shutil.copytree(root, probe)
+    start = time.monotonic()
+    proc = subprocess.Popen([*MDMEM, *command, "--vault", str(probe)], env=env(),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    seen: list[float] = []  # when txn.json was there: the write's window, to aim kills at
+    while proc.poll() is None:
+        if (probe / ".mdmem/txn.json").exists():
+            seen.append(time.monotonic())
+        time.sleep(0.0005)
+    assert proc.returncode == 0
+    seconds = time.monotonic() - start
+    window = (seen[-1] - seen[0] + 0.01) if seen else WRITE_SECONDS
+    after = facts_tree(probe)
+    shutil.rmtree(probe)
+    assert after != before
+    return Template(root, before, after, command, dependents, seconds, window)
+
+
+@dataclass
+class Tally:
+    trials: int = 0
+    outcomes: Counter[str] = field(default_factory=Counter)
+    failures: list[str] = field(default_factory=list)
+
+    def fail(self, trial: int, why: str) -> None:
+        self.failures.append(f"trial {trial}: {why}")
+
+
+def verify(root: Path, t: Template, tally: Tally, trial: int) -> str:
+    """Recover through a reader, then check the invariants; the state found ('before'/'after')."""
+    check = mdmem("check", vault=root)
+    if check.returncode not in (0, 1) or "Traceback" in check.stderr:
+        tally.fail(trial, f"check crashed: {check.stderr[-300:]}")
+    if (root / ".mdmem/txn.json").exists():
+        tally.fail(trial, "txn.json left after a reader ran")
+    if temp_files(root):
+        tally.fail(trial, f"temporary files left: {temp_files(root)}")
+    tree = facts_tree(root)
+    for rel, data in tree.items():
+        try:
+            parse(data.decode("utf-8"), rel)
+        except (MdmemError, UnicodeDecodeError) as e:
+            tally.fail(trial, f"{rel} does not parse: {e}")
+    state = "before" if tree == t.before else "after" if tree == t.after else "mixed"
+    if state == "mixed":
+        tally.fail(trial, "the vault is neither the before- nor the after-state")
+    v = Vault(root)
+    journaled = journal_facts(v.journal.entries())
+    written = v.manifest.data
+    for rel, fact in journaled.items():
+        if rel in tree and written.get(rel) != sha256(tree[rel]):
+            continue  # a hand edit not synced yet (the sync template's home_city): not mdmem's
+        on_disk = v.facts.get(rel[len("facts/") : -len(".md")])
+        if fact is not None and (on_disk is None or on_disk.to_mapping() != fact.to_mapping()):
+            tally.fail(trial, f"{rel} differs from what the journal says was written")
+            break
+    if t.command == ["sync"] and state == "before":
+        again = mdmem("sync", vault=root)  # the person's edit must still be pending
+        if facts_tree(root) != t.after:
+            tally.fail(
+                trial,
+                f"the hand edit was lost: sync after recovery gave another state ({again.stderr[-200:]})",
+            )
+    return state
+
+
+def _wait_for_txn(proc: subprocess.Popen[str] | subprocess.Popen[bytes], root: Path) -> bool:
+    """Poll until the command starts writing (txn.json appears); False if it ended first."""
+    deadline = time.monotonic() + 120
+    while proc.poll() is None and time.monotonic() < deadline:
+        if (root / ".mdmem/txn.json").exists():
+            return True
+        time.sleep(0.0005)
+    return False
+
+
+def kill_trials(t: Template, n: int, work: Path, seed: int = 15, budget: float = 1e9) -> Tally:
+    """n trials: copy the vault, start the command, SIGKILL it at a random moment, verify."""
+    rng = random.Random(seed)
+    tally = Tally()
+    stop = time.monotonic() + budget
+    for trial in range(n):
+        if time.monotonic() > stop:
+            break
+        root = work / f"kill-{trial}"
+        shutil.copytree(t.root, root)
+        proc = subprocess.Popen([*MDMEM, *t.command, "--vault", str(root)], env=env(),
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        if rng.random() < 0.25:  # anywhere in the run (mostly start-up and planning)
+            time.sleep(t.seconds * rng.uniform(0, 1.05))
+        else:  # most kills aimed at the write: once txn.json appears, within its lifetime
+            if _wait_for_txn(proc, root):
+                time.sleep(rng.uniform(0, t.window * 1.2))
+        killed = proc.poll() is None
+        if killed:
+            proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        tally.trials += 1
+        txn_left = (root / ".mdmem/txn.json").exists()
+        state = verify(root, t, tally, trial)
+        tally.outcomes[
+            f"{'killed' if killed else 'finished'}, {state}{', mid-write' if txn_left else ''}"
+        ] += 1
+        shutil.rmtree(root)
+    return tally
+
+
+def edit_trials(t: Template, n: int, work: Path, seed: int = 15, budget: float = 1e9) -> Tally:
+    """n trials: start the cascade, save a hand edit to a dependent at a random moment (in
+    place or by rename, as editors do), let the command end; the edit must be in the file."""
+    rng = random.Random(seed)
+    tally = Tally()
+    stop = time.monotonic() + budget
+    for trial in range(n):
+        if time.monotonic() > stop:
+            break
+        root = work / f"edit-{trial}"
+        shutil.copytree(t.root, root)
+        target = root / f"facts/user/dep{rng.randrange(t.dependents):03d}.md"
+        line = f"Hand edit {trial}, saved while mdmem wrote."
+        proc = subprocess.Popen([*MDMEM, *t.command, "--vault", str(root)], env=env(),
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)  # fmt: skip
+        if rng.random() < 0.3:  # any time (mostly before mdmem reads the file)
+            time.sleep(t.seconds * rng.uniform(0.3, 1.05))
+        else:  # most edits aimed at the write: once txn.json appears, within its lifetime
+            _wait_for_txn(proc, root)
+            time.sleep(rng.uniform(0, t.window))
+        text = target.read_text(encoding="utf-8").rstrip("\n") + "\n\n" + line + "\n"
+        if rng.random() < 0.5:
+            target.write_text(text, encoding="utf-8")  # in place
+        else:
+            tmp = target.with_name(target.name + "~save")
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, target)  # by rename
+        _, err = proc.communicate(timeout=120)
+        tally.trials += 1
+        if (root / ".mdmem/txn.json").exists() or temp_files(root):
+            tally.fail(trial, "a transaction or temporary file was left")
+        tree = facts_tree(root)
+        rel = target.relative_to(root).as_posix()
+        rest = {k: v for k, v in tree.items() if k != rel}
+        if all(
+            rest != {k: v for k, v in state.items() if k != rel} for state in (t.before, t.after)
+        ):
+            tally.fail(trial, "the other files are neither the before- nor the after-state")
+        kept = line in target.read_text(encoding="utf-8")
+        if not kept:
+            tally.fail(trial, f"the hand edit to {target.name} was overwritten")
+        refused = proc.returncode != 0
+        if refused and "was saved by someone else" not in err:
+            tally.fail(trial, f"exit {proc.returncode}: {err[-300:]}")
+        tally.outcomes[
+            f"{'refused (conflict)' if refused else 'applied'}, edit {'kept' if kept else 'LOST'}"
+        ] += 1
+        shutil.rmtree(root)
+    return tally
+
+
+def main(argv: list[str]) -> int:
+    what, n = argv[0], int(argv[1])
+    kind = argv[2] if len(argv) > 2 else "set"
+    budget = float(argv[3]) if len(argv) > 3 else 1e9  # seconds, then stop early
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        t = template(work, kind)
+        start = time.monotonic()
+        tally = (kill_trials if what == "kills" else edit_trials)(t, n, work, budget=budget)
+        took = time.monotonic() - start
+    print(json.dumps({"what": what, "kind": kind, "trials": tally.trials, "seconds": round(took),
+                      "command_seconds": round(t.seconds, 2), "write_window": round(t.window, 3), "outcomes": dict(tally.outcomes),
+                      "failures": tally.failures[:20], "failed": len(tally.failures)}, indent=1))  # fmt: skip
+    return 1 if tally.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
