@@ -44,7 +44,8 @@ def scenario(tmp_path: Path) -> Path:
 
 
 def test_a_failed_message_counts_as_missing_not_as_a_failed_scenario(scenario: Path) -> None:
-    cfg = LLMConfig("gpt-4o-mini", mock_responses=[TIMEOUT, fact("commute_mode", "metro")], retries=0)
+    cfg = LLMConfig("gpt-4o-mini", mock_responses=[TIMEOUT, fact("commute_mode", "metro")], retries=0,
+                    timeout=0.5)  # litellm's mock timeout waits this long
     report = ev.evaluate([scenario], extractor=finder_for(cfg))
     assert report.errors == []  # the scenario ran
     assert [p.passed for p in report.probe_results()] == [False, True]
