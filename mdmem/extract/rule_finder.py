@@ -13,7 +13,7 @@ from typing import Any
 from mdmem.errors import MdmemError
 from mdmem.extract.candidates import Found, Resolver
 from mdmem.extract.finder import Extraction, Finder
-from mdmem.extract.generic import find_generic, named_next
+from mdmem.extract.generic import answered, find_generic, named_next
 from mdmem.extract.modality import sentences
 from mdmem.extract.prefilter import PatternSet
 from mdmem.extract.requests import find_dependencies, find_forget, find_verbatims
@@ -45,9 +45,10 @@ def rule_patterns(rules: Rules) -> PatternSet[tuple[str, str]]:
     return pset
 
 
-def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: Resolver) -> list[tuple[str, Found]]:  # fmt: skip
+def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: Resolver, asked: str = "") -> list[tuple[str, Found]]:  # fmt: skip
     """(sentence, candidate) pairs of one message, in order: verbatim requests first, then per
-    sentence the dependencies, forget requests, rule patterns and generic forms."""
+    sentence the dependencies, forget requests, rule patterns and generic forms; `asked` is
+    the message before it, whose question a first sentence may answer."""
     out: list[tuple[str, Found]] = []
     kept = find_verbatims(text)
     for slot, payload, (a, b) in kept:
@@ -76,6 +77,8 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
         found += [g for g in find_generic(sentence, resolver) if not _overlaps(g, rules)]
         if not found and out and out[-1][0] == previous:
             found = named_next(sentence, out)  # "We adopted a puppy! His name is Biscuit."
+        elif not found and previous is None:
+            found = answered(sentence, asked, resolver)  # "What are your dogs' names?" "Their…"
         previous = sentence
         out += [(sentence, f) for f in sorted(found, key=lambda f: (f.start, f.kind))]
     return out
@@ -91,10 +94,12 @@ def extract(messages: list[Message], rules: Rules, facts: Mapping[str, Fact], *,
     ex = Extractor(rules, facts, source=source, default_date=default_date)
     patterns = rule_patterns(rules)
     entities = speaker_entities(messages)
+    asked = ""  # the message before: a question it asks may be answered by the next
     for msg in messages:
         if is_human_role(msg.role):
             entity = entities.get(msg.speaker.casefold(), "user")
-            ex.message(msg, entity, find_candidates(msg.text, patterns, ex.resolver))
+            ex.message(msg, entity, find_candidates(msg.text, patterns, ex.resolver, asked))
+        asked = sentences(msg.text)[-1] if msg.text.strip() else ""
     return ex.result()
 
 

@@ -209,7 +209,7 @@ def _current(
         return phrase("stale", lang), origin, sentence
     if fact.status in ("uncertain", "expired") and (says_old or says_current):
         return phrase("doubtful", lang), origin, sentence
-    if says_current and yes_no and fact.status == "active":
+    if says_current and yes_no and fact.status == "active" and tpl.affirms(fact):
         return phrase("yes", lang), origin, sentence
     return "", origin, sentence
 

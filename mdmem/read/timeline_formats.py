@@ -54,6 +54,8 @@ def change_text(e: Event) -> str:
     if e.redacted:
         return doc("value_removed")
     new, old = value_text(e.value), value_text(e.previous)
+    if e.shape in ("none", "unnamed", "plan"):  # what kind of fact it became says more
+        new = doc(f"shape_{e.shape}", value=new)
     if e.kind == "expired":
         return doc("value_to_unknown", old=old) if old else doc("unknown")
     if e.kind == "uncertain":
