@@ -195,7 +195,7 @@ def find_generic(sentence: str, resolver: Resolver) -> list[Found]:
         for m in rx.finditer(sentence, offset):
             owner = m.groupdict().get("owner")
             attr = _slot(m.groupdict().get("det"), m["x"], owner, resolver)
-            if attr is None or resolver.patterned(attr):
+            if attr is None or (resolver.patterned(attr) and not _named_outright(m, attr, resolver)):
                 continue
             value = _value(attr, m["x"], m["y"], resolver)
             det = (m.groupdict().get("det") or "").lower()
@@ -240,19 +240,34 @@ def find_generic(sentence: str, resolver: Resolver) -> list[Found]:
         if attr is None and y.isascii() and name_like(y):
             attr = resolver.new_slug(x)  # "包管理器是Karnex Pack"
             y = name_like(y) or y
-        if attr is None or resolver.patterned(attr) or any(f.attribute == attr for f in out):
+        if attr is None or any(f.attribute == attr for f in out):
+            continue
+        if resolver.patterned(attr) and not (resolver.declared(x) == attr and _fits(y, attr, resolver)):
             continue
         out.append(_found(attr, y, m, None))
     for m in _ZH_IS.finditer(sentence, offset) if "的" in sentence else ():
         attr = _zh_slot(m["x"], resolver)
         y = m["y"]
-        if attr is None or resolver.patterned(attr) or _ZH_Y_BAD.search(y):
+        if attr is None or _ZH_Y_BAD.search(y):
+            continue
+        if resolver.patterned(attr) and not (resolver.declared(m["x"]) == attr and _fits(y, attr, resolver)):
             continue
         if attr not in resolver.rules.attributes and len(y) > 12:
             continue
         out.append(_found(attr, y, m, {"团队": "team", "我们团队": "team", "我们组": "team",
                                         "组里": "team", "项目": "project"}.get(m["owner"] or "")))  # fmt: skip
     return out + [k for k in find_kinds(sentence, resolver) if not _covered(k, out)]
+
+
+def _named_outright(m: re.Match[str], attr: str, resolver: Resolver) -> bool:
+    """A slot with patterns of its own, named by its label or an alias in a form its patterns
+    miss ("the team's package manager is Karnex Pack"), with a name for a value."""
+    return resolver.declared(m["x"]) == attr and name_like(m["y"]) is not None
+
+
+def _fits(y: str, attr: str, resolver: Resolver) -> bool:
+    """A Chinese form's value that a patterned slot takes: a Latin name, or a known spelling."""
+    return (y.isascii() and name_like(y) is not None) or resolver.by_value.get(norm(y)) == attr
 
 
 def _covered(k: Found, out: list[Found]) -> bool:

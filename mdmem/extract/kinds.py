@@ -52,6 +52,7 @@ _TALK = words(
 )
 # One vague word says nothing of a preference ("I just like playing for fun").
 _VAGUE = words("playing doing stuff things life working trying")
+_PARTICLES = words("up out down off over around away")
 # "I love X" speaks of a preference at the head of a clause, or after these words ("why I love
 # it", "how much I love"), never inside a relative clause ("something I love is …").
 _LEAD = re.compile(
@@ -216,6 +217,8 @@ def _object(sentence: str, m: re.Match[str]) -> str | None:
         value = " ".join([gerund(value.split()[0]), *value.split()[1:]])
     parts = value.split()
     if parts[0] in _TALK or parts[-1] in _TALK or (len(parts) == 1 and parts[0] in _VAGUE):
+        return None
+    if parts[-1] in _PARTICLES:  # "curling up (with a good book)": the phrase is not whole
         return None
     rest = sentence[m.end("value") :]
     if (a := _AND_ONE.match(rest)) and len(parts) == 1:  # "dance and fashion": both

@@ -58,6 +58,8 @@ DOCUMENTS: dict[str, str] = {
     "shape_none": "none",
     "shape_unnamed": "exists, unnamed",
     "shape_plan": "planned: {value}",
+    "shape_item_since": "{value} (since {date})",
+    "shape_item_dislike": "{value} (dislike)",
     "gantt_title": "mdmem timeline",
     "gantt_unknown_since": "unknown since",
     "gantt_forgotten": "forgotten",
