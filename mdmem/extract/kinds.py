@@ -52,6 +52,7 @@ _TALK = words(
 )
 # One vague word says nothing of a preference ("I just like playing for fun").
 _VAGUE = words("playing doing stuff things life working trying")
+_PLACE = re.compile(r"\s+(?:in|at|on|with)\s+(?:the\s+|a\s+|my\s+)?[a-z]+(?=\s*(?:$|[.,;!?]))")
 _PARTICLES = words("up out down off over around away")
 # "I love X" speaks of a preference at the head of a clause, or after these words ("why I love
 # it", "how much I love"), never inside a relative clause ("something I love is …").
@@ -223,6 +224,8 @@ def _object(sentence: str, m: re.Match[str]) -> str | None:
     rest = sentence[m.end("value") :]
     if (a := _AND_ONE.match(rest)) and len(parts) == 1:  # "dance and fashion": both
         return value if a["y"] in _TALK else f"{value} and {a['y']}"
-    if a:
-        return value  # "improving education and infrastructure": the first is said whole
-    return None if _AND_MORE.match(rest) else value
+    if a or _AND_MORE.match(rest):  # "improving education and infrastructure": unclear
+        return None
+    if len(parts) == 1 and parts[0].endswith("ing") and (p := _PLACE.match(rest)):
+        return value + p.group()  # "experimenting in the kitchen": the doing needs its place
+    return value

@@ -106,12 +106,26 @@ def ask(
     with Index(vault.root) as index:
         index.refresh(vault.parsed)  # what changed is parsed once, for the snapshot too
         result = answer_from_index(index, vault.rules, question, as_of=as_of, entity=entity)
-    if as_of is None and (result.mode == "none" or asks_what_was_said(question)):
+    if as_of is None and (result.mode == "none" or asks_what_was_said(question) or _by_words(result)):
         _from_passages(vault, result)
     if llm is not None:
         result.text = llm_answer(result, model=llm, api_base=api_base, options=llm_options)
         result.model = llm
     return result
+
+
+def _by_words(result: Answer) -> bool:
+    """Whether the facts may say less than what was said, which is then quoted after them: no
+    fact was named by its slot, only hit by words of its value ('Why did Jon start his dance
+    studio?' hits his liking dancing), or one holds no name or a list that may be partial."""
+    if result.mode not in ("current", "topic"):
+        return False
+    facts = result.facts
+    named = [f for f in facts if f.get("score_rules", 0) > 0 or result.mode == "topic"]
+    # A fact that holds no name ('children: mentioned, not by name') or a list that may be
+    # partial says less than the words did.
+    partial = [f for f in facts if f.get("status") == "active" and (f.get("value") is None or isinstance(f.get("value"), list))]  # fmt: skip
+    return bool(partial) or not named and all(f.get("status") == "active" for f in facts)
 
 
 def _from_passages(vault: Vault, result: Answer) -> None:

@@ -84,6 +84,8 @@ def test_a_forget_request_names_a_slot_it_does_not_state():
         ("I also don't like bowling.", "bowling", "dislike"),
         ("I love painting landscapes.", "painting landscapes", "like"),
         ("I love to paint.", "painting", "like"),
+        ("I love experimenting in the kitchen, coming up with something tasty.",
+         "experimenting in the kitchen", "like"),
         ("That's why I'm so passionate about yoga.", "yoga", "like"),
         ("I hate cilantro!", "cilantro", "dislike"),
         ("Eagles have always mesmerized me.", "eagles", "like"),
@@ -107,6 +109,8 @@ def test_dance_and_fashion_are_two_preferences():
         "Doing something I love is awesome.",  # a relative clause: the object came before
         "I'm grateful to have a job I enjoy every day.",
         "I love action and sci-fi movies.",  # unclear where the object ends
+        "I'm passionate about improving education and infrastructure in our town.",
+        "I enjoy curling up with a good book.",  # a phrasal verb cut from its object
         "I just like playing for fun.",
         "I'd love to go.",
         "Do you like hiking?",

@@ -41,3 +41,16 @@ def test_a_dislike_is_never_answered_yes():
     liked = Fact("user", "likes", ["hiking"])
     disliked = Fact("user", "likes", ["bowling"], items={"bowling": {"polarity": "dislike"}})
     assert affirms(liked) and not affirms(disliked)
+
+
+def test_a_fact_that_says_less_than_the_words_is_followed_by_them(tmp_path, monkeypatch):
+    from mdmem.edit.ingest import ingest_text
+    from mdmem.read.ask import ask
+    from mdmem.store.vault import Vault
+
+    monkeypatch.setenv("MDMEM_NOW", "2026-03-01T12:00:00Z")
+    vault = Vault.create(tmp_path / "v", "personal")
+    ingest_text(vault, "User: My kids loved the camp at Lake Tahoe.\n", source="a.md", date="2026-02-10")
+    answer = ask(vault, "Which camp did my kids love?")
+    assert answer.text.startswith("Your children: mentioned, but not by name yet")
+    assert "Lake Tahoe" in answer.text  # what was said comes after the fact
