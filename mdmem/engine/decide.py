@@ -30,6 +30,8 @@ class Statement:
     until: str = ""  # for a closed past period: when it stopped being true
     change: bool = False  # said as a change ("transferred my care to X"): a first value cascades too
     evidence: str = ""  # the episode message it was said in, as a wikilink
+    form: str = ""  # none | unnamed | plan (Fact.kind); "": a plain value
+    polarity: str = ""  # like | dislike, for a preference
 
     @property
     def key(self) -> str:
@@ -112,11 +114,12 @@ def decide(before: Fact | None, st: Statement, rules: Rules, now: str) -> tuple[
             "rejected by the person" if st.kind == "reject" else "no longer true, said the person"
         )
         history = list(before.history)
-        if before.value is not None:
-            history.append(archive(before, at, reason))
+        if before.value is not None or before.kind:
+            history.append(_archive(before, at, reason))
         return "EXPIRE", before.evolve(
             value=None, status="expired", history=history, recorded_at=now, source=st.source,
-            evidence=st.evidence or None, uncertain_because=None, derived_from=None,
+            evidence=st.evidence or None, uncertain_because=None, derived_from=None, kind=None,
+            items={},
         )  # fmt: skip
     if st.kind == "keep":
         if not live or before is None or before.status == "active":
@@ -132,22 +135,31 @@ def _assert(
 ) -> tuple[str, Fact | None]:
     attr = rules.attribute(st.attribute)
     status = "tentative" if st.tentative else "active"
-    value = st.value
+    value = None if st.form in ("none", "unnamed") else st.value
     if attr.cardinality == "many" and isinstance(value, str):
         value = [value]
+    items = (
+        {v: {"polarity": "dislike"} for v in value}
+        if st.polarity == "dislike" and isinstance(value, list) else {}
+    )  # fmt: skip
     new = Fact(
         entity=st.entity, attribute=st.attribute, value=value, status=status, valid_from=at,
         recorded_at=now, source=st.source, evidence=st.evidence or None,
-        depends_on=list(st.depends_on), body=st.body,
+        depends_on=list(st.depends_on), body=st.body, kind=st.form or None, items=items,
     )  # fmt: skip
     if before is None:
         return "ADD", new
     deps = _merge_deps(before.depends_on, st.depends_on)
+    if st.form in ("none", "unnamed") or (before.kind in ("none", "unnamed") and before.status != "expired"):
+        return _shape(before, st, new, now, at, deps)
     current = before.last_value()
     if attr.cardinality == "many" and isinstance(current, list) and isinstance(value, list):
         missing = [
             v for v in value if not any(rules.same_value(st.attribute, v, c) for c in current)
         ]
+        flipped = _flipped(before, st, rules, value)
+        if flipped:
+            return "UPDATE", _flip(before, st, flipped, now, at, deps)
         if not missing and before.status == "active":
             return (
                 ("NOOP", None)
@@ -155,9 +167,19 @@ def _assert(
                 else ("UPDATE", before.evolve(depends_on=deps))
             )
         if missing:  # a list grows: nothing stopped being true, so nothing is archived
+            grown = copy.deepcopy(before.items)
+            for v in missing:  # each item keeps its own start and polarity
+                fields = dict(new.items.get(v, {}))
+                if at != before.valid_from:
+                    fields["valid_from"] = at
+                if fields:
+                    grown[v] = {k: fields[k] for k in sorted(fields)}
+            plans = st.form == "plan" and before.kind == "plan" and before.status == "tentative"
             return "UPDATE", before.evolve(
-                value=[*current, *missing], status="active", recorded_at=now, source=st.source,
-                evidence=st.evidence or None, uncertain_because=None, depends_on=deps,
+                value=[*current, *missing], status="tentative" if plans else "active",
+                recorded_at=now, source=st.source, evidence=st.evidence or None,
+                uncertain_because=None, depends_on=deps, items=grown,
+                kind="plan" if plans else None,
             )  # fmt: skip
     if rules.same_value(st.attribute, current, value):
         if before.status == "active" or st.tentative:
@@ -169,11 +191,87 @@ def _assert(
     if kept is not None:
         return kept, _backfill(before, st, now) if kept == "BACKFILL" else None
     history = list(before.history)
-    if before.value is not None:
-        history.append(archive(before, at, "superseded by a new statement"))
+    if before.value is not None or before.kind:
+        history.append(_archive(before, at, "superseded by a new statement"))
     return "UPDATE", new.evolve(
         history=history, body=before.body, extra=before.extra, depends_on=deps
     )
+
+
+def _archive(fact: Fact, valid_to: str, reason: str) -> dict[str, object]:
+    """A history entry for the fact's current state; its kind and items go with it."""
+    entry = archive(fact, valid_to, reason)
+    if fact.kind:
+        entry = {"value": entry.pop("value"), "kind": fact.kind, **entry}
+    if fact.items:
+        entry["items"] = copy.deepcopy(fact.items)
+    return entry
+
+
+def _shape(
+    before: Fact, st: Statement, new: Fact, now: str, at: str, deps: list[dict[str, object]]
+) -> tuple[str, Fact | None]:
+    """A stated absence ("I don't have any pets") or an unnamed one ("my husband"), or a value
+    said where one of those is held (docs/states.md#kinds)."""
+    if st.form and before.kind == st.form:
+        if before.status == "active" or st.tentative:
+            return "NOOP", None
+        return "CONFIRM", before.evolve(status="active", uncertain_because=None, recorded_at=now)
+    if st.form == "unnamed" and before.value is not None and before.status != "expired":
+        return "NOOP", None  # a name is known: "my husband" says nothing more
+    kept = keeps_value(before.status, before.valid_from, at, tentative=st.tentative)
+    if kept is not None:
+        return "NOOP", None  # an earlier or weaker word leaves what is held
+    if before.kind == "unnamed" and not st.form:
+        # The one who was unnamed has a name now: the same thing, known better; since then.
+        start = min(x for x in (before.valid_from, at) if x)
+        return "UPDATE", new.evolve(valid_from=start, history=list(before.history),
+                                    body=before.body, extra=before.extra, depends_on=deps)  # fmt: skip
+    history = list(before.history)
+    if before.value is not None or before.kind:
+        reason = "none now, said the person" if st.form == "none" else "superseded by a new statement"
+        history.append(_archive(before, at, reason))
+    return "UPDATE", new.evolve(
+        history=history, body=before.body, extra=before.extra, depends_on=deps
+    )
+
+
+def _polarity(fact: Fact, item: str) -> str:
+    return str(fact.items.get(item, {}).get("polarity", "like"))
+
+
+def _flipped(before: Fact, st: Statement, rules: Rules, value: list[str]) -> dict[str, str]:
+    """Held items whose preference the statement turns around: {held item: new polarity}."""
+    if not st.polarity or not isinstance(before.value, list):
+        return {}
+    return {
+        c: st.polarity for v in value for c in before.value
+        if rules.same_value(st.attribute, v, c) and _polarity(before, c) != st.polarity
+    }  # fmt: skip
+
+
+def _flip(before: Fact, st: Statement, flipped: dict[str, str], now: str, at: str,
+          deps: list[dict[str, object]]) -> Fact:  # fmt: skip
+    """"I don't like bowling any more": the item stays, its polarity turns; the old one is history."""
+    items = copy.deepcopy(before.items)
+    history = list(before.history)
+    for item, polarity in flipped.items():
+        old = items.get(item, {})
+        history.append({
+            "value": item, "status": "archived",
+            "valid_from": old.get("valid_from") or before.valid_from, "valid_to": at,
+            "recorded_at": now, "source": st.source, "reason": "preference changed",
+            "items": {item: {"polarity": _polarity(before, item)}},
+        })  # fmt: skip
+        fields = {"valid_from": at} if at != before.valid_from else {}
+        if polarity == "dislike":
+            fields["polarity"] = "dislike"
+        if fields:
+            items[item] = {k: fields[k] for k in sorted(fields)}
+        else:
+            items.pop(item, None)
+    return before.evolve(items=items, history=history, recorded_at=now, source=st.source,
+                         evidence=st.evidence or None, depends_on=deps)  # fmt: skip
 
 
 def keeps_value(status: str, valid_from: str | None, at: str, *, tentative: bool) -> str | None:
@@ -189,6 +287,8 @@ def keeps_value(status: str, valid_from: str | None, at: str, *, tentative: bool
 
 def _confirm(before: Fact, st: Statement, now: str, deps: list[dict[str, object]]) -> Fact:
     after = before.evolve(status="active", uncertain_because=None, recorded_at=now, depends_on=deps)
+    if before.kind == "plan":  # the plan came true: a plain value from the day it was said
+        after.kind, after.valid_from = None, st.at or before.valid_from
     if before.value is None and before.history:  # an expired value said again: bring it back
         last = before.history[-1]
         after.value = last["value"]

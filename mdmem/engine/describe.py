@@ -9,16 +9,30 @@ from mdmem.lang.phrases import doc
 from mdmem.model.factfile import Fact
 from mdmem.model.periods import added_history
 
+# A fact's kind → the words for it (lang/documents.py); `plan` takes the value.
+SHAPE_WORDS = {"none": "shape_none", "unnamed": "shape_unnamed", "plan": "shape_plan"}
+
 
 def show_value(fact: Fact | None) -> str:
     if fact is None:
         return "—"
     if fact.status == "deleted":
         return doc("value_removed")
+    if fact.kind in ("none", "unnamed"):
+        return doc(SHAPE_WORDS[fact.kind])
     v = fact.value
     if v is None:
         return doc("value_unknown")
-    return ", ".join(v) if isinstance(v, list) else v
+    text = ", ".join(_item(fact, i) for i in v) if isinstance(v, list) else v
+    return doc("shape_plan", value=text) if fact.kind == "plan" else text
+
+
+def _item(fact: Fact, item: str) -> str:
+    """A list item with its own start and polarity, where it has them."""
+    fields = fact.items.get(item, {})
+    if fields.get("valid_from"):
+        item = doc("shape_item_since", value=item, date=fields["valid_from"])
+    return doc("shape_item_dislike", value=item) if fields.get("polarity") == "dislike" else item
 
 
 def backfilled(c: Change) -> str | None:

@@ -31,6 +31,8 @@ class Found:
     owner: str | None = None  # "the team's lead": the fact is about `team`
     date: str | None = None  # a pattern's own `date` group
     dep: dict[str, Any] = field(default_factory=dict)  # depends: {on, action, value?}
+    form: str = ""  # none | unnamed | plan: the kind of fact it states (Fact.kind)
+    polarity: str = ""  # like | dislike: a preference, its denial already read
 
 
 def words(text: str) -> frozenset[str]:

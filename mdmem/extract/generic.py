@@ -12,6 +12,8 @@ import re
 from dataclasses import replace
 
 from mdmem.extract.candidates import LOWER_STOP, X_STOP, Found, Resolver, words
+from mdmem.extract.kinds import find_kinds
+from mdmem.extract.modality import is_question
 from mdmem.lang.detect import has_cjk
 from mdmem.model.rules import norm
 
@@ -41,18 +43,20 @@ _QUOTED = re.compile(
     r"^(?:\"(?P<a>[^\"]{1,80})\"|“(?P<b>[^”]{1,80})”|'(?P<c>[^']{1,80}?)'(?!\w)|‘(?P<d>[^’]{1,80}?)’(?!\w)"
     r"|«(?P<e>[^»]{1,80})»|「(?P<f>[^」]{1,80})」|『(?P<g>[^』]{1,80})』)"
 )
+# A handle, channel, host, path or code: "#aurora-core", "@kim", "stream.velturis.io/aurora".
+_IDENT = re.compile(r"^(?:[#@][\w-]+|[\w-]+(?:[./:@][\w-]+)+/?)$")
 _NUMBER = re.compile(r"^\+?\d[\d\s:/.,-]*\d$|^\d$")
 _CAPWORD = re.compile(r"^(?:[A-Z0-9][\w'’.&+-]*|[\"“][^\"”]+[\"”])$")
 
 _END = (
-    r"(?=\s*(?:$|[,;:!?()]|\.(?:\s|$)|\s[-–—]\s|\s(?:and|but|because|since|so|which|who|though|"
+    r"(?=\s*(?:$|[,;!?()]|:(?!\S)|\.(?:\s|$)|\s[-–—]\s|\s(?:and|but|because|since|so|which|who|though|"
     r"although|when|if|for|as|at|in|on|from|with|now|too|anymore|lol|haha)\b))"
 )
 _X = r"(?P<x>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})"
 _IS = re.compile(
     r"(?<![\w'’])(?P<det>[Mm]y|[Oo]ur|[Tt]he)\s+(?:(?P<owner>[a-z]+)['’]s\s+)?"
     rf"(?P<new>(?:new|current|present)\s+)?{_X}\s+(?:is|['’]s)\s+(?:now\s+|still\s+|currently\s+)?"
-    rf"(?P<y>[^,;:!?()]+?){_END}"
+    rf"(?P<y>(?:[^,;:!?()]|:(?=\S))+?){_END}"
 )
 _NEW = re.compile(
     r"(?:^|(?<=[,;:]\s))(?P<y>[A-Z][\w'’.+-]*(?:\s+[A-Z][\w'’.+-]*){0,3}|[a-z][\w.+-]*)\s+is\s+"
@@ -109,6 +113,20 @@ ZH_X_STOP = words(
 _ZH_Y_BAD = re.compile(
     r"^(?:不|没|很|太|真|挺|非常|有点|一个|一种|在|要|想|去|让|把|怎么|什么)|[我你他她它]"
 )
+# "部署平台是Vercel", "发版日改成周二了": a bare "X是Y" at the start of a clause, for a slot the
+# rules or the vault know (or, for a Latin name or identifier, a new one).
+_ZH_BARE = re.compile(
+    r"(?:^|(?<=[，,；;]))(?:现在|目前)?(?P<x>[\u4e00-\u9fff]{2,6}?)(?:现在|目前)?"
+    r"(?P<verb>是|叫|改成了?|换成了?|变成了?|改为)"
+    r"(?P<y>[A-Za-z0-9#@][\w.:/#@+-]*(?: [A-Za-z0-9][\w.:/+-]*){0,3}|[^，。！？；,!?;\s]{1,20}?)"
+    r"(?=$|[，。！？；,!?;\s]|了|啦)"
+)
+_ZH_X_BAD = re.compile(r"[我你他她它这那谁哪什么]|^(?:今天|明天|昨天|现在|这里|那里|就|也|都|还|真|不)")
+# "I go to FitX now": a value the rules know names its slot.
+_GO_TO = re.compile(
+    r"\bI\s+(?:now\s+|usually\s+|mostly\s+)?(?:go|train|work\s+out)\s+(?:to|at)\s+"
+    r"(?P<y>[A-Z][\w+-]*(?:\s[A-Z][\w+-]*){0,2})(?=\s*(?:$|[,;.!?]|\s(?:now|these|again)\b))"
+)
 _PREFIX = re.compile(r"^\s*(?:update|updated|更新|最新消息)\s*[:：]\s*", re.I)
 # Each form runs only when the words it cannot do without are in the sentence.
 _GATE_IS = re.compile(r"(?=.*\b(?:my|our|the)\s)(?=.*(?:\sis\s|['’]s\s))", re.I | re.S)
@@ -126,7 +144,7 @@ def name_like(y: str) -> str | None:
     y = y.strip().rstrip(".!")
     if q := _QUOTED.match(y):
         return next(v for v in q.groups() if v is not None).strip() or None
-    if _NUMBER.match(y):
+    if _NUMBER.match(y) or _IDENT.match(y):
         return y
     words = y.split()
     if not 1 <= len(words) <= 5 or words[0] in CAP_STOP:
@@ -155,10 +173,7 @@ def _slot(det: str | None, x: str, owner: str | None, resolver: Resolver) -> str
         return None
     if words[-1] in HEAD_STOP and resolver.declared(x, aliases=False) is None:
         return None
-    attr = resolver.declared(x)
-    if attr is None and det and det.lower() == "the" and owner is None:
-        return None  # "the weather is …": only slots the rules or the vault know
-    return attr or resolver.new_slug(x)
+    return resolver.declared(x) or resolver.new_slug(x)
 
 
 def _value(attr: str, x: str, y: str, resolver: Resolver) -> str | None:
@@ -180,9 +195,13 @@ def find_generic(sentence: str, resolver: Resolver) -> list[Found]:
         for m in rx.finditer(sentence, offset):
             owner = m.groupdict().get("owner")
             attr = _slot(m.groupdict().get("det"), m["x"], owner, resolver)
-            if attr is None or resolver.patterned(attr):
+            if attr is None or (resolver.patterned(attr) and not _named_outright(m, attr, resolver)):
                 continue
             value = _value(attr, m["x"], m["y"], resolver)
+            det = (m.groupdict().get("det") or "").lower()
+            if det == "the" and owner is None and resolver.declared(m["x"]) is None:
+                # "the weather is nice": a slot nobody named takes only an identifier
+                value = value if value and (_IDENT.match(value) or _QUOTED.match(m["y"].strip())) else None
             if value:
                 out.append(_found(attr, value, m, owner))
     m = _COLON.match(sentence, offset) if (":" in sentence or "：" in sentence) else None
@@ -209,16 +228,50 @@ def find_generic(sentence: str, resolver: Resolver) -> list[Found]:
             out.append(Found(None, y, "switch", m.start(), ys, m.end()))
         elif not any(f.attribute == attr for f in out):
             out.append(Found(attr, y, "assert", m.start(), ys, m.end()))
+    for m in _GO_TO.finditer(sentence, offset) if "I " in sentence else ():
+        attr = resolver.by_value.get(norm(m["y"]))
+        if attr is not None and not any(f.attribute == attr for f in out):
+            out.append(_found(attr, m["y"], m, None))
+    for m in _ZH_BARE.finditer(sentence, offset) if has_cjk(sentence) else ():
+        x, y = m["x"], m["y"]
+        if _ZH_X_BAD.search(x) or _ZH_Y_BAD.search(y) or x in ZH_X_STOP:
+            continue
+        attr = resolver.declared(x)
+        if attr is None and y.isascii() and name_like(y):
+            attr = resolver.new_slug(x)  # "包管理器是Karnex Pack"
+            y = name_like(y) or y
+        if attr is None or any(f.attribute == attr for f in out):
+            continue
+        if resolver.patterned(attr) and not (resolver.declared(x) == attr and _fits(y, attr, resolver)):
+            continue
+        out.append(_found(attr, y, m, None))
     for m in _ZH_IS.finditer(sentence, offset) if "的" in sentence else ():
         attr = _zh_slot(m["x"], resolver)
         y = m["y"]
-        if attr is None or resolver.patterned(attr) or _ZH_Y_BAD.search(y):
+        if attr is None or _ZH_Y_BAD.search(y):
+            continue
+        if resolver.patterned(attr) and not (resolver.declared(m["x"]) == attr and _fits(y, attr, resolver)):
             continue
         if attr not in resolver.rules.attributes and len(y) > 12:
             continue
         out.append(_found(attr, y, m, {"团队": "team", "我们团队": "team", "我们组": "team",
                                         "组里": "team", "项目": "project"}.get(m["owner"] or "")))  # fmt: skip
-    return out
+    return out + [k for k in find_kinds(sentence, resolver) if not _covered(k, out)]
+
+
+def _named_outright(m: re.Match[str], attr: str, resolver: Resolver) -> bool:
+    """A slot with patterns of its own, named by its label or an alias in a form its patterns
+    miss ("the team's package manager is Karnex Pack"), with a name for a value."""
+    return resolver.declared(m["x"]) == attr and name_like(m["y"]) is not None
+
+
+def _fits(y: str, attr: str, resolver: Resolver) -> bool:
+    """A Chinese form's value that a patterned slot takes: a Latin name, or a known spelling."""
+    return (y.isascii() and name_like(y) is not None) or resolver.by_value.get(norm(y)) == attr
+
+
+def _covered(k: Found, out: list[Found]) -> bool:
+    return any(f.attribute == k.attribute and f.start < k.end and k.start < f.end for f in out)
 
 
 def _zh_slot(x: str, resolver: Resolver) -> str | None:
@@ -255,3 +308,36 @@ def named_next(sentence: str, before: list[tuple[str, Found]]) -> list[Found]:
     before.pop()  # the kind ("puppy") gives way to its name
     start = m.start("value") if m["value"] else m.start("zh")
     return [replace(prev, value=name, start=0, value_start=start, end=m.end())]
+
+
+_NAME = r"[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?"
+_ANSWER = re.compile(
+    r"^\s*(?:(?:their|his|her|its) names? (?:is|are)|(?:they|he|she|it)(?:['’]re|['’]s| are| is) "
+    r"(?:called|named))\s+"
+    rf"(?P<value>(?-i:{_NAME}(?:(?:,? and |, ){_NAME})*))(?![\w'’-])"
+    r"|^\s*(?:它们?|他们?|她们?)(?:叫|的名字是)(?P<zh>[\u4e00-\u9fffA-Za-z]{1,4}?(?:[、和][\u4e00-\u9fffA-Za-z]{1,4}?)*)"
+    r"(?=$|[，,。！!？?\s])",
+    re.I,
+)
+# What a question asks the name of: "What are your dogs' names?", "你的狗叫什么名字？"
+ASKED = words(
+    """
+    dog dogs cat cats puppy puppies kitten kittens pet pets husband wife partner boyfriend
+    girlfriend kids kid children child son sons daughter daughters 狗 狗狗 猫 猫咪 宠物 老公 老婆 孩子 儿子 女儿
+    """
+)
+_ASKED_WORD = re.compile(r"[A-Za-z]+|狗狗|狗|猫咪|猫|宠物|老公|老婆|孩子|儿子|女儿")
+
+
+def answered(sentence: str, asked: str, resolver: Resolver) -> list[Found]:
+    """Names given in answer to the question just asked by someone else ("What are your dogs'
+    names?" — "Their names are Pepper, Precious and Panda.")."""
+    m = _ANSWER.match(sentence)
+    if m is None or not asked or not is_question(asked.strip()):
+        return []
+    slots = [resolver.declared(w.lower()) for w in _ASKED_WORD.findall(asked) if w.lower() in ASKED]
+    attr = next((a for a in slots if a), None)
+    if attr is None:
+        return []
+    key = "value" if m["value"] else "zh"
+    return [Found(attr, m[key], "assert", m.start(), m.start(key), m.end())]

@@ -18,9 +18,15 @@ _CLAUSE = re.compile(
     r"[,;，；、:：—–]|\s-\s|\b(?:but|and|so|because|though|although|while)\b", re.I
 )
 
+# An auxiliary opens a question only before its subject ("Did you…", "Have your kids…"); chat
+# drops the subject of statements ("Haven't seen one", "Can't do that here", "Will be cool").
 _QUESTION_START = re.compile(
     r"^\s*(?:and |but |so |oh,? |hey,? )?(?:did|do|does|is|are|was|were|can|could|would|should|have|has|"
-    r"will|am|shall|may|might|isn't|aren't|didn't|don't|doesn't|haven't|hasn't|won't)\b",
+    r"will|am|shall|may|might|isn['’]t|aren['’]t|didn['’]t|don['’]t|doesn['’]t|haven['’]t|hasn['’]t|"
+    r"won['’]t|can['’]t|wouldn['’]t|couldn['’]t|shouldn['’]t|wasn['’]t|weren['’]t)"
+    r"(?![\w'’])\s+(?:n['’]t\s+)?(?:not\s+)?"
+    r"(?:i|you|he|she|it|we|they|there|this|that|these|those|the|a|an|my|your|his|her|its|our|their"
+    r"|any|anyone|anybody|someone|somebody|everyone|everybody|u|ya|y['’]all|(?-i:[A-Z][a-z]+))\b",
     re.I,
 )
 _QUESTION_END = re.compile(

@@ -15,7 +15,7 @@ from typing import Any
 from mdmem.errors import MdmemError
 from mdmem.extract.candidates import Found, Resolver
 from mdmem.extract.finder import Extraction, Finder
-from mdmem.extract.generic import find_generic, named_next
+from mdmem.extract.generic import answered, find_generic, named_next
 from mdmem.extract.guard import (
     MAX_CANDIDATES,
     UNREAD,
@@ -57,10 +57,11 @@ def rule_patterns(rules: Rules) -> PatternSet[tuple[str, str]]:
 
 
 def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: Resolver,
-                    budget: Budget | None = None) -> list[tuple[str, Found]]:  # fmt: skip
+                    budget: Budget | None = None, asked: str = "") -> list[tuple[str, Found]]:  # fmt: skip
     """(sentence, candidate) pairs of one message, in order: verbatim requests first, then per
-    sentence the dependencies, forget requests, rule patterns and generic forms. Raises
-    `guard.Runaway` when the message takes longer than `budget` (default: `MESSAGE_BUDGET`)."""
+    sentence the dependencies, forget requests, rule patterns and generic forms; `asked` is
+    the message before it, whose question a first sentence may answer. Raises `guard.Runaway`
+    when the message takes longer than `budget` (default: `MESSAGE_BUDGET`)."""
     budget = budget or Budget()
     out: list[tuple[str, Found]] = []
     kept = find_verbatims(text)
@@ -93,6 +94,8 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
         found += [g for g in find_generic(sentence, resolver) if not _overlaps(g, rules)]
         if not found and out and out[-1][0] == previous:
             found = named_next(sentence, out)  # "We adopted a puppy! His name is Biscuit."
+        elif not found and previous is None:
+            found = answered(sentence, asked, resolver)  # "What are your dogs' names?" "Their…"
         previous = sentence
         out += [(sentence, f) for f in sorted(found, key=lambda f: (f.start, f.kind))]
     return out
@@ -120,14 +123,16 @@ def extract(messages: list[Message], rules: Rules, facts: Mapping[str, Fact], *,
     patterns = rule_patterns(rules)
     entities = speaker_entities(messages)
     slow: set[str] = set()  # rules.yaml patterns that ran away: not run again in this batch
+    asked = ""  # the message before: a question it asks may be answered by the next
     for msg in messages:
         if is_human_role(msg.role):
             entity = entities.get(msg.speaker.casefold(), "user")
             budget = Budget(slow=slow)
             try:
-                found = find_candidates(msg.text, patterns, ex.resolver, budget)
+                found = find_candidates(msg.text, patterns, ex.resolver, budget, asked=asked)
             except Runaway as e:
                 ex.notes.append(skipped_note(msg, e, rules))
+                asked = ""
                 continue
             if len(found) > MAX_CANDIDATES:
                 ex.notes.append(
@@ -137,6 +142,7 @@ def extract(messages: list[Message], rules: Rules, facts: Mapping[str, Fact], *,
                 )
                 found = found[:MAX_CANDIDATES]
             ex.message(msg, entity, found, budget)
+        asked = sentences(msg.text)[-1] if msg.text.strip() else ""
     return ex.result()
 
 

@@ -19,6 +19,7 @@ from mdmem.extract.candidates import Found, Resolver, canonical
 from mdmem.extract.dates import When, find_when, minutes, parse_date
 from mdmem.extract.finder import Extraction
 from mdmem.extract.guard import UNREAD, Budget
+from mdmem.extract.kinds import plan_date
 from mdmem.extract.modality import Mood, clause_end, clause_start, mood, said_as_change
 from mdmem.extract.speakers import owner_entity
 from mdmem.extract.transcript import Message
@@ -127,8 +128,10 @@ class Extractor:
         md = Mood()
         if f.kind != "verbatim":
             md = mood(sentence, f.start, f.value_start, f.end, self._names(f.attribute))
-            if f.kind == "invalidate":  # "I no longer commute": a denial is its very form
-                md = dataclasses.replace(md, negated=False)
+            if f.kind == "invalidate" or f.form == "none" or f.polarity:
+                # "I no longer commute", "I don't have any pets", "I don't like bowling":
+                # the denial is the statement's very form, already read by its finder
+                md = dataclasses.replace(md, negated=False, no_longer=False)
             elif md.negated and md.no_longer and not (md.question or md.hypothetical):
                 f, md = self._no_longer(key, f, md)
             if md.bygone and f.kind == "assert":  # "I was working at Bench back then"
@@ -147,6 +150,22 @@ class Extractor:
                 if value is None:
                     self.notes.append(f"{where}: {key}: not a number of minutes; nothing written")
                     return
+        if f.form == "plan":  # a plan is tentative, and dated by the day it is meant for
+            day = plan_date(f.date, at) if f.date else None
+            if day is None or day <= at:
+                self.notes.append(f"{where}: {key}: a plan with no date to come; nothing written")
+                return
+            self.emit(key, kind="assert", value=value, at=day, where=where, tentative=True,
+                      body=f"Learned from {self.path} on {at}.", form="plan")  # fmt: skip
+            return
+        if f.form == "unnamed" and any(s.key == key and s.kind == "forget" for s in self.out):
+            return  # "please forget my partner": the words of the request state nothing
+        if f.form in ("none", "unnamed") or f.polarity:
+            for item in self._items(f.attribute, value):
+                self.emit(key, kind="assert", value=item, at=at, where=where, tentative=tentative,
+                          body=f"Learned from {self.path} on {at}.", form=f.form,
+                          polarity=f.polarity)  # fmt: skip
+            return
         if when is not None and when.start > at:
             tentative, when = True, None  # a date still to come: a plan, not a fact
         if when is not None and when.end is not None and when.end <= at and f.kind != "invalidate":
@@ -345,13 +364,14 @@ class Extractor:
 
     def emit(self, key: str, *, kind: str, value: Value, at: str, where: str,
              tentative: bool = False, body: str = "", depends_on: tuple[dict[str, Any], ...] = (),
-             until: str = "", change: bool = False) -> None:  # fmt: skip
+             until: str = "", change: bool = False, form: str = "",
+             polarity: str = "") -> None:  # fmt: skip
         """Add a statement (once per message) and update the extractor's view of the vault."""
         entity, attribute = key.split("/", 1)
         if kind == "assert" and value is not None and key in self._waiting:
             for dep in self._waiting.pop(key):
                 depends_on = _merge(depends_on, dep)
-        st = Statement(entity, attribute, kind, value, at, f"{self.path}#{where}", tentative, body, depends_on, until, change)  # fmt: skip
+        st = Statement(entity, attribute, kind, value, at, f"{self.path}#{where}", tentative, body, depends_on, until, change, form=form, polarity=polarity)  # fmt: skip
         for old in self.out[-8:]:
             if _same(old, st, self.rules):
                 return
@@ -370,7 +390,7 @@ class Extractor:
 
 
 def _same(a: Statement, b: Statement, rules: Rules) -> bool:
-    return (a.key, a.kind, a.tentative, a.depends_on, a.at) == (b.key, b.kind, b.tentative, b.depends_on, b.at) and (
+    return (a.key, a.kind, a.tentative, a.depends_on, a.at, a.form, a.polarity) == (b.key, b.kind, b.tentative, b.depends_on, b.at, b.form, b.polarity) and (
         rules.same_value(a.attribute, a.value, b.value)
     )  # fmt: skip
 

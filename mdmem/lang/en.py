@@ -18,6 +18,12 @@ PHRASES: dict[str, str] = {
     ),
     "expired": "{whose} {label} {is} unknown — {was} {value} until {date}.",
     "unknown": "{whose} {label} {is} unknown.",
+    # --- the kinds of fact (docs/states.md#kinds) ---
+    "none": "{whose} {label}: none (as of {date}).",
+    "unnamed": "{whose} {label}: mentioned, but not by name yet (since {date}).",
+    "plan": "{whose} {label}: planned — {value}, for {date} (not confirmed).",
+    "item_dislike": "{value} (dislike)",
+    "item_since": "{value} (since {date})",
     "deleted": "No information — {whose_lower} {label} {was} removed at your request.",
     "note": "{who} asked me to keep this word for word ({date}):{sep}{value}",
     "origin": "{whose} {label} changed to {value} on {date}. ",

@@ -15,6 +15,12 @@ PHRASES: dict[str, str] = {
     "uncertain": "{whose}{label}不确定——之前是{value}，但{whose}{trigger}在{date}{change}。",
     "expired": "{whose}{label}现在未知——到{date}为止是{value}。",
     "unknown": "{whose}{label}未知。",
+    # --- the kinds of fact (docs/states.md#kinds) ---
+    "none": "{whose}{label}：没有（{date}时）。",
+    "unnamed": "{whose}{label}：提到过，还不知道名字（{date}起）。",
+    "plan": "{whose}{label}：计划中——{value}，定在{date}（尚未确认）。",
+    "item_dislike": "{value}（不喜欢）",
+    "item_since": "{value}（{date}起）",
     "deleted": "没有相关信息——{whose}{label}已按你的要求删除。",
     "note": "{who}让我记下的原话（{date}）：{sep}{value}",
     "origin": "{whose}{label}在{date}变成了{value}。",

@@ -17,12 +17,17 @@ from mdmem.model.yaml_nodes import duplicate_key, first_anchor
 
 STATUSES = ("active", "tentative", "uncertain", "expired", "deleted")
 ACTIONS = ("derive", "confirm", "expire")
+# What a fact's value is, beyond a plain value (docs/fact-file.md#kinds): the person said there
+# is none; that one exists, unnamed; or a plan, dated by its valid_from.
+FACT_KINDS = ("none", "unnamed", "plan")
+POLARITIES = ("like", "dislike")
+ITEM_FIELDS = ("valid_from", "polarity")
 FIELDS = (
-    "entity", "attribute", "value", "status", "valid_from", "valid_to", "recorded_at",
+    "entity", "attribute", "value", "kind", "items", "status", "valid_from", "valid_to", "recorded_at",
     "source", "evidence", "derived_from", "uncertain_because", "depends_on", "history",
 )  # fmt: skip
 HISTORY_FIELDS = (
-    "value", "status", "valid_from", "valid_to", "recorded_at", "source", "evidence", "reason",
+    "value", "kind", "items", "status", "valid_from", "valid_to", "recorded_at", "source", "evidence", "reason",
 )  # fmt: skip
 DATE_RE = re.compile(
     r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
@@ -49,6 +54,8 @@ class Fact:
     uncertain_because: dict[str, Any] | None = None
     depends_on: list[dict[str, Any]] = field(default_factory=list)
     history: list[dict[str, Any]] = field(default_factory=list)
+    kind: str | None = None  # none | unnamed | plan; None: a plain value
+    items: dict[str, dict[str, Any]] = field(default_factory=dict)  # per list item: date, polarity
     extra: dict[str, Any] = field(default_factory=dict)
     body: str = ""
 
@@ -282,6 +289,8 @@ def _from_mapping(
         raise fail("value", "must be absent on a deleted fact (remove it, or set another status)")
     for key in ("valid_from", "valid_to", "recorded_at"):
         _check_date(data.get(key), key, fail)
+    kind = _check_kind(data.get("kind"), value, "kind", fail)
+    items = _check_items(data.get("items"), value, "items", fail)
     for key in ("source", "evidence"):
         if data.get(key) is not None and not isinstance(data[key], str):
             raise fail(key, "must be text")
@@ -300,6 +309,8 @@ def _from_mapping(
         )
     for h in history:
         _check_value(h.get("value"), "history", fail)
+        _check_kind(h.get("kind"), h.get("value"), "history", fail)
+        _check_items(h.get("items"), h.get("value"), "history", fail)
         for key in ("valid_from", "valid_to", "recorded_at"):
             _check_date(h.get(key), "history", fail)
     return Fact(
@@ -316,6 +327,8 @@ def _from_mapping(
         uncertain_because=data.get("uncertain_because"),
         depends_on=depends_on,
         history=history,
+        kind=kind,
+        items=items,
         extra={k: v for k, v in data.items() if k not in FIELDS},
         body=body,
     )
@@ -346,3 +359,33 @@ def _check_dependency(dep: Any, fail: Any) -> None:
     action = dep.get("action", "confirm")
     if action not in ACTIONS:
         raise fail("depends_on", f"action {action!r} is not one of {', '.join(ACTIONS)}")
+
+
+def _check_kind(kind: Any, value: Any, key: str, fail: Any) -> str | None:
+    if kind is None:
+        return None
+    if kind not in FACT_KINDS:
+        raise fail(key, f"kind {kind!r} is not one of {', '.join(FACT_KINDS)} (leave it out for a plain value)")  # fmt: skip
+    if kind == "none" and value is not None:
+        raise fail(key, "kind 'none' says there is none: remove the value, or remove the kind")
+    if kind == "plan" and value is None:
+        raise fail(key, "kind 'plan' needs the planned value; add one, or remove the kind")
+    return str(kind)
+
+
+def _check_items(items: Any, value: Any, key: str, fail: Any) -> dict[str, dict[str, Any]]:
+    if items is None:
+        return {}
+    if not isinstance(items, dict) or not all(isinstance(v, dict) for v in items.values()):
+        raise fail(key, "must map each list item to its fields, like 'Pixie: {valid_from: 2023-04-02}'")  # fmt: skip
+    held = value if isinstance(value, list) else [value]
+    for item, fields in items.items():
+        if item not in held:
+            raise fail(key, f"names {item!r}, which is not in the value; add it there or remove it")
+        for name, v in fields.items():
+            if name not in ITEM_FIELDS:
+                raise fail(key, f"item {item!r} has {name!r}; an item takes {', '.join(ITEM_FIELDS)}")
+            if name == "polarity" and v not in POLARITIES:
+                raise fail(key, f"item {item!r} polarity is {v!r}; use like or dislike")
+        _check_date(fields.get("valid_from"), key, fail)
+    return {str(k): dict(v) for k, v in items.items()}

@@ -51,6 +51,38 @@ def show(rules: Rules, attribute: str, value: Any, lang: str) -> str:
     return rules.spelling(attribute, str(value), lang) if value is not None else "?"
 
 
+def shown(fact: Fact, rules: Rules, lang: str) -> str:
+    """The fact's value as `show` gives it; a list whose items have their own start or polarity
+    gives each item with them ('Max (since 2021-01-01) and Pixie (since 2023-04-02)')."""
+    if not fact.items or not isinstance(fact.value, list):
+        return show(rules, fact.attribute, fact.value, lang)
+    dated = _item_dated(fact)
+    items = []
+    for v in fact.value:
+        text = rules.spelling(fact.attribute, str(v), lang)
+        fields = fact.items.get(v, {})
+        start = fields.get("valid_from") or fact.valid_from
+        if dated and start:
+            text = phrase("item_since", lang, value=text, date=day(start))
+        if fields.get("polarity") == "dislike":
+            text = phrase("item_dislike", lang, value=text)
+        items.append(text)
+    sep = phrase("list_sep", lang)
+    if len(items) < 2:
+        return sep.join(items)
+    return sep.join(items[:-1]) + phrase("list_last", lang) + items[-1]
+
+
+def _item_dated(fact: Fact) -> bool:
+    """Whether some list item started on a day of its own (then each item says its start)."""
+    return any(f.get("valid_from") not in (None, fact.valid_from) for f in fact.items.values())
+
+
+def affirms(fact: Fact) -> bool:
+    """Whether the fact can answer 'yes' to a question naming its value: not a dislike."""
+    return not any(f.get("polarity") == "dislike" for f in fact.items.values())
+
+
 def is_note(attribute: str) -> bool:
     """True for the verbatim slots ingest fills: note, note_2, note_3 …"""
     return bool(_NOTE.fullmatch(attribute))
@@ -148,9 +180,13 @@ def state_sentence(fact: Fact, rules: Rules, lang: str) -> str:
         until = fact.history[-1].get("valid_to") if fact.history else None
         return _cap(phrase("expired", lang, value=show(rules, fact.attribute, last, lang),
                            date=day(until or fact.valid_to), **b))  # fmt: skip
-    value = show(rules, fact.attribute, fact.value, lang)
+    if fact.kind in ("none", "unnamed"):
+        return _cap(phrase(fact.kind, lang, date=day(fact.valid_from), **b))
+    value = shown(fact, rules, lang)
     if fact.value is None:
         return _cap(phrase("unknown", lang, **b))
+    if fact.kind == "plan":
+        return _cap(phrase("plan", lang, value=value, date=day(fact.valid_from), **b))
     if (
         fact.status == "active"
         and is_note(fact.attribute)
@@ -171,7 +207,7 @@ def state_sentence(fact: Fact, rules: Rules, lang: str) -> str:
         src = str(fact.derived_from.get("fact", "")).split("/", 1)[-1]
         note = phrase("derived", lang, date=day(fact.valid_from),
                       trigger=label(rules, src, lang), **b)  # fmt: skip
-    elif fact.valid_from:
+    elif fact.valid_from and not (fact.items and _item_dated(fact)):
         note = phrase("since", lang, date=day(fact.valid_from))
     else:
         note = ""

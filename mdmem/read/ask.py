@@ -108,13 +108,27 @@ def ask(
         # snapshot too. A warm ask about one person stats that person's files only.
         index.refresh_as_read(vault.parsed)
         result = answer_from_index(index, vault.rules, question, as_of=as_of, entity=entity)
-    if as_of is None and (result.mode == "none" or asks_what_was_said(question)):
+    if as_of is None and (result.mode == "none" or asks_what_was_said(question) or _by_words(result)):
         _from_passages(vault, result)
     if llm is not None:
         text = llm_answer(result, model=llm, api_base=api_base, options=llm_options)
         if text != result.text:  # else the model dropped what the template says: not its answer
             result.text, result.model = text, llm
     return result
+
+
+def _by_words(result: Answer) -> bool:
+    """Whether the facts may say less than what was said, which is then quoted after them: no
+    fact was named by its slot, only hit by words of its value ('Why did Jon start his dance
+    studio?' hits his liking dancing), or one holds no name or a list that may be partial."""
+    if result.mode not in ("current", "topic"):
+        return False
+    facts = result.facts
+    named = [f for f in facts if f.get("score_rules", 0) > 0 or result.mode == "topic"]
+    # A fact that holds no name ('children: mentioned, not by name') or a list that may be
+    # partial says less than the words did.
+    partial = [f for f in facts if f.get("status") == "active" and (f.get("value") is None or isinstance(f.get("value"), list))]  # fmt: skip
+    return bool(partial) or not named and all(f.get("status") == "active" for f in facts)
 
 
 def _from_passages(vault: Vault, result: Answer) -> None:
@@ -206,7 +220,7 @@ def _current(
         return phrase("stale", lang), origin, sentence
     if fact.status in ("uncertain", "expired") and (says_old or says_current):
         return phrase("doubtful", lang), origin, sentence
-    if says_current and yes_no and fact.status == "active":
+    if says_current and yes_no and fact.status == "active" and tpl.affirms(fact):
         return phrase("yes", lang), origin, sentence
     return "", origin, sentence
 

@@ -44,6 +44,7 @@ class Event:
     backfilled: bool = False
     redacted: bool = False
     seq: int = -1  # the journal entry's position: ties on a day keep the order things happened
+    shape: str | None = None  # the fact's kind after the change: none | unnamed | plan
     children: list[Event] = field(default_factory=list)
 
     @property
@@ -61,6 +62,7 @@ class Event:
             "source": self.source, "cause": self.cause, "cause_change": self.cause_change,
             "recorded": self.recorded, "journal_id": self.journal_id,
             "backfilled": self.backfilled, "redacted": self.redacted, "caused_by": caused_by,
+            **({"shape": self.shape} if self.shape else {}),
         }  # fmt: skip
 
 
@@ -171,6 +173,7 @@ def _journal_event(
             return ev
         return None
     ev.status, ev.source, ev.value = after.status, after.source, after.value
+    ev.shape = after.kind
     why = after.uncertain_because or {}
     if decision == "BACKFILL":
         # The event is the earlier value that was added, not the (unchanged) current one.
@@ -205,7 +208,8 @@ def _file_events(fact: Fact, prefix: str) -> list[Event]:
         out.append(Event(f"{prefix}:{n}", p.start or fact.recorded_at or "", fact.key,
                          "derived" if derived else "stated", p.value, previous, status, p.source,
                          cause=(fact.derived_from or {}).get("fact") if derived and p.current else None,
-                         recorded=fact.recorded_at or ""))  # fmt: skip
+                         recorded=fact.recorded_at or "",
+                         shape=fact.kind if p.current else None))  # fmt: skip
         previous = p.value
     why = fact.uncertain_because or {}
     if fact.status in ("uncertain", "expired"):

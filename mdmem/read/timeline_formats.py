@@ -10,6 +10,7 @@ from typing import Any
 from rich.markup import escape
 from rich.table import Table
 
+from mdmem.engine.describe import SHAPE_WORDS
 from mdmem.lang.phrases import doc
 from mdmem.model.factfile import Fact
 from mdmem.model.periods import Period, periods
@@ -54,6 +55,8 @@ def change_text(e: Event) -> str:
     if e.redacted:
         return doc("value_removed")
     new, old = value_text(e.value), value_text(e.previous)
+    if e.shape in SHAPE_WORDS:  # what kind of fact it became says more
+        new = doc(SHAPE_WORDS[e.shape], value=new)
     if e.kind == "expired":
         return doc("value_to_unknown", old=old) if old else doc("unknown")
     if e.kind == "uncertain":

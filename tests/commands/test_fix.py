@@ -13,13 +13,12 @@ from tests.conftest import make_vault
 
 runner = CliRunner()
 FIRST = "## 2026-01-05\n\nUser: I live in Munich and I work at Siemens.\n"
-WRONG = "## 2026-05-01\n\nUser: I live in Schwabing now.\n"
 
 
 def test_fix_rewrites_history_and_undo_brings_the_mistake_back(tmp_path: Path):
     v = make_vault(tmp_path / "v", "personal")
     ingest_text(v, FIRST)
-    ingest_text(v, WRONG)
+    v.set("home_city", "Schwabing", date="2026-05-01")  # the mistake (a district, not a city)
     path = v.root / "facts/user/home_city.md"
     wrong_bytes = path.read_bytes()
     out = runner.invoke(app, ["fix", "home_city", "Munich", "--vault", str(v.root), "--json"])
@@ -36,7 +35,7 @@ def test_fix_rewrites_history_and_undo_brings_the_mistake_back(tmp_path: Path):
 def test_fix_dry_run_writes_nothing(tmp_path: Path):
     v = make_vault(tmp_path / "v", "personal")
     ingest_text(v, FIRST)
-    ingest_text(v, WRONG)
+    v.set("home_city", "Schwabing", date="2026-05-01")  # the mistake (a district, not a city)
     before = (v.root / "facts/user/home_city.md").read_bytes()
     out = runner.invoke(app, ["fix", "home_city", "Munich", "--dry-run", "--vault", str(v.root)])
     assert out.exit_code == 0 and "CORRECT" in out.stdout

@@ -259,7 +259,6 @@ CHITCHAT = [
     "The thing is, I never liked it.",
     "My goal is to give kids a loving home.",
     "My job was tough but it gave me the push I needed.",
-    "My kids are so excited about summer break!",
     "My art is about expressing my trans experience.",
     "My favorite is the amazing banana split sundae - I enjoy it after dinner.",
     "My favorite thing is Hawaiian pizza.",

@@ -1,0 +1,231 @@
+"""Statements of the fact kinds beyond a plain value (docs/states.md#kinds): a stated absence
+("I don't have any pets", "我没有孩子"), one that exists unnamed ("my husband and kids"), a
+preference with its polarity ("I love hiking", "I don't like bowling", "我讨厌香菜") and a dated
+plan ("we're thinking about going camping next month").
+
+Each form states its own mood: the denial in "I don't have any pets" *is* the fact, so the
+weigher does not read it as a negated statement; questions and suppositions still block.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from mdmem.extract.candidates import Found, Resolver, words
+
+PREFERENCE = "likes"  # the slot preferences go to (personal pack)
+PLAN = "plans"  # the slot dated plans go to
+
+# Nouns that name a whole slot, so that "no pets" is none of them, where "no dog" is not.
+WHOLE = words("pets kids children hobbies allergies siblings 宠物 孩子 小孩 爱好 兄弟姐妹")
+_NONE = re.compile(
+    r"(?i)(?:^|(?<=[,;:]\s)|\b(?:and|but|so)\s+)(?:(?:I|we)\s+(?:don['’]t|do\s+not|no\s+longer)\s+"
+    r"(?:really\s+|actually\s+)?have\s+(?:any\s+|a\s+|an\s+)?|(?:I|we)\s+have\s+no\s+|no\s+)"
+    r"(?P<x>[a-z]+)(?=\s*(?:$|[.,;!]|\s(?:right\s+now|yet|at\s+the\s+moment|anymore|"
+    r"any\s+more|at\s+all|either|now|though|but|and)\b))"
+)
+_ZH_NONE = re.compile(
+    r"(?:^|[，,；;]|(?<=我)|(?<=我们))(?:现在|目前|还)?(?:没有|没)(?:养|有)?(?:任何)?(?:过)?"
+    r"(?P<x>宠物|孩子|小孩|对象|男朋友|女朋友|车|爱好|过敏)(?=$|[，,。！!]|了|呢|啊)"
+)
+# Relations that name a slot of someone who exists even unnamed: "my husband", "我老公".
+_KIN = (
+    r"husband|wife|partner|boyfriend|girlfriend|fianc[ée]e?|spouse|kids|children|son|sons"
+    r"|daughter|daughters|baby|dog|dogs|cat|cats|puppy|kitten"
+)
+_UNNAMED = re.compile(
+    rf"(?<![\w'’-])[Mm]y\s+(?!(?:ex|late|former|future|dream|old|imaginary)\b)"
+    rf"(?:(?:little|two|three|youngest|eldest|oldest|new)\s+)?(?P<x>{_KIN})(?![\w'’-])"
+    rf"(?:\s*(?:,|and|&)\s+(?:(?:my|our|the)\s+)?(?P<x2>{_KIN})(?![\w'’-]))?"
+)
+_ZH_UNNAMED = re.compile(r"我(?:家)?的?(?P<x>老公|老婆|先生|太太|爱人|对象|男朋友|女朋友|孩子们?|儿子|女儿|宝宝|狗狗?|猫咪?)(?!的名字|叫)")
+_TALK = words(
+    """
+    it that this these those them you him her us me your my his our their its what how when
+    where why which who everything anything something nothing all both one ones ya yall
+    the a an some any more most being seeing hearing knowing having getting talking chatting
+    catching sharing sending helping making doing going feeling thinking finding giving taking
+    keeping telling showing meeting connecting spending hanging working trying looking coming
+    about that's it's there here so too how every each another other is are was were be
+    """
+)
+# One vague word says nothing of a preference ("I just like playing for fun").
+_VAGUE = words("playing doing stuff things life working trying")
+_PLACE = re.compile(r"\s+(?:in|at|on|with)\s+(?:the\s+|a\s+|my\s+)?[a-z]+(?=\s*(?:$|[.,;!?]))")
+_PARTICLES = words("up out down off over around away")
+# "I love X" speaks of a preference at the head of a clause, or after these words ("why I love
+# it", "how much I love"), never inside a relative clause ("something I love is …").
+_LEAD = re.compile(
+    r"(?:^|[.,;:!?—–(-]|\b(?:and|but|so|because|cause|why|plus|yeah|yes|oh|well|honestly|actually|"
+    r"now|also|much|guess|think|know|admit|say|lol|haha|since|though|as|when|while))\s*$",
+    re.I,
+)
+_AND_ONE = re.compile(r"\s*(?:,\s*)?and\s+(?P<y>[a-z][a-z-]+)" + r"(?=\s*(?:$|[.,;:!?]|\s(?:too|so|as|but|because|in|on|at|with)\b))")
+_AND_MORE = re.compile(
+    r"\s*(?:,\s*)?and\s+(?!(?:i|it|it['’]s|it['’]d|we|you|he|she|they|that|this|the|my|so|then)\b)[a-z]"
+)
+_STOP_AFTER = (
+    r"(?=\s*(?:$|[.,;:!?()]|\s[-–—]\s|\s(?:and|but|because|since|so|when|with|as|too|a\s+lot|"
+    r"very|so|more|most|lately|these|every|on|at|in|for|now|though|though|if|or|it)\b))"
+)
+_LIKE = re.compile(
+    r"(?<![\w'’])I\s+(?:also\s+|just\s+|really\s+|still\s+)?(?P<neg>(?:do\s+not|don['’]t|never)\s+)?"
+    r"(?:really\s+|absolutely\s+|also\s+|just\s+|totally\s+|truly\s+|genuinely\s+|still\s+|do\s+)*"
+    r"(?P<verb>love|like|enjoy|adore|hate|dislike|detest|can['’]t\s+stand)\s+"
+    r"(?P<to>to\s+)?(?P<value>[a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,2}?)" + _STOP_AFTER
+)
+_FAN = re.compile(
+    r"(?<![\w'’])I(?:['’]m|\s+am)\s+(?P<neg>not\s+)?(?:really\s+|so\s+|very\s+|also\s+|super\s+)*"
+    r"(?:passionate\s+about|a\s+(?:big\s+|huge\s+)?fan\s+of|obsessed\s+with|crazy\s+about)\s+"
+    r"(?P<value>[a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,2}?)" + _STOP_AFTER
+)
+_MESMERIZE = re.compile(
+    r"^(?P<value>[A-Z][a-z]+(?:\s+[a-z]+)?)\s+(?:has|have)\s+always\s+"
+    r"(?:mesmeri[sz]ed|fascinated|captivated|amazed|enchanted)\s+me\b"
+)
+_ZH_LIKE = re.compile(
+    r"(?:^|(?<=[，,；;]))我(?:也|很|真的|特别|超|超级|非常|一直|最|还|挺)*(?P<neg>不太?|一点也不|并不)?"
+    r"(?P<verb>喜欢|爱|热爱|讨厌|受不了)(?!你|他|她|它|这|那|上|吃|去|在|和|跟|的|一个|自己|看到|听到)"
+    r"(?P<value>[\u4e00-\u9fff]{2,6}?)(?=$|[，,。！!；;]|了|啊|呀|呢)"
+)
+_PLAN = re.compile(
+    r"(?<![\w'’])(?:I|[Ww]e)(?:['’]re|['’]m|\s+are|\s+am)\s+(?:thinking\s+(?:about|of)|planning\s+(?:on|to)|"
+    r"hoping\s+to|going\s+to|gonna)\s+(?:go\s+|going\s+)?"
+    r"(?P<value>[a-z][a-z-]+(?:\s+(?:to\s+)?[A-Za-z][a-z-]+){0,3}?)"
+    r"\s+(?P<when>(?:next|this|in|on|later\s+this)\s+(?:week|month|year|spring|summer|fall|autumn|"
+    r"winter|January|February|March|April|May|June|July|August|September|October|November|"
+    r"December|weekend|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday))\b"
+)
+MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]  # fmt: skip
+SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12, "春天": 3, "夏天": 6, "秋天": 9, "冬天": 12}  # fmt: skip
+DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+
+
+def plan_date(when: str, at: str) -> str | None:
+    """The first day a plan's time words point to, after `at` ("next month" → the 1st of it)."""
+    w, today = when.lower().split()[-1], dt.date.fromisoformat(at[:10])
+    nxt = when.lower().startswith("next") or when.startswith(("下", "明"))
+    if w in ("week", "周") or when == "下周":
+        return (today + dt.timedelta(days=7 - today.weekday())).isoformat()
+    if w == "month" or when.startswith("下个月") or when == "下月":
+        return dt.date(today.year + today.month // 12, today.month % 12 + 1, 1).isoformat()
+    if w == "year" or when == "明年":
+        return dt.date(today.year + 1, 1, 1).isoformat()
+    if w in ("weekend", "周末") or when.endswith("周末"):
+        return (today + dt.timedelta(days=(5 - today.weekday()) % 7 or 7)).isoformat()
+    if w in DAYS:
+        return (today + dt.timedelta(days=(DAYS.index(w) - today.weekday()) % 7 or 7)).isoformat()
+    month = MONTHS.index(w) + 1 if w in MONTHS else SEASONS.get(w) or SEASONS.get(when[-2:])
+    if month is None:
+        return None
+    year = today.year + (1 if month <= today.month or (nxt and w in SEASONS) else 0)
+    return dt.date(year, month, 1).isoformat()
+_ZH_PLAN = re.compile(
+    r"我们?(?:打算|准备|计划)(?P<when>下个?月|下周|明年|今年(?:夏天|冬天|秋天|春天)|周末|这个周末)"
+    r"(?:去|要去)?(?P<value>[\u4e00-\u9fff]{2,6}?)(?=$|[，,。！!]|了)"
+)
+
+
+def gerund(verb: str) -> str:
+    """'paint' → 'painting', 'hike' → 'hiking', 'swim' → 'swimming' (for "I love to …")."""
+    w = verb.lower()
+    if w.endswith("ie"):
+        return w[:-2] + "ying"
+    if w.endswith("e") and not w.endswith(("ee", "ye", "oe")) and len(w) > 2:
+        return w[:-1] + "ing"
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", w) and len(w) <= 4:
+        return w + w[-1] + "ing"
+    return w + "ing"
+
+
+def find_kinds(sentence: str, resolver: Resolver) -> list[Found]:
+    """None, unnamed, preference and plan statements in one sentence."""
+    out: list[Found] = []
+    low = sentence.lower()
+    if "no" in low or "n't" in low or "n’t" in low or "没" in sentence:
+        out += _absences(sentence, resolver)
+    out += _unnamed(sentence, resolver)
+    if PREFERENCE in resolver.rules.attributes:
+        out += _preferences(sentence)
+    if PLAN in resolver.rules.attributes:
+        for m in _PLAN.finditer(sentence):
+            value = m["value"]
+            if value.split()[0].lower() in _TALK or value.split()[-1].lower() in _TALK:
+                continue
+            out.append(Found(PLAN, value, "assert", m.start(), m.start("value"), m.end(),
+                             date=m["when"], form="plan"))  # fmt: skip
+        for m in _ZH_PLAN.finditer(sentence):
+            out.append(Found(PLAN, m["value"], "assert", m.start(), m.start("value"), m.end(),
+                             date=m["when"], form="plan"))  # fmt: skip
+    return out
+
+
+def _absences(sentence: str, resolver: Resolver) -> list[Found]:
+    out: list[Found] = []
+    for m in [*_NONE.finditer(sentence), *_ZH_NONE.finditer(sentence)]:
+        x = m["x"].lower()
+        attr = resolver.declared(x, aliases=False) or (resolver.declared(x) if x in WHOLE else None)
+        if attr is None:
+            one = resolver.declared(x)  # "no boyfriend": an alias names a one-valued slot whole
+            attr = one if one and resolver.rules.attribute(one).cardinality == "one" else None
+        if attr is None or attr in (PREFERENCE, PLAN):
+            continue
+        out.append(Found(attr, None, "assert", m.start(), m.start("x"), m.end(), form="none"))
+    return out
+
+
+def _unnamed(sentence: str, resolver: Resolver) -> list[Found]:
+    out: list[Found] = []
+    for m in [*_UNNAMED.finditer(sentence), *_ZH_UNNAMED.finditer(sentence)]:
+        for group in ("x", "x2") if "x2" in m.re.groupindex else ("x",):
+            if not m[group]:
+                continue
+            attr = resolver.declared(m[group].lower().rstrip("们"))
+            if attr is None or any(f.attribute == attr for f in out):
+                continue
+            out.append(Found(attr, None, "assert", m.start(), m.start(group), m.end(group), form="unnamed"))
+    return out
+
+
+def _preferences(sentence: str) -> list[Found]:
+    out: list[Found] = []
+    for m in [*_LIKE.finditer(sentence), *_FAN.finditer(sentence)]:
+        value = _object(sentence, m)
+        if value is None:
+            continue
+        verb = (m.groupdict().get("verb") or "").lower()
+        dislike = bool(m["neg"]) != (verb in ("hate", "dislike", "detest") or verb.startswith("can"))
+        out.append(Found(PREFERENCE, value, "assert", m.start(), m.start("value"), m.end(),
+                         polarity="dislike" if dislike else "like"))  # fmt: skip
+    if m2 := _MESMERIZE.match(sentence):
+        out.append(Found(PREFERENCE, m2["value"].lower(), "assert", 0, 0, m2.end(), polarity="like"))
+    for m in _ZH_LIKE.finditer(sentence):
+        dislike = bool(m["neg"]) != (m["verb"] in ("讨厌", "受不了"))
+        out.append(Found(PREFERENCE, m["value"], "assert", m.start(), m.start("value"), m.end(),
+                         polarity="dislike" if dislike else "like"))  # fmt: skip
+    return out
+
+
+def _object(sentence: str, m: re.Match[str]) -> str | None:
+    """What a preference is for, or None when the words do not make a clear one."""
+    if not _LEAD.search(sentence[: m.start()]):
+        return None
+    value = m["value"]
+    if m.groupdict().get("to"):
+        if len(value.split()) > 2:
+            return None
+        value = " ".join([gerund(value.split()[0]), *value.split()[1:]])
+    parts = value.split()
+    if parts[0] in _TALK or parts[-1] in _TALK or (len(parts) == 1 and parts[0] in _VAGUE):
+        return None
+    if parts[-1] in _PARTICLES:  # "curling up (with a good book)": the phrase is not whole
+        return None
+    rest = sentence[m.end("value") :]
+    if (a := _AND_ONE.match(rest)) and len(parts) == 1:  # "dance and fashion": both
+        return value if a["y"] in _TALK else f"{value} and {a['y']}"
+    if a or _AND_MORE.match(rest):  # "improving education and infrastructure": unclear
+        return None
+    if len(parts) == 1 and parts[0].endswith("ing") and (p := _PLACE.match(rest)):
+        return value + p.group()  # "experimenting in the kitchen": the doing needs its place
+    return value

@@ -1,0 +1,110 @@
+"""The fact kinds in the decision table: none, unnamed, plan, per-item dates and polarity."""
+
+from mdmem.engine.decide import Statement, plan_statements
+from mdmem.model.factfile import Fact
+from mdmem.model.rules_yaml import rules_from_mapping
+
+NOW = "2026-03-01T12:00:00Z"
+RULES = rules_from_mapping(
+    {
+        "attributes": {
+            "pets": {"cardinality": "many"},
+            "likes": {"cardinality": "many"},
+            "plans": {"cardinality": "many"},
+            "partner": {},
+            "pet_food": {},
+        },
+        "dependencies": [{"when": "pets", "then": "pet_food", "action": "confirm"}],
+    }
+)
+
+
+def run(state, *statements):
+    plan = plan_statements(state, RULES, list(statements), now=NOW)
+    out = dict(state)
+    for c in plan.changes:
+        out[c.key] = c.after
+    return plan, out
+
+
+def st(attribute, value=None, at="2026-02-10", **kw):
+    return Statement("user", attribute, value=value, at=at, source="t.md#L1", **kw)
+
+
+def test_a_stated_absence_is_a_fact_of_its_own_not_an_unknown():
+    plan, out = run({}, st("pets", form="none"))
+    assert [d for _, d in plan.decisions] == ["ADD"]
+    assert out["user/pets"].kind == "none" and out["user/pets"].value is None
+    assert out["user/pets"].status == "active"
+
+
+def test_none_replaces_a_held_list_and_keeps_it_in_history_and_cascades():
+    held = {
+        "user/pets": Fact("user", "pets", ["Max"], valid_from="2025-01-01"),
+        "user/pet_food": Fact("user", "pet_food", "kibble", valid_from="2025-01-01"),
+    }
+    plan, out = run(held, st("pets", form="none"))
+    pets = out["user/pets"]
+    assert pets.kind == "none" and pets.value is None
+    assert pets.history[-1]["value"] == ["Max"]
+    assert pets.history[-1]["reason"] == "none now, said the person"
+    assert out["user/pet_food"].status == "uncertain"  # it cascades like any change
+    again, _ = run(out, st("pets", form="none", at="2026-02-20"))
+    assert [d for _, d in again.decisions] == ["NOOP"]
+
+
+def test_a_value_after_none_archives_the_none():
+    _, out = run({}, st("pets", form="none", at="2025-01-01"), st("pets", "Pixie"))
+    pets = out["user/pets"]
+    assert pets.value == ["Pixie"] and pets.kind is None
+    assert pets.history[-1]["kind"] == "none" and pets.history[-1]["valid_to"] == "2026-02-10"
+
+
+def test_unnamed_gives_way_to_a_name_without_archiving_and_never_hides_one():
+    plan, out = run({}, st("partner", form="unnamed", at="2025-06-01"))
+    assert out["user/partner"].kind == "unnamed" and out["user/partner"].value is None
+    plan, out = run(out, st("partner", "Sam"))
+    assert [d for _, d in plan.decisions] == ["UPDATE"]
+    partner = out["user/partner"]
+    assert (partner.value, partner.kind, partner.history) == ("Sam", None, [])
+    assert partner.valid_from == "2025-06-01"  # the one unnamed since then is Sam
+    plan, _ = run(out, st("partner", form="unnamed", at="2026-02-20"))
+    assert [d for _, d in plan.decisions] == ["NOOP"]
+
+
+def test_each_list_item_keeps_its_own_start_even_an_earlier_one():
+    held = {"user/pets": Fact("user", "pets", ["Pepper"], valid_from="2023-06-01")}
+    _, out = run(held, st("pets", "Pixie", at="2023-04-02"), st("pets", "Panda", at="2024-01-05"))
+    pets = out["user/pets"]
+    assert pets.value == ["Pepper", "Pixie", "Panda"]
+    assert pets.items == {
+        "Pixie": {"valid_from": "2023-04-02"},
+        "Panda": {"valid_from": "2024-01-05"},
+    }
+    assert pets.history == []
+
+
+def test_a_preference_keeps_its_polarity_and_a_flip_is_history():
+    _, out = run({}, st("likes", "bowling", at="2025-01-01", polarity="dislike"))
+    assert out["user/likes"].items == {"bowling": {"polarity": "dislike"}}
+    plan, out = run(out, st("likes", "bowling", polarity="like"))
+    assert [d for _, d in plan.decisions] == ["UPDATE"]
+    likes = out["user/likes"]
+    assert likes.value == ["bowling"]
+    assert likes.items == {"bowling": {"valid_from": "2026-02-10"}}
+    assert likes.history[-1]["items"] == {"bowling": {"polarity": "dislike"}}
+    assert likes.history[-1]["reason"] == "preference changed"
+
+
+def test_a_plan_is_tentative_dated_by_its_day_and_confirmed_when_it_happens():
+    _, out = run({}, st("plans", "camping", at="2026-03-01", tentative=True, form="plan"))
+    plans = out["user/plans"]
+    assert (plans.kind, plans.status, plans.valid_from) == ("plan", "tentative", "2026-03-01")
+    _, out = run(out, st("plans", "hiking", at="2026-04-01", tentative=True, form="plan"))
+    assert out["user/plans"].status == "tentative" and out["user/plans"].kind == "plan"
+    assert out["user/plans"].items == {"hiking": {"valid_from": "2026-04-01"}}
+    held = {"user/partner": Fact("user", "partner", "Sam", "tentative", valid_from="2026-05-01",
+                                 kind="plan")}  # fmt: skip
+    plan, out = run(held, st("partner", "Sam", at="2026-05-03"))
+    assert [d for _, d in plan.decisions] == ["CONFIRM"]
+    assert (out["user/partner"].kind, out["user/partner"].valid_from) == (None, "2026-05-03")

@@ -1,0 +1,56 @@
+"""How `ask` says each fact kind, in English and Chinese (docs/states.md#kinds)."""
+
+from pathlib import Path
+
+import pytest
+
+from mdmem.model.factfile import Fact
+from mdmem.model.rules_yaml import load_rules
+from mdmem.read.answer import affirms, state_sentence
+
+RULES = load_rules(Path(__file__).resolve().parents[2] / "rules" / "personal.yaml")
+
+
+@pytest.mark.parametrize(
+    ("fact", "en", "zh"),
+    [
+        (Fact("user", "pets", None, kind="none", valid_from="2024-05-10"),
+         "Your pets: none (as of 2024-05-10).", "你的宠物：没有（2024-05-10时）。"),
+        (Fact("user", "partner", None, kind="unnamed", valid_from="2024-04-10"),
+         "Your partner: mentioned, but not by name yet (since 2024-04-10).",
+         "你的伴侣：提到过，还不知道名字（2024-04-10起）。"),
+        (Fact("user", "plans", ["camping"], "tentative", kind="plan", valid_from="2024-05-01"),
+         "Your plans: planned — camping, for 2024-05-01 (not confirmed).",
+         "你的计划：计划中——camping，定在2024-05-01（尚未确认）。"),
+        (Fact("caroline", "pets", ["Max", "Pixie"], valid_from="2021-01-01",
+              items={"Pixie": {"valid_from": "2023-04-02"}}),
+         "Caroline's pets are Max (since 2021-01-01) and Pixie (since 2023-04-02).",
+         "Caroline的宠物是Max（2021-01-01起）、Pixie（2023-04-02起）。"),
+        (Fact("user", "likes", ["hiking", "bowling"], valid_from="2024-03-10",
+              items={"bowling": {"polarity": "dislike"}}),
+         "Your likes and dislikes are hiking and bowling (dislike) (since 2024-03-10).",
+         "你的喜好是hiking、bowling（不喜欢）（2024-03-10起）。"),
+    ],
+)  # fmt: skip
+def test_each_kind_has_its_sentence(fact, en, zh):
+    assert state_sentence(fact, RULES, "en") == en
+    assert state_sentence(fact, RULES, "zh") == zh
+
+
+def test_a_dislike_is_never_answered_yes():
+    liked = Fact("user", "likes", ["hiking"])
+    disliked = Fact("user", "likes", ["bowling"], items={"bowling": {"polarity": "dislike"}})
+    assert affirms(liked) and not affirms(disliked)
+
+
+def test_a_fact_that_says_less_than_the_words_is_followed_by_them(tmp_path, monkeypatch):
+    from mdmem.edit.ingest import ingest_text
+    from mdmem.read.ask import ask
+    from mdmem.store.vault import Vault
+
+    monkeypatch.setenv("MDMEM_NOW", "2026-03-01T12:00:00Z")
+    vault = Vault.create(tmp_path / "v", "personal")
+    ingest_text(vault, "User: My kids loved the camp at Lake Tahoe.\n", source="a.md", date="2026-02-10")
+    answer = ask(vault, "Which camp did my kids love?")
+    assert answer.text.startswith("Your children: mentioned, but not by name yet")
+    assert "Lake Tahoe" in answer.text  # what was said comes after the fact
