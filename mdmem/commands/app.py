@@ -115,3 +115,22 @@ def open_vault(path: Path | None, wait: float = 10.0) -> Vault:
 
 def print_json(data: Any) -> None:
     typer.echo(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=False))
+
+
+def report_result(result: Any, as_json: bool, *, nothing: str = "nothing to change.") -> None:
+    """A write's outcome: the changes (or --json), and the journal id that `undo` takes."""
+    from mdmem.commands import render
+    from mdmem.engine import describe
+
+    changes = result.plan.changes
+    if as_json:
+        print_json(describe.result_json(result))
+        return
+    if not changes:
+        for st, decision in result.plan.decisions:
+            render.stdout.print(f"{decision:<9} {st.key}: {nothing}")
+        return
+    render.print_changes(changes, dry_run=result.dry_run)
+    if result.entry:
+        entry_id = result.entry["id"]
+        typer.echo(f"Journal entry {entry_id} (`mdmem undo {entry_id}` reverses it).", err=True)

@@ -20,27 +20,12 @@ from mdmem.commands.app import (
     command,
     open_vault,
     print_json,
+    report_result,
 )
-from mdmem.engine import describe
 from mdmem.errors import RefusedError
 from mdmem.lang.detect import pick_lang
 from mdmem.model.slug import split_key
-from mdmem.store.vault import Result, Vault
-
-
-def _report(result: Result, as_json: bool) -> None:
-    changes = result.plan.changes
-    if as_json:
-        print_json(describe.result_json(result))
-        return
-    if not changes:
-        for st, decision in result.plan.decisions:
-            render.stdout.print(f"{decision:<9} {st.key}: nothing to change.")
-        return
-    render.print_changes(changes, dry_run=result.dry_run)
-    if result.entry:
-        entry_id = result.entry["id"]
-        typer.echo(f"Journal entry {entry_id} (`mdmem undo {entry_id}` reverses it).", err=True)
+from mdmem.store.vault import Vault
 
 
 def known_attributes(v: Vault) -> list[str]:
@@ -102,7 +87,7 @@ def set_(
     entity, attribute = split_key(attribute, entity)
     v = open_vault(vault, wait)
     check_known(v, entity, attribute, new)
-    _report(
+    report_result(
         v.set(attribute, value, entity=entity, date=date, dry_run=dry_run, tentative=tentative),
         as_json,
     )
@@ -136,11 +121,11 @@ def forget(
     from mdmem.edit import forget as forgetting
 
     if text is not None:
-        _report(forgetting.forget_text(v, text, purge=purge, dry_run=dry_run), as_json)
+        report_result(forgetting.forget_text(v, text, purge=purge, dry_run=dry_run), as_json)
         return
     assert attribute is not None
     entity, attribute = split_key(attribute, entity)
-    _report(forgetting.forget(v, attribute, entity=entity, purge=purge, dry_run=dry_run), as_json)
+    report_result(forgetting.forget(v, attribute, entity=entity, purge=purge, dry_run=dry_run), as_json)
 
 
 @command()
@@ -160,7 +145,7 @@ def confirm(
     """Answer a pending question: give the VALUE, or --keep or --reject the shown one."""
     entity, attribute = split_key(attribute, entity)
     v = open_vault(vault, wait)
-    _report(
+    report_result(
         v.confirm(attribute, entity=entity, value=value, keep=keep, reject=reject, dry_run=dry_run),
         as_json,
     )

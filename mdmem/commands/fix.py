@@ -6,7 +6,6 @@ from typing import Annotated
 
 import typer
 
-from mdmem.commands import render
 from mdmem.commands.app import (
     DryRunOpt,
     EntityOpt,
@@ -15,9 +14,8 @@ from mdmem.commands.app import (
     WaitOpt,
     command,
     open_vault,
-    print_json,
+    report_result,
 )
-from mdmem.engine import describe
 from mdmem.model.slug import split_key
 
 
@@ -35,13 +33,4 @@ def fix(
     entity, attribute = split_key(attribute, entity)
     v = open_vault(vault, wait)
     result = v.correct(attribute, value, entity=entity, dry_run=dry_run)
-    if as_json:
-        print_json(describe.result_json(result))
-        return
-    if not result.plan.changes:
-        for st, _decision in result.plan.decisions:
-            render.stdout.print(f"NOOP      {st.key}: nothing to correct.")
-        return
-    render.print_changes(result.plan.changes, dry_run=result.dry_run)
-    if result.entry is not None:
-        typer.echo(f"journal {result.entry['id']} (undo with `mdmem undo {result.entry['id']}`)", err=True)
+    report_result(result, as_json, nothing="nothing to correct.")
