@@ -1,9 +1,11 @@
-"""Ingest all of LoCoMo with the default extractor; print turns per second and peak memory.
+"""Ingest LoCoMo's development conversations with the default extractor; print turns per second
+and peak memory.
 
     .venv/bin/python benchmarks/bench_ingest.py [path/to/locomo10.json]
 
 The corpus is read from ../shared/corpora/locomo/locomo10.json (CC BY-NC 4.0: never copied
-into this repository). Each of its 10 conversations goes into its own temporary vault with
+into this repository). Each of the seven development conversations (DEV in locomo_qa.py; the
+others are kept unread for independent checks) goes into its own temporary vault with
 the `personal` rule pack, as one transcript (one journal entry), exactly as `mdmem ingest`
 would do it: parse, extract, decide, write the fact files and the journal.
 """
@@ -42,13 +44,15 @@ def main() -> int:
         print(f"LoCoMo not found at {path}; pass its path", file=sys.stderr)
         return 2
     os.environ.setdefault("MDMEM_NOW", "2026-03-01T12:00:00Z")
+    from locomo_qa import DEV  # the development conversations; the others are kept unread
+
     from mdmem.edit.ingest import ingest_text
     from mdmem.edit.ingest_result import summary
     from mdmem.extract.rule_finder import extract
     from mdmem.extract.transcript import parse_transcript
     from mdmem.store.vault import Vault
 
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = [c for c in json.loads(path.read_text(encoding="utf-8")) if c["sample_id"] in DEV]
     texts = [(c["sample_id"], *locomo_text(c)) for c in data]
     turns = sum(t for _, _, t in texts)
     with tempfile.TemporaryDirectory() as tmp:

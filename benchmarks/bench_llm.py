@@ -5,7 +5,7 @@
         .venv/bin/python benchmarks/bench_llm.py --live
 
 Offline (no model): builds the prompts `ingest --llm` would send for the LoCoMo dev
-conversations (conv-26, conv-44 and conv-47 are held out and never read), one transcript per
+conversations (DEV in locomo_qa.py; the others are never read), one transcript per
 session as benchmarks/locomo_qa.py ingests them, and counts calls per conversation and prompt
 tokens per call (litellm's counter for gpt-4o-mini: cl100k-like, an estimate for other
 models). Before batching it was one call per person's message with a ~2,100-token prompt.
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT))
 
-from locomo_qa import CORPUS, DEV, HELD_OUT, sessions, transcript  # noqa: E402
+from locomo_qa import CORPUS, DEV, sessions, transcript  # noqa: E402
 
 
 def offline(corpus: Path, chunk: int) -> dict[str, Any]:
@@ -46,7 +46,6 @@ def offline(corpus: Path, chunk: int) -> dict[str, Any]:
     data = {c["sample_id"]: c for c in json.loads(corpus.read_text(encoding="utf-8"))}
     rows, tokens, answer_caps = [], [], []
     for sid in DEV:
-        assert sid not in HELD_OUT
         calls = messages = 0
         for n, when, turns in sessions(data[sid]):
             text, _ = transcript(when, turns)

@@ -12,6 +12,9 @@ from mdmem import Vault
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 STORY_RULES = DATA / "story_rules.yaml"
+LOCOMO = ROOT.parent / "shared" / "corpora" / "locomo" / "locomo10.json"
+# The only LoCoMo conversations tests read; the corpus's others are kept for independent checks.
+LOCOMO_DEV = ("conv-30", "conv-41", "conv-42", "conv-43", "conv-48", "conv-49", "conv-50")
 # The person before the move, as (attribute, value) statements for the story rules.
 STORY = [
     ("home_city", "广州"),

@@ -25,7 +25,7 @@ SCHEMA = 2  # bump when the tokenizer, the splitting or the tables change: rebui
 MAX_CHARS = 600  # a message longer than this is split into passages of about this size
 # Chat answers a question in the next message: a passage is also found by the words of the
 # messages just before and after it, at this weight. Chosen on the LoCoMo dev conversations
-# (it lifted evidence-in-top-3 from 0.56 to 0.65); the held-out ones were never run.
+# (it lifted evidence-in-top-3 from 0.56 to 0.65); the other conversations were never run.
 CONTEXT_WEIGHT = 0.3
 SPEAKER_BOOST = 2.0  # a passage by the person a question names ranks this much higher
 DATE_BOOST = 2.0  # so does one said in the period a question names ('in May 2022')
