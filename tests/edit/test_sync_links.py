@@ -45,7 +45,7 @@ def test_a_rules_change_rewrites_only_the_links_of_the_affected_files(v: Vault) 
     sync(Vault(v.root))  # the hand edit is adopted first
     before = tree(v)
     add_rule(v)
-    Vault(v.root).rules  # another command read the new rules first: sync must still notice
+    assert Vault(v.root).rules  # another command read the new rules first: sync must notice
     result = sync(Vault(v.root))
     after = tree(v)
     changed = sorted(k for k in after if after[k] != before[k])
