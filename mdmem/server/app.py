@@ -16,13 +16,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
-from mcp_types import Resource as MCPResource
-from mcp_types import ToolAnnotations
+from mdmem.server import sdk
 
-from mdmem.errors import MdmemError, VaultLocked
-from mdmem.server.tools import Memory
+sdk.load()  # before the SDK's names below: its protocol models build their validators on use
+
+from mcp.server.mcpserver import MCPServer  # noqa: E402
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError  # noqa: E402
+from mcp_types import Resource as MCPResource  # noqa: E402
+from mcp_types import ToolAnnotations  # noqa: E402
+
+from mdmem.errors import MdmemError, VaultLocked  # noqa: E402
+from mdmem.server.tools import Memory  # noqa: E402
 
 INSTRUCTIONS = """\
 This server is the user's long-term memory (mdmem): facts about them kept as Markdown files,
