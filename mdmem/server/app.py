@@ -72,19 +72,27 @@ TOOLS: dict[str, tuple[str, ToolAnnotations]] = {
 }  # fmt: skip
 
 
-def guarded(fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
-    """The tool as the SDK sees it: same signature; an MdmemError becomes a tool error."""
+def guarded(memory: Memory, fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    """The tool as the SDK sees it: same signature; an MdmemError becomes a tool error; what
+    recovering a crash's unfinished transaction did comes first in the result, as `notes`."""
 
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        notes: list[str] = []
         try:
-            return fn(*args, **kwargs)
+            with memory.noting(notes):
+                result = fn(*args, **kwargs)
         except VaultLocked as e:
-            raise ToolError(f"vault busy: {e}") from None
+            raise ToolError(_with_notes(f"vault busy: {e}", notes)) from None
         except MdmemError as e:
-            raise ToolError(str(e)) from None
+            raise ToolError(_with_notes(str(e), notes)) from None
+        return {"notes": notes, **result} if notes else result
 
     return call
+
+
+def _with_notes(message: str, notes: list[str]) -> str:
+    return message + "".join(f"\nRecovered first: {note}" for note in notes)
 
 
 class MemoryServer(MCPServer):
@@ -116,7 +124,7 @@ def build_server(root: Path | str, *, wait: float = 10.0) -> MemoryServer:
     server = MemoryServer(memory, name="mdmem", title="mdmem memory", version=__version__,
                           instructions=INSTRUCTIONS, log_level="WARNING")  # fmt: skip
     for name, (method, hints) in TOOLS.items():
-        server.add_tool(guarded(getattr(memory, method)), name=name, annotations=hints)
+        server.add_tool(guarded(memory, getattr(memory, method)), name=name, annotations=hints)
 
     @server.resource("mdmem://facts/{entity}/{attribute}", name="fact",
                      description="One fact file: YAML frontmatter and a Markdown body.",
