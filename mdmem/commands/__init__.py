@@ -79,6 +79,11 @@ def main(argv: list[str] | None = None) -> None:
         opts = parse_ask(args[1:])
         if opts is not None:
             sys.exit(run_ask(opts))
+    if args[0] == "mcp":  # stdio with plain options: the server starts without typer
+        from mdmem.commands.fast import parse_mcp, run_mcp
+
+        if (mcp_opts := parse_mcp(args[1:])) is not None:
+            sys.exit(run_mcp(mcp_opts))
     app = load(args[0]) if args[0] in COMMANDS else load()  # unknown: typer names the mistake
     try:
         app(args=args, prog_name="mdmem")

@@ -80,3 +80,46 @@ def run_ask(opts: dict[str, str | bool | None]) -> int:
     else:
         print(answer.text)
     return 0
+
+
+def parse_mcp(args: list[str]) -> dict[str, str | float | None] | None:
+    """The options of a stdio `mcp` (--vault, --wait), or None to leave it to typer: an agent
+    client starts the server on every session, and typer's start is a tenth of it."""
+    opts: dict[str, str | float | None] = {"vault": os.environ.get("MDMEM_VAULT") or None, "wait": 10.0}  # fmt: skip
+    i = 0
+    while i < len(args):
+        name, eq, value = args[i].partition("=")
+        if name not in ("--vault", "--wait") or not (eq or i + 1 < len(args)):
+            return None  # --http, --host, --help, a stray argument: typer's job
+        if not eq:
+            i += 1
+            value = args[i]
+        if name == "--wait":
+            try:
+                opts["wait"] = float(value)
+            except ValueError:
+                return None
+        else:
+            opts["vault"] = value
+        i += 1
+    return opts
+
+
+def run_mcp(opts: dict[str, str | float | None]) -> int:
+    """Serve the vault over stdio as `mdmem mcp` does; the exit code."""
+    from mdmem.errors import MdmemError
+    from mdmem.store.vault import Vault
+
+    wait = float(opts["wait"] or 0)
+    try:
+        path = opts.get("vault")
+        vault = Vault(Path(path), wait=wait) if isinstance(path, str) else Vault.find(wait=wait)
+        from mdmem.server.app import serve  # the MCP SDK loads only now
+
+        serve(vault.root, wait=wait)
+    except MdmemError as e:
+        sys.stderr.write(f"Error: {e}\n")
+        return e.exit_code
+    except KeyboardInterrupt:
+        return 130
+    return 0

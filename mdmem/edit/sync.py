@@ -20,6 +20,7 @@ from mdmem.files import WriteConflict, read_text, sha256
 from mdmem.model.factfile import Fact
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
+from mdmem.store import links
 from mdmem.store.lastgood import good_rules, journal_facts
 from mdmem.store.manifest import Manifest
 from mdmem.store.snapshot import Snapshot
@@ -67,12 +68,13 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
             vault.root, lambda: vault.manifest.data, lambda: journal_facts(vault.journal.entries())
         )
         rules = _rules(vault, result)
+        relink = links.stale(vault.meta, rules)  # rules' edges changed since the files were linked
         written = vault.manifest.data
         if not vault.manifest.path.exists() and next(vault.journal.entries(), None) is not None:
             result.baseline = _baseline(vault, snap, dry_run)
             written = vault.manifest.data
         edits = find_edits(vault, snap, written)
-        if not edits and result.rules != "reloaded":  # the usual case: parse and decode nothing
+        if not edits and result.rules != "reloaded" and not relink:  # the usual case: parse nothing
             if not dry_run:
                 if result.baseline is not None:
                     vault.manifest.save()
@@ -81,6 +83,10 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
         facts = snap.facts(vault.root)[0]
         planned = plan_edits(facts, rules, edits, now=vault.now)
         result.actions, result.plan = planned.actions, planned.plan
+        planned_keys = {c.key for c in planned.plan.changes}
+        unlinked = {e.key for e in edits if e.kind != "deleted"} - planned_keys
+        if relink:  # a hand edit left as it is keeps its links till mdmem writes it
+            planned.plan.changes += links.relink(facts, rules, unlinked | planned_keys)
         result.problems += [Problem(e.rel, e.line, e.problem) for e in edits if e.kind == "broken"]
         result.problems += _new_cycle(rules, facts, edits, planned, result.rules == "reloaded")
         if dry_run:
@@ -93,6 +99,7 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
                 vault.manifest.data[rel] = digest
         if planned.plan.changes:
             files = sorted({e.rel for e in edits if e.kind != "broken"})
+            files += ["rules.yaml"] if any(c.decision == links.DECISION for c in planned.plan.changes) else []  # fmt: skip
             source = {"kind": "edit", "files": files}
             rels = [f"facts/{c.key}.md" for c in planned.plan.changes]
             expect = {rel: e.sha if (e := snap.entries.get(rel)) else None for rel in rels}
@@ -100,6 +107,8 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
                                        extra=_in_their_layout(vault, edits, planned.plan))  # fmt: skip
         elif planned.adopt or result.baseline is not None:
             vault.manifest.save()
+        if relink and not unlinked:
+            links.record(vault.meta, rules)
         snap.settle([e.rel for e in edits if e.kind == "deleted"])
         wrote = sorted({f"facts/{c.key}.md" for c in planned.plan.changes})
         if wrote:
@@ -121,6 +130,10 @@ def _in_their_layout(vault: Vault, edits: list[Edit], plan: Plan) -> ExtraOps:
             text = read_text(vault.root / e.rel)
             if text is not None:
                 ops.append((e.rel, keep_layout(text, e.now, after)))
+    for c in plan.changes:  # relinked by new rules: only the links change, in their layout too
+        text = read_text(vault.root / f"facts/{c.key}.md") if c.decision == links.DECISION else None
+        if text is not None and c.before is not None and c.after is not None:
+            ops.append((f"facts/{c.key}.md", keep_layout(text, c.before, c.after)))
     return lambda _entry_id: ops
 
 
@@ -144,7 +157,7 @@ def find_edits(vault: Vault, snap: Snapshot, written: dict[str, str]) -> list[Ed
         kind = "new" if mine is None else "changed"
         edits.append(Edit(rel, now.key, kind, at, base, now, entry.sha))
     today = vault.now[:10]
-    for rel in sorted(set(written) - set(snap.entries)):
+    for rel in sorted(r for r in set(written) - set(snap.entries) if r.startswith("facts/")):
         gone = snap.gone.get(rel)
         base = gone.parsed(written[rel]) if gone is not None else None
         edits.append(Edit(rel, rel[len("facts/") : -len(".md")], "deleted", today, base))

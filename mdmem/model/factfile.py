@@ -24,7 +24,7 @@ POLARITIES = ("like", "dislike")
 ITEM_FIELDS = ("valid_from", "polarity")
 FIELDS = (
     "entity", "attribute", "value", "kind", "items", "status", "valid_from", "valid_to", "recorded_at",
-    "source", "evidence", "derived_from", "uncertain_because", "depends_on", "history",
+    "source", "evidence", "derived_from", "uncertain_because", "depends_on", "upstream", "history",
 )  # fmt: skip
 HISTORY_FIELDS = (
     "value", "kind", "items", "status", "valid_from", "valid_to", "recorded_at", "source", "evidence", "reason",
@@ -53,6 +53,7 @@ class Fact:
     derived_from: dict[str, Any] | None = None
     uncertain_because: dict[str, Any] | None = None
     depends_on: list[dict[str, Any]] = field(default_factory=list)
+    upstream: list[str] = field(default_factory=list)  # ['[[facts/user/home_city]]']: store/links.py
     history: list[dict[str, Any]] = field(default_factory=list)
     kind: str | None = None  # none | unnamed | plan; None: a plain value
     items: dict[str, dict[str, Any]] = field(default_factory=dict)  # per list item: date, polarity
@@ -302,6 +303,9 @@ def _from_mapping(
         raise fail("depends_on", "must be a list of {on: ATTRIBUTE, action: derive|confirm|expire}")
     for dep in depends_on:
         _check_dependency(dep, fail)
+    upstream = data.get("upstream") or []
+    if not isinstance(upstream, list) or not all(isinstance(u, str) for u in upstream):
+        raise fail("upstream", "must be a list of links like '[[facts/user/home_city]]' (mdmem writes it; you may delete the line)")  # fmt: skip
     history = data.get("history") or []
     if not isinstance(history, list) or not all(isinstance(h, dict) for h in history):
         raise fail(
@@ -326,6 +330,7 @@ def _from_mapping(
         derived_from=data.get("derived_from"),
         uncertain_because=data.get("uncertain_because"),
         depends_on=depends_on,
+        upstream=upstream,
         history=history,
         kind=kind,
         items=items,

@@ -16,13 +16,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
-from mcp_types import Resource as MCPResource
-from mcp_types import ToolAnnotations
+from mdmem.server import sdk
 
-from mdmem.errors import MdmemError, VaultLocked
-from mdmem.server.tools import Memory
+sdk.load()  # before the SDK's names below: its protocol models build their validators on use
+
+from mcp.server.mcpserver import MCPServer  # noqa: E402
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError  # noqa: E402
+from mcp_types import Resource as MCPResource  # noqa: E402
+from mcp_types import ToolAnnotations  # noqa: E402
+
+from mdmem.errors import MdmemError, VaultLocked  # noqa: E402
+from mdmem.server.tools import Memory  # noqa: E402
 
 INSTRUCTIONS = """\
 This server is the user's long-term memory (mdmem): facts about them kept as Markdown files,
@@ -68,19 +72,27 @@ TOOLS: dict[str, tuple[str, ToolAnnotations]] = {
 }  # fmt: skip
 
 
-def guarded(fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
-    """The tool as the SDK sees it: same signature; an MdmemError becomes a tool error."""
+def guarded(memory: Memory, fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    """The tool as the SDK sees it: same signature; an MdmemError becomes a tool error; what
+    recovering a crash's unfinished transaction did comes first in the result, as `notes`."""
 
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        notes: list[str] = []
         try:
-            return fn(*args, **kwargs)
+            with memory.noting(notes):
+                result = fn(*args, **kwargs)
         except VaultLocked as e:
-            raise ToolError(f"vault busy: {e}") from None
+            raise ToolError(_with_notes(f"vault busy: {e}", notes)) from None
         except MdmemError as e:
-            raise ToolError(str(e)) from None
+            raise ToolError(_with_notes(str(e), notes)) from None
+        return {"notes": notes, **result} if notes else result
 
     return call
+
+
+def _with_notes(message: str, notes: list[str]) -> str:
+    return message + "".join(f"\nRecovered first: {note}" for note in notes)
 
 
 class MemoryServer(MCPServer):
@@ -112,7 +124,7 @@ def build_server(root: Path | str, *, wait: float = 10.0) -> MemoryServer:
     server = MemoryServer(memory, name="mdmem", title="mdmem memory", version=__version__,
                           instructions=INSTRUCTIONS, log_level="WARNING")  # fmt: skip
     for name, (method, hints) in TOOLS.items():
-        server.add_tool(guarded(getattr(memory, method)), name=name, annotations=hints)
+        server.add_tool(guarded(memory, getattr(memory, method)), name=name, annotations=hints)
 
     @server.resource("mdmem://facts/{entity}/{attribute}", name="fact",
                      description="One fact file: YAML frontmatter and a Markdown body.",

@@ -7,6 +7,9 @@ MdmemError subclasses with a readable message; app.py turns them into tool error
 
 from __future__ import annotations
 
+import contextlib
+import threading
+from collections.abc import Iterator
 from datetime import date as Date
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -23,6 +26,7 @@ from mdmem.server.messages import as_transcript
 from mdmem.store.journal import recent_entries
 from mdmem.store.vault import Vault
 
+_CALL = threading.local()  # the vaults the tool call running in this thread opened
 MAX_TEXT = 1_000_000  # characters a `remember` call may carry: a long conversation, not a dump
 
 FactArg = Annotated[
@@ -73,8 +77,23 @@ class Memory:
         self.wait = wait
 
     def vault(self) -> Vault:
-        """The vault as it is on disk now."""
-        return Vault(self.root, wait=self.wait)
+        """The vault as it is on disk now, a crash's unfinished transaction finished or undone."""
+        v = Vault(self.root, wait=self.wait)
+        v.settle()  # first, so that what recovery did is told with this call's result
+        opened = getattr(_CALL, "vaults", None)
+        if opened is not None:
+            opened.append(v)
+        return v
+
+    @contextlib.contextmanager
+    def noting(self, notes: list[str]) -> Iterator[None]:
+        """Add to notes what recovering the vaults opened meanwhile (in this thread) did."""
+        _CALL.vaults = []
+        try:
+            yield
+        finally:
+            notes += [note for v in _CALL.vaults for note in v.notes]
+            _CALL.vaults = None
 
     # --- writing ------------------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ from mdmem.store.walk import Sig, stat_paths, stat_sig, walk, walk_paths
 
 SNAPSHOT_FILE = "snapshot.json"
 FACTS_FILE = "snapshot.facts.json"
-VERSION = 2
+VERSION = 3  # 3: facts gained `upstream`
 # A file modified this close to the moment it was read may be rewritten within the file
 # system's timestamp granularity without its signature changing ("racily clean", as git
 # calls it): such entries are verified by their bytes until they are older than this.

@@ -32,6 +32,7 @@ from mdmem.store.guards import (
 )
 from mdmem.store.journal import Journal, make_entry
 from mdmem.store.lastgood import good_rules, journal_facts
+from mdmem.store.links import linked
 from mdmem.store.lock import VaultLock
 from mdmem.store.manifest import Manifest
 from mdmem.store.packs import pack_path
@@ -267,9 +268,7 @@ class Vault:
         """Write a plan as one transaction and journal it. Caller holds the lock.
         `extra(entry_id)` gives more files for the same transaction (episodes, redactions);
         `expect` the SHA-256 of each file as planned from: a file saved since is a WriteConflict."""
-        final: dict[str, Fact | None] = {}
-        for change in plan.changes:
-            final[change.key] = change.after
+        final = linked(plan, self.rules)  # every fact written carries its upstream links
         ops = []
         for key, fact in final.items():
             entity, attribute = key.split("/", 1)
