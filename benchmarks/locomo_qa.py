@@ -88,6 +88,8 @@ def run_conversation(conv: dict[str, Any], tmp: Path) -> dict[str, Any]:
     turns: dict[str, str] = {}
     line_of: dict[str, tuple[str, int]] = {}  # dia_id -> (source, line)
     written: set[tuple[str, int]] = set()  # (source, line) that wrote a fact
+    writes: list[dict[str, Any]] = []  # every statement that changed the vault, with its message
+    said: dict[tuple[str, int], str] = {}
     t0 = time.perf_counter()
     for n, when, session in sessions(conv):
         text, where = transcript(when, session)
@@ -95,10 +97,17 @@ def run_conversation(conv: dict[str, Any], tmp: Path) -> dict[str, Any]:
         for t in session:
             turns[t["dia_id"]] = str(t.get("text", ""))
             line_of[t["dia_id"]] = (source, where[t["dia_id"]])
+            said[(source, where[t["dia_id"]])] = f"{t['speaker']}: {' '.join(str(t.get('text', '')).split())}"
         result = ingest_text(vault, text, source=source, date=when[:10])
         for st, decision in result.plan.decisions:
             if decision != "NOOP" and st.source and "#L" in st.source:
-                written.add((source, int(st.source.rsplit("#L", 1)[1])))
+                line = int(st.source.rsplit("#L", 1)[1])
+                written.add((source, line))
+                writes.append({"conversation": sid, "source": st.source, "date": when[:10],
+                               "entity": st.entity, "attribute": st.attribute, "kind": st.kind,
+                               "value": st.value, "form": st.form, "polarity": st.polarity,
+                               "tentative": st.tentative, "at": st.at, "decision": decision,
+                               "evidence": st.evidence, "message": said.get((source, line), "")})  # fmt: skip
     ingest_s = time.perf_counter() - t0
     probes: list[dict[str, Any]] = []
     t1 = time.perf_counter()
@@ -120,7 +129,7 @@ def run_conversation(conv: dict[str, Any], tmp: Path) -> dict[str, Any]:
     facts = len(vault.scan(refresh=True)[0])
     return {"conversation": sid, "probes": probes, "observations": observed,
             "observations_kept": kept, "facts": facts, "ingest_s": ingest_s,
-            "ask_s": ask_s}  # fmt: skip
+            "ask_s": ask_s, "writes": writes}  # fmt: skip
 
 
 def report(results: list[dict[str, Any]]) -> dict[str, Any]:
@@ -143,6 +152,7 @@ def report(results: list[dict[str, Any]]) -> dict[str, Any]:
         "observation_recall": {"observations": observed, "kept": kept,
                                "share": round(kept / observed, 3) if observed else None},
         "facts": sum(r["facts"] for r in results),
+        "writes": sum(len(r["writes"]) for r in results),
         "ingest_s": round(sum(r["ingest_s"] for r in results), 2),
         "ask_ms_per_question": round(1000 * sum(r["ask_s"] for r in results) / max(n, 1), 1),
     }
@@ -154,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--conv", nargs="*", default=DEV, choices=DEV, help="dev conversation ids")
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
     ap.add_argument("--probes", type=Path, help="write every probe and answer to this JSONL")
+    ap.add_argument("--writes", type=Path, help="write every statement that changed a vault, "
+                    "with its message, to this JSONL (benchmarks/precision_sample.py reads it)")
     args = ap.parse_args(argv)
     if not args.corpus.is_file():
         print(f"LoCoMo not found at {args.corpus}; pass --corpus", file=sys.stderr)
@@ -167,6 +179,11 @@ def main(argv: list[str] | None = None) -> int:
             for r in results:
                 for p in r["probes"]:
                     f.write(json.dumps({"conversation": r["conversation"], **p}, ensure_ascii=False) + "\n")
+    if args.writes:
+        with args.writes.open("w", encoding="utf-8") as f:
+            for r in results:
+                for w in r["writes"]:
+                    f.write(json.dumps(w, ensure_ascii=False) + "\n")
     rep = report(results)
     if args.json:
         print(json.dumps(rep, indent=1, ensure_ascii=False))
@@ -178,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  {'overall':<12} {o['passed']:>4}/{o['probes']:<4} {o['accuracy']}")
     r = rep["observation_recall"]
     print(f"observation recall (evidence turn wrote a fact): {r['kept']}/{r['observations']} = {r['share']}")
-    print(f"facts written: {rep['facts']}; ingest {rep['ingest_s']} s; ask {rep['ask_ms_per_question']} ms/question")
+    print(f"facts written: {rep['facts']} files from {rep['writes']} statements; ingest {rep['ingest_s']} s; ask {rep['ask_ms_per_question']} ms/question")
     return 0
 
 
