@@ -242,7 +242,7 @@ def find_generic(sentence: str, resolver: Resolver) -> list[Found]:
             y = name_like(y) or y
         if attr is None or any(f.attribute == attr for f in out):
             continue
-        if resolver.patterned(attr) and not (resolver.declared(x) == attr and _fits(y, attr, resolver)):
+        if not _zh_takes(x, y, attr, resolver):
             continue
         out.append(_found(attr, y, m, None))
     for m in _ZH_IS.finditer(sentence, offset) if "的" in sentence else ():
@@ -250,7 +250,7 @@ def find_generic(sentence: str, resolver: Resolver) -> list[Found]:
         y = m["y"]
         if attr is None or _ZH_Y_BAD.search(y):
             continue
-        if resolver.patterned(attr) and not (resolver.declared(m["x"]) == attr and _fits(y, attr, resolver)):
+        if not _zh_takes(m["x"], y, attr, resolver):
             continue
         if attr not in resolver.rules.attributes and len(y) > 12:
             continue
@@ -268,6 +268,15 @@ def _named_outright(m: re.Match[str], attr: str, resolver: Resolver) -> bool:
 def _fits(y: str, attr: str, resolver: Resolver) -> bool:
     """A Chinese form's value that a patterned slot takes: a Latin name, or a known spelling."""
     return (y.isascii() and name_like(y) is not None) or resolver.by_value.get(norm(y)) == attr
+
+
+def _zh_takes(x: str, y: str, attr: str, resolver: Resolver) -> bool:
+    """Whether a Chinese "X是Y"/"X换成Y" gives a slot with patterns of its own this value: a
+    Latin name or a known spelling, or anything short when X is the slot's very label
+    ("我的大学是武汉大学", "医生换成张主任了")."""
+    if not resolver.patterned(attr) or (resolver.declared(x) == attr and _fits(y, attr, resolver)):
+        return True
+    return resolver.declared(x, aliases=False) == attr and len(y) <= 10
 
 
 def _covered(k: Found, out: list[Found]) -> bool:
@@ -319,6 +328,11 @@ _ANSWER = re.compile(
     r"(?=$|[，,。！!？?\s])",
     re.I,
 )
+_ZH_ONE = r"(?:一个|一只|大的|小的|老大|老二|大只的|小只的|哥哥|姐姐|弟弟|妹妹|公的|母的)"
+_ZH_EACH = re.compile(
+    rf"^\s*{_ZH_ONE}叫(?P<a>[\u4e00-\u9fffA-Za-z]{{1,4}}?)[，,、；;]\s*(?:另一个|另一只|{_ZH_ONE})叫"
+    r"(?P<b>[\u4e00-\u9fffA-Za-z]{1,4}?)(?=$|[，,。！!？?\s])"
+)
 # What a question asks the name of: "What are your dogs' names?", "你的狗叫什么名字？"
 ASKED = words(
     """
@@ -333,11 +347,14 @@ def answered(sentence: str, asked: str, resolver: Resolver) -> list[Found]:
     """Names given in answer to the question just asked by someone else ("What are your dogs'
     names?" — "Their names are Pepper, Precious and Panda.")."""
     m = _ANSWER.match(sentence)
-    if m is None or not asked or not is_question(asked.strip()):
+    each = _ZH_EACH.match(sentence) if m is None and has_cjk(sentence) else None
+    if (m is None and each is None) or not asked or not is_question(asked.strip()):
         return []
     slots = [resolver.declared(w.lower()) for w in _ASKED_WORD.findall(asked) if w.lower() in ASKED]
     attr = next((a for a in slots if a), None)
     if attr is None:
         return []
+    if each is not None:  # "一个叫豆豆，一个叫可乐": one name each
+        return [Found(attr, each[k], "assert", each.start(k) - 1, each.start(k), each.end(k)) for k in ("a", "b")]
     key = "value" if m["value"] else "zh"
     return [Found(attr, m[key], "assert", m.start(), m.start(key), m.end())]

@@ -26,7 +26,7 @@ _NONE = re.compile(
     r"any\s+more|at\s+all|either|now|though|but|and)\b))"
 )
 _ZH_NONE = re.compile(
-    r"(?:^|[，,；;]|(?<=我)|(?<=我们))(?:现在|目前|还)?(?:没有|没)(?:养|有)?(?:任何)?(?:过)?"
+    r"(?:^|[，,；;]|(?<=我)|(?<=我们))(?:现在|目前|还|已经)?(?:没有|没|不再?养|不再有)(?:养|有)?(?:任何)?(?:过)?"
     r"(?P<x>宠物|孩子|小孩|对象|男朋友|女朋友|车|爱好|过敏)(?=$|[，,。！!]|了|呢|啊)"
 )
 # Relations that name a slot of someone who exists even unnamed: "my husband", "我老公".
@@ -39,7 +39,7 @@ _UNNAMED = re.compile(
     rf"(?:(?:little|two|three|youngest|eldest|oldest|new)\s+)?(?P<x>{_KIN})(?![\w'’-])"
     rf"(?:\s*(?:,|and|&)\s+(?:(?:my|our|the)\s+)?(?P<x2>{_KIN})(?![\w'’-]))?"
 )
-_ZH_UNNAMED = re.compile(r"我(?:家)?的?(?P<x>老公|老婆|先生|太太|爱人|对象|男朋友|女朋友|孩子们?|儿子|女儿|宝宝|狗狗?|猫咪?)(?!的名字|叫)")
+_ZH_UNNAMED = re.compile(r"我(?:家)?的?(?P<x>老公|老婆|先生|太太|爱人|对象|男朋友|女朋友|孩子们?|儿子|女儿|宝宝|狗狗|狗|猫咪|猫)(?![狗咪]|的名字|叫)")
 _TALK = words(
     """
     it that this these those them you him her us me your my his our their its what how when
@@ -143,7 +143,7 @@ def find_kinds(sentence: str, resolver: Resolver) -> list[Found]:
     """None, unnamed, preference and plan statements in one sentence."""
     out: list[Found] = []
     low = sentence.lower()
-    if "no" in low or "n't" in low or "n’t" in low or "没" in sentence:
+    if "no" in low or "n't" in low or "n’t" in low or "没" in sentence or "不" in sentence:
         out += _absences(sentence, resolver)
     out += _unnamed(sentence, resolver)
     if PREFERENCE in resolver.rules.attributes:
