@@ -68,7 +68,7 @@ _NO_LONGER = re.compile(
 )
 # A past tense of living or working somewhere: the value held once, and is history now.
 _BYGONE = re.compile(
-    r"\b(?:was|were)\s+(?:working|employed|living|based|staying)\b"
+    r"\b(?:was|were)\s+(?:working|employed|living|based|staying)\b|\b(?:lost|quit|left)\s+my\s+(?:\w+\s+)?job\b"
     r"|(?<!['’]ve\s)(?<!have\s)(?<!has\s)(?<!['’]d\s)(?<!had\s)\b(?:worked(?!\s+out\b)|lived)\b",
     re.I,
 )

@@ -62,7 +62,7 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
                     topic: frozenset[str] = frozenset()) -> list[tuple[str, Found]]:  # fmt: skip
     """(sentence, candidate) pairs of one message, in order: verbatim requests first, then per
     sentence the dependencies, forget requests, rule patterns and generic forms; `asked` is
-    the message before it, whose question a first sentence may answer; `topic` the slots the
+    the message before it, whose last sentence may ask what the first sentences answer; `topic` the slots the
     speaker's previous message spoke of ("半小时左右就到" after the commute). Raises `guard.Runaway`
     when the message takes longer than `budget` (default: `MESSAGE_BUDGET`)."""
     budget = budget or Budget()
@@ -76,21 +76,23 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
     text = without_code(text)  # a pasted script is not the person speaking
     candidates = patterns.candidates(text.lower())
     previous = None
-    for sentence in _sentences(text, budget):
+    question = sentences(asked)[-1] if asked.strip() else ""
+    for n, sentence in enumerate(_sentences(text, budget)):
         found = _find(sentence, candidates, resolver, budget)
         if not found and out and out[-1][0] == previous:
             found = named_next(sentence, out)  # "We adopted a puppy! His name is Biscuit."
-        elif not found and previous is None:
-            found = answered(sentence, asked, resolver)  # "What are your dogs' names?" "Their…"
-            for said in [] if found else answer_statements(asked, sentence, resolver.declared):
+        elif not found and n < 3:
+            # "What are your dogs' names?" — "Their names are …", "Thanks! … his name is Kyle!"
+            found = answered(sentence, question, resolver, context=asked, first=previous is None)
+            for said in [] if found or n else answer_statements(question, sentence, resolver.declared):
                 # "你在哪上班呀？" "华为，在坂田那边": the answer read as "我在华为上班"
                 if said_found := _find(said, patterns.candidates(said.lower()), resolver, budget):
                     out += [(said, f) for f in said_found if f.kind == "assert"]
                     break
         if not any(f.attribute == "commute_minutes" for f in found):
             near = topic | {f.attribute or "" for _, f in out}
-            question = asked if previous is None and is_question(asked.strip()) else ""
-            found += duration_followups(sentence, near, question, set(resolver.rules.attributes))
+            asking = question if previous is None and is_question(question) else ""
+            found += duration_followups(sentence, near, asking, set(resolver.rules.attributes))
         previous = sentence
         out += [(sentence, f) for f in sorted(found, key=lambda f: (f.start, f.kind))]
     return out
@@ -163,7 +165,7 @@ def extract(messages: list[Message], rules: Rules, facts: Mapping[str, Fact], *,
                 found = found[:MAX_CANDIDATES]
             topics[entity] = frozenset(f.attribute for _, f in found if f.attribute)
             ex.message(msg, entity, found, budget)
-        asked = sentences(msg.text)[-1] if msg.text.strip() else ""
+        asked = msg.text[-400:]  # its last sentence may ask; the rest names what is asked about
     return ex.result()
 
 

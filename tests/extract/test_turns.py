@@ -118,3 +118,58 @@ def test_starting_to_eat_meat_again_ends_a_meatless_diet():
     assert [(s.key, s.kind) for s in said("用户: 最近又开始吃肉了，实在坚持不住")] == [
         ("user/diet", "invalidate")
     ]
+
+
+# --- English: names across turns, job loss, a duration after the commute --------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Maria: That baby in the pic is adorable! What's their name?\n"
+         "John: Thanks, Maria! They're doing great. Our one-year-old is so cute, his name is Kyle!",
+         [("john/children", "Kyle")]),
+        ("Maria: Guess what - I got a puppy two weeks ago! Her name's Coco and she's adorable.",
+         [("user/pets", "Coco")]),
+        ("A: What are your dogs' names?\nB: Their names are Pepper, Precious and Panda.",
+         [("b/pets", "Pepper"), ("b/pets", "Precious"), ("b/pets", "Panda")]),
+    ],
+)  # fmt: skip
+def test_names_given_across_turns(text, expected):
+    assert [(s.key, s.value) for s in said(text) if s.kind == "assert"] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A: Nice photo! Who is that?\nB: That's my coworker, his name is Bob.",  # not asked a name of
+        "A: What's your dog's name?\nB: No idea. My neighbour's cat, her name is Tom, hates him.",
+        "A: How was the trip? Any names to remember?\nB: Not really.\nB: His name is Bob.",
+    ],
+)
+def test_a_name_not_given_for_what_was_asked_says_nothing(text):
+    assert [s for s in said(text) if s.attribute in ("pets", "children", "partner")] == []
+
+
+def test_a_lost_job_is_history_not_the_current_job():
+    got = [(s.key, s.kind, s.value) for s in said("Gina: Unfortunately, I also lost my job at Door Dash this month.")]
+    assert got == [("user/employer", "assert", "Door Dash"), ("user/employer", "invalidate", None)]
+    got = [(s.key, s.kind, s.value) for s in said("Jon: Lost my job as a banker yesterday, so I'm starting a business.")]
+    assert got == [("user/job_title", "assert", "banker"), ("user/job_title", "invalidate", None)]
+
+
+@pytest.mark.parametrize(
+    ("text", "minutes"),
+    [
+        ("A: How long is your commute these days?\nB: About 15 minutes now.", "15"),
+        ("B: I bike to work again.\nB: It's about 25 minutes.", "25"),
+    ],
+)
+def test_an_english_duration_after_the_commute(text, minutes):
+    assert [s.value for s in said(text) if s.attribute == "commute_minutes"] == [minutes]
+
+
+def test_a_yes_to_a_question_about_the_person_states_it():
+    got = [(s.key, s.value) for s in said("A: Do you still live in Berlin?\nB: Yes, still there.")]
+    assert got == [("b/home_city", "Berlin")]
+    assert [s for s in said("A: Do you still live in Berlin?\nB: Not anymore, sadly.") if s.kind == "assert"] == []
