@@ -88,6 +88,7 @@ def run_conversation(conv: dict[str, Any], tmp: Path) -> dict[str, Any]:
     turns: dict[str, str] = {}
     line_of: dict[str, tuple[str, int]] = {}  # dia_id -> (source, line)
     written: set[tuple[str, int]] = set()  # (source, line) that wrote a fact
+    stated: set[tuple[str, int]] = set()  # (source, line) that stated one (NOOP: already held)
     writes: list[dict[str, Any]] = []  # every statement that changed the vault, with its message
     said: dict[tuple[str, int], str] = {}
     t0 = time.perf_counter()
@@ -100,6 +101,8 @@ def run_conversation(conv: dict[str, Any], tmp: Path) -> dict[str, Any]:
             said[(source, where[t["dia_id"]])] = f"{t['speaker']}: {' '.join(str(t.get('text', '')).split())}"
         result = ingest_text(vault, text, source=source, date=when[:10])
         for st, decision in result.plan.decisions:
+            if st.source and "#L" in st.source:
+                stated.add((source, int(st.source.rsplit("#L", 1)[1])))
             if decision != "NOOP" and st.source and "#L" in st.source:
                 line = int(st.source.rsplit("#L", 1)[1])
                 written.add((source, line))
@@ -119,16 +122,17 @@ def run_conversation(conv: dict[str, Any], tmp: Path) -> dict[str, Any]:
         probes.append({"category": qa["category"], "question": qa["question"],
                        "gold": qa["answer"], "answer": answer, "passed": ok})  # fmt: skip
     ask_s = time.perf_counter() - t1
-    observed = kept = 0
+    observed = kept = held = 0
     for by_speaker in (conv.get("observation") or {}).values():
         for items in by_speaker.values():
             for item in items:
                 ids = item[1] if isinstance(item[1], list) else [item[1]]
                 observed += 1
                 kept += any(line_of.get(str(i)) in written for i in ids)
+                held += any(line_of.get(str(i)) in stated for i in ids)
     facts = len(vault.scan(refresh=True)[0])
     return {"conversation": sid, "probes": probes, "observations": observed,
-            "observations_kept": kept, "facts": facts, "ingest_s": ingest_s,
+            "observations_kept": kept, "observations_stated": held, "facts": facts, "ingest_s": ingest_s,
             "ask_s": ask_s, "writes": writes}  # fmt: skip
 
 
@@ -143,6 +147,7 @@ def report(results: list[dict[str, Any]]) -> dict[str, Any]:
     n, k = sum(total.values()), sum(passed.values())
     observed = sum(r["observations"] for r in results)
     kept = sum(r["observations_kept"] for r in results)
+    held = sum(r["observations_stated"] for r in results)
     return {
         "conversations": [r["conversation"] for r in results],
         "by_category": {c: {"probes": total[c], "passed": passed[c],
@@ -150,7 +155,8 @@ def report(results: list[dict[str, Any]]) -> dict[str, Any]:
                         for c in CATEGORIES.values()},  # fmt: skip
         "overall": {"probes": n, "passed": k, "accuracy": round(k / n, 3) if n else None},
         "observation_recall": {"observations": observed, "kept": kept,
-                               "share": round(kept / observed, 3) if observed else None},
+                               "share": round(kept / observed, 3) if observed else None,
+                               "stated": held},
         "facts": sum(r["facts"] for r in results),
         "writes": sum(len(r["writes"]) for r in results),
         "ingest_s": round(sum(r["ingest_s"] for r in results), 2),
@@ -195,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  {'overall':<12} {o['passed']:>4}/{o['probes']:<4} {o['accuracy']}")
     r = rep["observation_recall"]
     print(f"observation recall (evidence turn wrote a fact): {r['kept']}/{r['observations']} = {r['share']}")
+    print(f"  (evidence turn stated a fact, written or already held: {r['stated']}/{r['observations']})")
     print(f"facts written: {rep['facts']} files from {rep['writes']} statements; ingest {rep['ingest_s']} s; ask {rep['ask_ms_per_question']} ms/question")
     return 0
 

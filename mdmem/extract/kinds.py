@@ -62,6 +62,9 @@ _LEAD = re.compile(
     re.I,
 )
 _AND_ONE = re.compile(r"\s*(?:,\s*)?and\s+(?P<y>[a-z][a-z-]+)" + r"(?=\s*(?:$|[.,;:!?]|\s(?:too|so|as|but|because|in|on|at|with)\b))")
+_AND_TWO = re.compile(
+    r"\s*(?:,\s*)?and\s+(?P<y>[a-z][a-z-]+)\s+(?P<z>[a-z][a-z-]+)(?=\s*(?:$|[.,;:!?]|\s(?:too|so|as|but|because)\b))"
+)
 _AND_MORE = re.compile(
     r"\s*(?:,\s*)?and\s+(?!(?:i|it|it['’]s|it['’]d|we|you|he|she|they|that|this|the|my|so|then)\b)[a-z]"
 )
@@ -77,7 +80,7 @@ _LIKE = re.compile(
 )
 _FAN = re.compile(
     r"(?<![\w'’])I(?:['’]m|\s+am)\s+(?P<neg>not\s+)?(?:really\s+|so\s+|very\s+|also\s+|super\s+)*"
-    r"(?:passionate\s+about|a\s+(?:big\s+|huge\s+)?fan\s+of|obsessed\s+with|crazy\s+about)\s+"
+    r"(?:passionate\s+about|a\s+(?:big\s+|huge\s+)?fan\s+of|obsessed\s+with|crazy\s+about|(?:more\s+|really\s+|big\s+)?into)\s+"
     r"(?P<value>[a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,2}?)" + _STOP_AFTER
 )
 _MESMERIZE = re.compile(
@@ -224,6 +227,10 @@ def _object(sentence: str, m: re.Match[str]) -> str | None:
     rest = sentence[m.end("value") :]
     if (a := _AND_ONE.match(rest)) and len(parts) == 1:  # "dance and fashion": both
         return value if a["y"] in _TALK else f"{value} and {a['y']}"
+    if (a := _AND_TWO.match(rest)) and len(parts) == 1 and not {a["y"], a["z"]} & _TALK:
+        if a["z"].endswith("s") and not value.endswith(("s", "ing")):  # "action and sci-fi movies": both kinds
+            return f"{value} {a['z']} and {a['y']} {a['z']}"
+        return f"{value} and {a['y']} {a['z']}"  # "dramas and emotionally-driven films"
     if a or _AND_MORE.match(rest):  # "improving education and infrastructure": unclear
         return None
     if len(parts) == 1 and parts[0].endswith("ing") and (p := _PLACE.match(rest)):
