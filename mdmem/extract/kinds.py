@@ -65,6 +65,10 @@ _AND_ONE = re.compile(r"\s*(?:,\s*)?and\s+(?P<y>[a-z][a-z-]+)" + r"(?=\s*(?:$|[.
 _AND_TWO = re.compile(
     r"\s*(?:,\s*)?and\s+(?P<y>[a-z][a-z-]+)\s+(?P<z>[a-z][a-z-]+)(?=\s*(?:$|[.,;:!?]|\s(?:too|so|as|but|because)\b))"
 )
+_COMMA_LIST = re.compile(
+    r"(?:,\s*[a-z][a-z-]+(?:\s+[a-z][a-z-]+)?){0,3},\s*and\s+[a-z][a-z-]+(?:\s+[a-z][a-z-]+)?"
+    r"(?=\s*(?:$|[.;:!?]|\s(?:too|so|as|but|because)\b))"
+)
 _AND_MORE = re.compile(
     r"\s*(?:,\s*)?and\s+(?!(?:i|it|it['’]s|it['’]d|we|you|he|she|they|that|this|the|my|so|then)\b)[a-z]"
 )
@@ -225,6 +229,10 @@ def _object(sentence: str, m: re.Match[str]) -> str | None:
     if parts[-1] in _PARTICLES:  # "curling up (with a good book)": the phrase is not whole
         return None
     rest = sentence[m.end("value") :]
+    if (c := _COMMA_LIST.match(rest)) and len(parts) <= 2:  # "reading, watching movies, and exploring nature"
+        items = [value, *(i.strip() for i in re.split(r",\s*(?:and\s+)?", c.group().strip(" ,")))]
+        if not any(w in _TALK for i in items for w in i.split()):
+            return " and ".join(items)
     if (a := _AND_ONE.match(rest)) and len(parts) == 1:  # "dance and fashion": both
         return value if a["y"] in _TALK else f"{value} and {a['y']}"
     if (a := _AND_TWO.match(rest)) and len(parts) == 1 and not {a["y"], a["z"]} & _TALK:

@@ -107,6 +107,9 @@ def test_dance_and_fashion_are_two_preferences():
         ("I love action and sci-fi movies.", ["action movies", "sci-fi movies"]),  # both kinds
         ("I really enjoy dramas and emotionally-driven films.", ["dramas", "emotionally-driven films"]),
         ("I'm more into reading and fantasy novels.", ["reading", "fantasy novels"]),  # a gerund is whole
+        ("I also enjoy reading, watching movies, and exploring nature.",
+         ["reading", "watching movies", "exploring nature"]),  # a list said with commas
+        ("I love it, you, and the kids.", []),
     ],
 )
 def test_two_preferences_with_a_shared_or_own_noun(text, values):
