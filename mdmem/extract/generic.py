@@ -378,5 +378,6 @@ def answered(sentence: str, asked: str, resolver: Resolver, context: str = "",
         return []
     if each is not None:  # "一个叫豆豆，一个叫可乐": one name each
         return [Found(attr, each[k], "assert", each.start(k) - 1, each.start(k), each.end(k)) for k in ("a", "b")]
+    assert m is not None
     key = "value" if m["value"] else "zh"
     return [Found(attr, m[key], "assert", m.start(), m.start(key), m.end())]

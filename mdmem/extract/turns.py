@@ -11,7 +11,7 @@ to the answerer (你/you), only a short first clause, never one that talks back 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Set
 
 from mdmem.extract.candidates import Found
 
@@ -115,7 +115,7 @@ COMMUTE = ("commute_mode", "commute_minutes", "commute")
 _COMMUTE_WORDS = re.compile(r"commute|to\s+work|get\s+to\s+(?:work|the\s+office)|通勤|上班|公司|路上", re.I)
 
 
-def duration_followups(sentence: str, topic: set[str], asked: str, attrs: set[str]) -> list[Found]:
+def duration_followups(sentence: str, topic: Set[str], asked: str, attrs: Set[str]) -> list[Found]:
     """A bare duration as the commute's minutes, when the commute is what was just talked about
     (`topic`: slots found just before; `asked`: the other person's question)."""
     if "commute_minutes" not in attrs:
