@@ -88,6 +88,9 @@ def run_conversation(conv: dict[str, Any], tmp: Path) -> dict[str, Any]:
     turns: dict[str, str] = {}
     line_of: dict[str, tuple[str, int]] = {}  # dia_id -> (source, line)
     written: set[tuple[str, int]] = set()  # (source, line) that wrote a fact
+    stated: set[tuple[str, int]] = set()  # (source, line) that stated one (NOOP: already held)
+    writes: list[dict[str, Any]] = []  # every statement that changed the vault, with its message
+    said: dict[tuple[str, int], str] = {}
     t0 = time.perf_counter()
     for n, when, session in sessions(conv):
         text, where = transcript(when, session)
@@ -95,10 +98,19 @@ def run_conversation(conv: dict[str, Any], tmp: Path) -> dict[str, Any]:
         for t in session:
             turns[t["dia_id"]] = str(t.get("text", ""))
             line_of[t["dia_id"]] = (source, where[t["dia_id"]])
+            said[(source, where[t["dia_id"]])] = f"{t['speaker']}: {' '.join(str(t.get('text', '')).split())}"
         result = ingest_text(vault, text, source=source, date=when[:10])
         for st, decision in result.plan.decisions:
+            if st.source and "#L" in st.source:
+                stated.add((source, int(st.source.rsplit("#L", 1)[1])))
             if decision != "NOOP" and st.source and "#L" in st.source:
-                written.add((source, int(st.source.rsplit("#L", 1)[1])))
+                line = int(st.source.rsplit("#L", 1)[1])
+                written.add((source, line))
+                writes.append({"conversation": sid, "source": st.source, "date": when[:10],
+                               "entity": st.entity, "attribute": st.attribute, "kind": st.kind,
+                               "value": st.value, "form": st.form, "polarity": st.polarity,
+                               "tentative": st.tentative, "at": st.at, "decision": decision,
+                               "evidence": st.evidence, "message": said.get((source, line), "")})  # fmt: skip
     ingest_s = time.perf_counter() - t0
     probes: list[dict[str, Any]] = []
     t1 = time.perf_counter()
@@ -110,17 +122,18 @@ def run_conversation(conv: dict[str, Any], tmp: Path) -> dict[str, Any]:
         probes.append({"category": qa["category"], "question": qa["question"],
                        "gold": qa["answer"], "answer": answer, "passed": ok})  # fmt: skip
     ask_s = time.perf_counter() - t1
-    observed = kept = 0
+    observed = kept = held = 0
     for by_speaker in (conv.get("observation") or {}).values():
         for items in by_speaker.values():
             for item in items:
                 ids = item[1] if isinstance(item[1], list) else [item[1]]
                 observed += 1
                 kept += any(line_of.get(str(i)) in written for i in ids)
+                held += any(line_of.get(str(i)) in stated for i in ids)
     facts = len(vault.scan(refresh=True)[0])
     return {"conversation": sid, "probes": probes, "observations": observed,
-            "observations_kept": kept, "facts": facts, "ingest_s": ingest_s,
-            "ask_s": ask_s}  # fmt: skip
+            "observations_kept": kept, "observations_stated": held, "facts": facts, "ingest_s": ingest_s,
+            "ask_s": ask_s, "writes": writes}  # fmt: skip
 
 
 def report(results: list[dict[str, Any]]) -> dict[str, Any]:
@@ -134,6 +147,7 @@ def report(results: list[dict[str, Any]]) -> dict[str, Any]:
     n, k = sum(total.values()), sum(passed.values())
     observed = sum(r["observations"] for r in results)
     kept = sum(r["observations_kept"] for r in results)
+    held = sum(r["observations_stated"] for r in results)
     return {
         "conversations": [r["conversation"] for r in results],
         "by_category": {c: {"probes": total[c], "passed": passed[c],
@@ -141,8 +155,10 @@ def report(results: list[dict[str, Any]]) -> dict[str, Any]:
                         for c in CATEGORIES.values()},  # fmt: skip
         "overall": {"probes": n, "passed": k, "accuracy": round(k / n, 3) if n else None},
         "observation_recall": {"observations": observed, "kept": kept,
-                               "share": round(kept / observed, 3) if observed else None},
+                               "share": round(kept / observed, 3) if observed else None,
+                               "stated": held},
         "facts": sum(r["facts"] for r in results),
+        "writes": sum(len(r["writes"]) for r in results),
         "ingest_s": round(sum(r["ingest_s"] for r in results), 2),
         "ask_ms_per_question": round(1000 * sum(r["ask_s"] for r in results) / max(n, 1), 1),
     }
@@ -154,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--conv", nargs="*", default=DEV, choices=DEV, help="dev conversation ids")
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
     ap.add_argument("--probes", type=Path, help="write every probe and answer to this JSONL")
+    ap.add_argument("--writes", type=Path, help="write every statement that changed a vault, "
+                    "with its message, to this JSONL (benchmarks/precision_sample.py reads it)")
     args = ap.parse_args(argv)
     if not args.corpus.is_file():
         print(f"LoCoMo not found at {args.corpus}; pass --corpus", file=sys.stderr)
@@ -167,6 +185,11 @@ def main(argv: list[str] | None = None) -> int:
             for r in results:
                 for p in r["probes"]:
                     f.write(json.dumps({"conversation": r["conversation"], **p}, ensure_ascii=False) + "\n")
+    if args.writes:
+        with args.writes.open("w", encoding="utf-8") as f:
+            for r in results:
+                for w in r["writes"]:
+                    f.write(json.dumps(w, ensure_ascii=False) + "\n")
     rep = report(results)
     if args.json:
         print(json.dumps(rep, indent=1, ensure_ascii=False))
@@ -178,7 +201,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  {'overall':<12} {o['passed']:>4}/{o['probes']:<4} {o['accuracy']}")
     r = rep["observation_recall"]
     print(f"observation recall (evidence turn wrote a fact): {r['kept']}/{r['observations']} = {r['share']}")
-    print(f"facts written: {rep['facts']}; ingest {rep['ingest_s']} s; ask {rep['ask_ms_per_question']} ms/question")
+    print(f"  (evidence turn stated a fact, written or already held: {r['stated']}/{r['observations']})")
+    print(f"facts written: {rep['facts']} files from {rep['writes']} statements; ingest {rep['ingest_s']} s; ask {rep['ask_ms_per_question']} ms/question")
     return 0
 
 

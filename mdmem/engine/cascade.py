@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -216,9 +217,13 @@ class _Missing(dict):  # type: ignore[type-arg]
 
 
 def archive(fact: Fact, valid_to: str, reason: str) -> dict[str, Any]:
-    """The history entry for fact's current value, closed at valid_to."""
-    entry = {
-        "value": fact.value,
+    """The history entry for fact's current value (its kind and items too), closed at valid_to."""
+    entry: dict[str, Any] = {"value": fact.value}
+    if fact.kind:
+        entry["kind"] = fact.kind
+    if fact.items:
+        entry["items"] = copy.deepcopy(fact.items)
+    entry |= {
         "status": "archived",
         "valid_from": fact.valid_from,
         "valid_to": valid_to,
@@ -249,19 +254,20 @@ def _apply(
         if fact.value is not None and rules.same_value(fact.attribute, fact.value, value):
             return fact.evolve(status="active", uncertain_because=None, derived_from=derived_from)
         history = list(fact.history)
-        if fact.value is not None:
+        if fact.value is not None or fact.kind:
             history.append(archive(fact, eff.at, f"re-derived: {trig_label} changed"))
         return fact.evolve(
-            value=value, status="active", valid_from=eff.at, valid_to=None, recorded_at=now,
+            value=value, kind=None, items={}, status="active", valid_from=eff.at, valid_to=None,
+            recorded_at=now,
             source=f"rule:{edge.dep.id}", derived_from=derived_from, uncertain_because=None,
             history=history,
         )  # fmt: skip
     if fact.status == "expired" and not (eff.kind == "deleted" and _mentions(fact, eff.key)):
         return None  # already known to be no longer true: doubt adds nothing
     target = fact.evolve(status="uncertain" if kind == "uncertain" else "expired")
-    if kind == "expire" and fact.value is not None:
+    if kind == "expire" and (fact.value is not None or fact.kind):
         target.history = [*fact.history, archive(fact, eff.at, f"expired: {trig_label} changed")]
-        target.value = None
+        target.value, target.kind, target.items = None, None, {}
     because = _because(eff, edge, state, target, rules)
     if fact.status == target.status and _same_cause(fact.uncertain_because, because):
         return None  # the same cascade applied twice changes nothing

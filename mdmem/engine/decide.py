@@ -200,12 +200,7 @@ def _assert(
 
 def _archive(fact: Fact, valid_to: str, reason: str) -> dict[str, object]:
     """A history entry for the fact's current state; its kind and items go with it."""
-    entry = archive(fact, valid_to, reason)
-    if fact.kind:
-        entry = {"value": entry.pop("value"), "kind": fact.kind, **entry}
-    if fact.items:
-        entry["items"] = copy.deepcopy(fact.items)
-    return entry
+    return archive(fact, valid_to, reason)
 
 
 def _shape(

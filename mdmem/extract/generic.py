@@ -242,7 +242,7 @@ def find_generic(sentence: str, resolver: Resolver) -> list[Found]:
             y = name_like(y) or y
         if attr is None or any(f.attribute == attr for f in out):
             continue
-        if resolver.patterned(attr) and not (resolver.declared(x) == attr and _fits(y, attr, resolver)):
+        if not _zh_takes(x, y, attr, resolver):
             continue
         out.append(_found(attr, y, m, None))
     for m in _ZH_IS.finditer(sentence, offset) if "的" in sentence else ():
@@ -250,7 +250,7 @@ def find_generic(sentence: str, resolver: Resolver) -> list[Found]:
         y = m["y"]
         if attr is None or _ZH_Y_BAD.search(y):
             continue
-        if resolver.patterned(attr) and not (resolver.declared(m["x"]) == attr and _fits(y, attr, resolver)):
+        if not _zh_takes(m["x"], y, attr, resolver):
             continue
         if attr not in resolver.rules.attributes and len(y) > 12:
             continue
@@ -270,6 +270,15 @@ def _fits(y: str, attr: str, resolver: Resolver) -> bool:
     return (y.isascii() and name_like(y) is not None) or resolver.by_value.get(norm(y)) == attr
 
 
+def _zh_takes(x: str, y: str, attr: str, resolver: Resolver) -> bool:
+    """Whether a Chinese "X是Y"/"X换成Y" gives a slot with patterns of its own this value: a
+    Latin name or a known spelling, or anything short when X is the slot's very label
+    ("我的大学是武汉大学", "医生换成张主任了")."""
+    if not resolver.patterned(attr) or (resolver.declared(x) == attr and _fits(y, attr, resolver)):
+        return True
+    return resolver.declared(x, aliases=False) == attr and len(y) <= 10
+
+
 def _covered(k: Found, out: list[Found]) -> bool:
     return any(f.attribute == k.attribute and f.start < k.end and k.start < f.end for f in out)
 
@@ -286,7 +295,7 @@ def _found(attr: str, value: str, m: re.Match[str], owner: str | None) -> Found:
 
 
 _NAMED_NEXT = re.compile(
-    r"^\s*(?:(?:his|her|its|their) names? (?:is|are)|(?:he|she|it)(?:[''’]s| is) (?:called|named)|"
+    r"^\s*(?:(?:his|her|its|their) names? (?:is|are)|(?:his|her|its) name[''’]s|(?:he|she|it)(?:[''’]s| is) (?:called|named)|"
     r"(?:we|I)(?: have)? (?:named|called) (?:him|her|it|them)) "
     r"(?P<value>(?-i:[A-Z][\w''’-]*(?: [A-Z][\w''’-]*)?))(?![\w''’-])"
     r"|^\s*(?:名字叫|取名叫?|起名叫?|它叫|他叫|她叫)(?P<zh>[\u4e00-\u9fff]{1,4}?)(?=$|[，,。！!？?、\s]|的)",
@@ -319,25 +328,56 @@ _ANSWER = re.compile(
     r"(?=$|[，,。！!？?\s])",
     re.I,
 )
+_ZH_ONE = r"(?:一个|一只|大的|小的|老大|老二|大只的|小只的|哥哥|姐姐|弟弟|妹妹|公的|母的)"
+_ZH_EACH = re.compile(
+    rf"^\s*{_ZH_ONE}叫(?P<a>[\u4e00-\u9fffA-Za-z]{{1,4}}?)[，,、；;]\s*(?:另一个|另一只|{_ZH_ONE})叫"
+    r"(?P<b>[\u4e00-\u9fffA-Za-z]{1,4}?)(?=$|[，,。！!？?\s])"
+)
+# "…, his name is Kyle!": a name given inside the answer, to a question that asked for one
+_ANSWER_IN = re.compile(
+    r"(?:^|[,;:]\s*|\b(?:and|so|but)\s+|[-–—]\s*)(?:(?:his|her|its|their) names? (?:is|are)|(?:his|her|its) name['’]s)\s+"
+    rf"(?P<value>(?-i:{_NAME}(?:(?:,? and |, ){_NAME})*))(?![\w'’-])",
+    re.I,
+)
+_OTHERS = re.compile(
+    r"\b(?!(?:it|that|he|she|there|what|who|let|here)['’]s)[a-z]+['’]s\b|\b(?:his|her|their|your)\b", re.I
+)
+_ASKS_NAME = re.compile(r"\bnames?\b|\bcalled\b|叫什么|名字", re.I)
 # What a question asks the name of: "What are your dogs' names?", "你的狗叫什么名字？"
 ASKED = words(
     """
-    dog dogs cat cats puppy puppies kitten kittens pet pets husband wife partner boyfriend
-    girlfriend kids kid children child son sons daughter daughters 狗 狗狗 猫 猫咪 宠物 老公 老婆 孩子 儿子 女儿
+    dog dogs cat cats puppy puppies pup pups kitten kittens pet pets turtle turtles husband wife
+    partner boyfriend girlfriend kids kid children child son sons daughter daughters baby babies
+    狗 狗狗 猫 猫咪 宠物 老公 老婆 孩子 儿子 女儿
     """
 )
 _ASKED_WORD = re.compile(r"[A-Za-z]+|狗狗|狗|猫咪|猫|宠物|老公|老婆|孩子|儿子|女儿")
 
 
-def answered(sentence: str, asked: str, resolver: Resolver) -> list[Found]:
+def answered(sentence: str, asked: str, resolver: Resolver, context: str = "",
+             first: bool = True) -> list[Found]:  # fmt: skip
     """Names given in answer to the question just asked by someone else ("What are your dogs'
-    names?" — "Their names are Pepper, Precious and Panda.")."""
-    m = _ANSWER.match(sentence)
-    if m is None or not asked or not is_question(asked.strip()):
+    names?" — "Their names are Pepper, Precious and Panda."; "That baby is adorable! What's
+    their name?" — "Thanks! Our one-year-old is so cute, his name is Kyle!"). `context` is the
+    asking message, whose earlier words may name what is asked about; `first`: the answer's
+    first sentence, which alone may answer without saying "name"."""
+    if not asked or not is_question(asked.strip()):
+        return []
+    m = _ANSWER.match(sentence) if first else None
+    if m is None and _ASKS_NAME.search(asked):
+        m = _ANSWER_IN.search(sentence)
+        if m is not None and _OTHERS.search(sentence[: m.start()]):
+            return []  # "My neighbour's cat, her name is Tom": someone else's
+    each = _ZH_EACH.match(sentence) if m is None and first and has_cjk(sentence) else None
+    if m is None and each is None:
         return []
     slots = [resolver.declared(w.lower()) for w in _ASKED_WORD.findall(asked) if w.lower() in ASKED]
+    slots += [resolver.declared(w.lower()) for w in _ASKED_WORD.findall(context) if w.lower() in ASKED]
     attr = next((a for a in slots if a), None)
     if attr is None:
         return []
+    if each is not None:  # "一个叫豆豆，一个叫可乐": one name each
+        return [Found(attr, each[k], "assert", each.start(k) - 1, each.start(k), each.end(k)) for k in ("a", "b")]
+    assert m is not None
     key = "value" if m["value"] else "zh"
     return [Found(attr, m[key], "assert", m.start(), m.start(key), m.end())]

@@ -26,7 +26,7 @@ _NONE = re.compile(
     r"any\s+more|at\s+all|either|now|though|but|and)\b))"
 )
 _ZH_NONE = re.compile(
-    r"(?:^|[，,；;]|(?<=我)|(?<=我们))(?:现在|目前|还)?(?:没有|没)(?:养|有)?(?:任何)?(?:过)?"
+    r"(?:^|[，,；;]|(?<=我)|(?<=我们))(?:现在|目前|还|已经)?(?:没有|没|不再?养|不再有)(?:养|有)?(?:任何)?(?:过)?"
     r"(?P<x>宠物|孩子|小孩|对象|男朋友|女朋友|车|爱好|过敏)(?=$|[，,。！!]|了|呢|啊)"
 )
 # Relations that name a slot of someone who exists even unnamed: "my husband", "我老公".
@@ -39,7 +39,7 @@ _UNNAMED = re.compile(
     rf"(?:(?:little|two|three|youngest|eldest|oldest|new)\s+)?(?P<x>{_KIN})(?![\w'’-])"
     rf"(?:\s*(?:,|and|&)\s+(?:(?:my|our|the)\s+)?(?P<x2>{_KIN})(?![\w'’-]))?"
 )
-_ZH_UNNAMED = re.compile(r"我(?:家)?的?(?P<x>老公|老婆|先生|太太|爱人|对象|男朋友|女朋友|孩子们?|儿子|女儿|宝宝|狗狗?|猫咪?)(?!的名字|叫)")
+_ZH_UNNAMED = re.compile(r"我(?:家)?的?(?P<x>老公|老婆|先生|太太|爱人|对象|男朋友|女朋友|孩子们?|儿子|女儿|宝宝|狗狗|狗|猫咪|猫)(?![狗咪]|的名字|叫)")
 _TALK = words(
     """
     it that this these those them you him her us me your my his our their its what how when
@@ -62,6 +62,13 @@ _LEAD = re.compile(
     re.I,
 )
 _AND_ONE = re.compile(r"\s*(?:,\s*)?and\s+(?P<y>[a-z][a-z-]+)" + r"(?=\s*(?:$|[.,;:!?]|\s(?:too|so|as|but|because|in|on|at|with)\b))")
+_AND_TWO = re.compile(
+    r"\s*(?:,\s*)?and\s+(?P<y>[a-z][a-z-]+)\s+(?P<z>[a-z][a-z-]+)(?=\s*(?:$|[.,;:!?]|\s(?:too|so|as|but|because)\b))"
+)
+_COMMA_LIST = re.compile(
+    r"(?:,\s*[a-z][a-z-]+(?:\s+[a-z][a-z-]+)?){0,3},\s*and\s+[a-z][a-z-]+(?:\s+[a-z][a-z-]+)?"
+    r"(?=\s*(?:$|[.;:!?]|\s(?:too|so|as|but|because)\b))"
+)
 _AND_MORE = re.compile(
     r"\s*(?:,\s*)?and\s+(?!(?:i|it|it['’]s|it['’]d|we|you|he|she|they|that|this|the|my|so|then)\b)[a-z]"
 )
@@ -77,7 +84,7 @@ _LIKE = re.compile(
 )
 _FAN = re.compile(
     r"(?<![\w'’])I(?:['’]m|\s+am)\s+(?P<neg>not\s+)?(?:really\s+|so\s+|very\s+|also\s+|super\s+)*"
-    r"(?:passionate\s+about|a\s+(?:big\s+|huge\s+)?fan\s+of|obsessed\s+with|crazy\s+about)\s+"
+    r"(?:passionate\s+about|a\s+(?:big\s+|huge\s+)?fan\s+of|obsessed\s+with|crazy\s+about|(?:more\s+|really\s+|big\s+)?into)\s+"
     r"(?P<value>[a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,2}?)" + _STOP_AFTER
 )
 _MESMERIZE = re.compile(
@@ -143,7 +150,7 @@ def find_kinds(sentence: str, resolver: Resolver) -> list[Found]:
     """None, unnamed, preference and plan statements in one sentence."""
     out: list[Found] = []
     low = sentence.lower()
-    if "no" in low or "n't" in low or "n’t" in low or "没" in sentence:
+    if "no" in low or "n't" in low or "n’t" in low or "没" in sentence or "不" in sentence:
         out += _absences(sentence, resolver)
     out += _unnamed(sentence, resolver)
     if PREFERENCE in resolver.rules.attributes:
@@ -222,8 +229,16 @@ def _object(sentence: str, m: re.Match[str]) -> str | None:
     if parts[-1] in _PARTICLES:  # "curling up (with a good book)": the phrase is not whole
         return None
     rest = sentence[m.end("value") :]
+    if (c := _COMMA_LIST.match(rest)) and len(parts) <= 2:  # "reading, watching movies, and exploring nature"
+        items = [value, *(i.strip() for i in re.split(r",\s*(?:and\s+)?", c.group().strip(" ,")))]
+        if not any(w in _TALK for i in items for w in i.split()):
+            return " and ".join(items)
     if (a := _AND_ONE.match(rest)) and len(parts) == 1:  # "dance and fashion": both
         return value if a["y"] in _TALK else f"{value} and {a['y']}"
+    if (a := _AND_TWO.match(rest)) and len(parts) == 1 and not {a["y"], a["z"]} & _TALK:
+        if a["z"].endswith("s") and not value.endswith(("s", "ing")):  # "action and sci-fi movies": both kinds
+            return f"{value} {a['z']} and {a['y']} {a['z']}"
+        return f"{value} and {a['y']} {a['z']}"  # "dramas and emotionally-driven films"
     if a or _AND_MORE.match(rest):  # "improving education and infrastructure": unclear
         return None
     if len(parts) == 1 and parts[0].endswith("ing") and (p := _PLACE.match(rest)):

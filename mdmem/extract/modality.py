@@ -44,6 +44,8 @@ _HEDGE = re.compile(
     r"|可能|也许|或许|大概|说不定|不确定|考虑|好像|似乎|估计|应该|不一定|说不准|听说|据说",
     re.I,
 )
+_AMOUNT = re.compile(r"\d|[一二两三四五六七八九十半](?:个|多)?(?:分钟|小时|钟头|十)|half an|an hour", re.I)
+_APPROX = re.compile(r"(?:大概|大约|差不多|估计|\babout|\baround|\broughly|\bmaybe)\s*$", re.I)
 _FUTURE = re.compile(
     r"\b(?:will|shall|going to|gonna|plan(?:ning|s)? to|about to|intend(?:ing|s)? to|want(?:s|ing)? to|"
     r"would like to|hop(?:e|ing) to|trying to|aim(?:ing)? to|looking to|next (?:week|month|year)|"
@@ -66,7 +68,7 @@ _NO_LONGER = re.compile(
 )
 # A past tense of living or working somewhere: the value held once, and is history now.
 _BYGONE = re.compile(
-    r"\b(?:was|were)\s+(?:working|employed|living|based|staying)\b"
+    r"\b(?:was|were)\s+(?:working|employed|living|based|staying)\b|\b(?:lost|quit|left)\s+my\s+(?:\w+\s+)?job\b"
     r"|(?<!['’]ve\s)(?<!have\s)(?<!has\s)(?<!['’]d\s)(?<!had\s)\b(?:worked(?!\s+out\b)|lived)\b",
     re.I,
 )
@@ -128,6 +130,8 @@ def mood(
     while start < value_start and sentence[start] in "，,；;：: \t":
         start += 1  # a match that begins at a clause boundary belongs to the clause after it
     window = sentence[clause_start(sentence, start) : value_start]
+    if _AMOUNT.match(sentence, value_start):
+        window = _APPROX.sub("", window)  # "大概四十分钟", "about 15 minutes": a rounded amount, no hedge
     return Mood(
         question=is_question(sentence),
         hypothetical=bool(_HYPOTHETICAL.search(sentence, 0, value_start)),

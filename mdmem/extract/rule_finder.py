@@ -24,11 +24,12 @@ from mdmem.extract.guard import (
     pieces,
     without_code,
 )
-from mdmem.extract.modality import sentences
+from mdmem.extract.modality import is_question, sentences
 from mdmem.extract.prefilter import PatternSet
 from mdmem.extract.requests import find_correction, find_dependencies, find_forget, find_verbatims
 from mdmem.extract.speakers import speaker_entities
 from mdmem.extract.transcript import Message, is_human_role
+from mdmem.extract.turns import answer_statements, duration_followups
 from mdmem.extract.values import tidy
 from mdmem.extract.weigh import VERBATIM_SLOT, Extractor
 from mdmem.model.factfile import Fact
@@ -57,10 +58,12 @@ def rule_patterns(rules: Rules) -> PatternSet[tuple[str, str]]:
 
 
 def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: Resolver,
-                    budget: Budget | None = None, asked: str = "") -> list[tuple[str, Found]]:  # fmt: skip
+                    budget: Budget | None = None, asked: str = "",
+                    topic: frozenset[str] = frozenset()) -> list[tuple[str, Found]]:  # fmt: skip
     """(sentence, candidate) pairs of one message, in order: verbatim requests first, then per
     sentence the dependencies, forget requests, rule patterns and generic forms; `asked` is
-    the message before it, whose question a first sentence may answer. Raises `guard.Runaway`
+    the message before it, whose last sentence may ask what the first sentences answer; `topic` the slots the
+    speaker's previous message spoke of ("半小时左右就到" after the commute). Raises `guard.Runaway`
     when the message takes longer than `budget` (default: `MESSAGE_BUDGET`)."""
     budget = budget or Budget()
     out: list[tuple[str, Found]] = []
@@ -73,32 +76,49 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
     text = without_code(text)  # a pasted script is not the person speaking
     candidates = patterns.candidates(text.lower())
     previous = None
-    for sentence in _sentences(text, budget):
-        low = sentence.lower()
-        rules: list[Found] = []
-        for (attr, kind), g in candidates:
-            if not g.may_match(low):
-                continue
-            for m in budget.finditer(g.rx, sentence):
-                value = m.groupdict().get("value") if kind == "assert" else None
-                if kind == "assert" and not (value and value.strip()):
-                    continue
-                vs = m.start("value") if value else m.end()
-                date = m.groupdict().get("date")
-                rules.append(Found(attr, value, kind, m.start(), vs, m.end(), date=date))
-        rules = tidy(rules)
-        found = find_dependencies(sentence, resolver) + find_forget(sentence, resolver)
-        if (fix := find_correction(sentence)) is not None:
-            found, rules = [fix], []  # the sentence is the correction: nothing else in it is news
-        found += rules
-        found += [g for g in find_generic(sentence, resolver) if not _overlaps(g, rules)]
+    question = sentences(asked)[-1] if asked.strip() else ""
+    for n, sentence in enumerate(_sentences(text, budget)):
+        found = _find(sentence, candidates, resolver, budget)
         if not found and out and out[-1][0] == previous:
             found = named_next(sentence, out)  # "We adopted a puppy! His name is Biscuit."
-        elif not found and previous is None:
-            found = answered(sentence, asked, resolver)  # "What are your dogs' names?" "Their…"
+        elif not found and n < 3:
+            # "What are your dogs' names?" — "Their names are …", "Thanks! … his name is Kyle!"
+            found = answered(sentence, question, resolver, context=asked, first=previous is None)
+            for said in [] if found or n else answer_statements(question, sentence, resolver.declared):
+                # "你在哪上班呀？" "华为，在坂田那边": the answer read as "我在华为上班"
+                if said_found := _find(said, patterns.candidates(said.lower()), resolver, budget):
+                    out += [(said, f) for f in said_found if f.kind == "assert"]
+                    break
+        if not any(f.attribute == "commute_minutes" for f in found):
+            near = topic | {f.attribute or "" for _, f in out}
+            asking = question if previous is None and is_question(question) else ""
+            found += duration_followups(sentence, near, asking, set(resolver.rules.attributes))
         previous = sentence
         out += [(sentence, f) for f in sorted(found, key=lambda f: (f.start, f.kind))]
     return out
+
+
+def _find(sentence: str, candidates: list[tuple[tuple[str, str], Any]], resolver: Resolver,
+          budget: Budget) -> list[Found]:  # fmt: skip
+    """One sentence's dependencies, forget requests, corrections, rule patterns and generic forms."""
+    low = sentence.lower()
+    rules: list[Found] = []
+    for (attr, kind), g in candidates:
+        if not g.may_match(low):
+            continue
+        for m in budget.finditer(g.rx, sentence):
+            value = m.groupdict().get("value") if kind == "assert" else None
+            if kind == "assert" and not (value and value.strip()):
+                continue
+            vs = m.start("value") if value else m.end()
+            date = m.groupdict().get("date")
+            rules.append(Found(attr, value, kind, m.start(), vs, m.end(), date=date))
+    rules = tidy(rules)
+    found = find_dependencies(sentence, resolver) + find_forget(sentence, resolver)
+    if (fix := find_correction(sentence)) is not None:
+        found, rules = [fix], []  # the sentence is the correction: nothing else in it is news
+    found += rules
+    return found + [g for g in find_generic(sentence, resolver) if not _overlaps(g, rules)]
 
 
 def _sentences(text: str, budget: Budget) -> Iterator[str]:
@@ -124,12 +144,14 @@ def extract(messages: list[Message], rules: Rules, facts: Mapping[str, Fact], *,
     entities = speaker_entities(messages)
     slow: set[str] = set()  # rules.yaml patterns that ran away: not run again in this batch
     asked = ""  # the message before: a question it asks may be answered by the next
+    topics: dict[str, frozenset[str]] = {}  # per speaker: the slots their last message spoke of
     for msg in messages:
         if is_human_role(msg.role):
             entity = entities.get(msg.speaker.casefold(), "user")
             budget = Budget(slow=slow)
             try:
-                found = find_candidates(msg.text, patterns, ex.resolver, budget, asked=asked)
+                found = find_candidates(msg.text, patterns, ex.resolver, budget, asked=asked,
+                                        topic=topics.get(entity, frozenset()))  # fmt: skip
             except Runaway as e:
                 ex.notes.append(skipped_note(msg, e, rules))
                 asked = ""
@@ -141,8 +163,9 @@ def extract(messages: list[Message], rules: Rules, facts: Mapping[str, Fact], *,
                     "say them in shorter messages"
                 )
                 found = found[:MAX_CANDIDATES]
+            topics[entity] = frozenset(f.attribute for _, f in found if f.attribute)
             ex.message(msg, entity, found, budget)
-        asked = sentences(msg.text)[-1] if msg.text.strip() else ""
+        asked = msg.text[-400:]  # its last sentence may ask; the rest names what is asked about
     return ex.result()
 
 

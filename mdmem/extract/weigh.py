@@ -38,6 +38,7 @@ class _Slot:
     value: Value
     status: str
     valid_from: str | None
+    was: Value = None  # the value it last held, when it holds none now
 
 
 class Extractor:
@@ -49,10 +50,9 @@ class Extractor:
         self.path = source
         self.default_date = default_date[:10]
         self.state = {
-            k: _Slot(f.value, f.status, f.valid_from)
-            for k, f in facts.items()
-            if f.status != "deleted"
-        }
+            k: _Slot(f.value, f.status, f.valid_from, f.history[-1].get("value") if f.history else None)
+            for k, f in facts.items() if f.status != "deleted"
+        }  # fmt: skip
         self.out: list[Statement] = []
         self.notes: list[str] = []
         self.errors: list[str] = []
@@ -221,9 +221,9 @@ class Extractor:
             self.emit(key, kind="assert", value=value, at=start, where=where, body=body,
                       until=str(slot.valid_from))  # fmt: skip
             return
-        # Nothing current: it held then, and no longer does.
-        start = start or at
-        end = (when.through if when is not None else None) or at
+        if slot is not None and slot.was is not None and self.rules.same_value(key.split("/", 1)[1], value, slot.was):
+            return  # "since I lost my job at X" again: already kept as what it was
+        start, end = start or at, (when.through if when is not None else None) or at  # it held, then ended
         self.emit(key, kind="assert", value=value, at=start, where=where, body=body)
         self.emit(key, kind="invalidate", value=None, at=min(end, at), where=where)
 
@@ -382,7 +382,7 @@ class Extractor:
         if kind == "invalidate":
             self._ended.append(key)
             if slot is not None:
-                slot.value, slot.status = None, "expired"
+                slot.value, slot.status, slot.was = None, "expired", slot.value
             return
         # What decide will keep, this view keeps too (BACKFILL and NOOP leave the value).
         if slot is None or keeps_value(slot.status, slot.valid_from, at, tentative=tentative) is None:

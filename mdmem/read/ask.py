@@ -39,7 +39,7 @@ _HISTORY = re.compile(
     r"\b(?:over time|from (?:the )?earliest|earliest to latest|oldest to newest|in (?:chronological )?order"
     r"|history|timeline|chronolog\w*|how (?:has|have|did) .{0,40}chang\w*|changes|list (?:all|every)"
     r"|all (?:the )?\w+(?: \w+)? (?:i|we)(?:'ve| have) (?:ever )?\w+|every \w+ (?:i|we)(?:'ve| have)|so far)\b"
-    r"|变化|变过|换过|历史|历程|先后|依次|顺序|从最早|按时间|一直以来|哪些.{0,6}过|过哪些|过几",
+    r"|变化|变过|换过|历史|历程|怎么变|如何变|先后|依次|顺序|从最早|按时间|一直以来|哪些.{0,6}过|过哪些|过几",
     re.I,
 )
 _PAST = re.compile(

@@ -108,3 +108,42 @@ def test_a_plan_is_tentative_dated_by_its_day_and_confirmed_when_it_happens():
     plan, out = run(held, st("partner", "Sam", at="2026-05-03"))
     assert [d for _, d in plan.decisions] == ["CONFIRM"]
     assert (out["user/partner"].kind, out["user/partner"].valid_from) == (None, "2026-05-03")
+
+
+CASCADE_RULES = rules_from_mapping(
+    {
+        "attributes": {"home_city": {}, "likes": {"cardinality": "many"},
+                       "pets": {"cardinality": "many"}, "gym": {}},
+        "dependencies": [
+            {"when": "home_city", "then": "likes", "action": "expire"},
+            {"when": "home_city", "then": "pets", "action": "expire"},
+            {"when": "home_city", "then": "gym", "action": "derive",
+             "lookup": {"Berlin": "FitX Berlin"}},
+        ],
+    }
+)  # fmt: skip
+
+
+def test_a_cascade_keeps_the_kind_and_items_of_what_it_archives():
+    held = {
+        "user/home_city": Fact("user", "home_city", "Munich", valid_from="2025-01-01"),
+        "user/likes": Fact("user", "likes", ["bowling", "hiking"], valid_from="2025-01-01",
+                           items={"bowling": {"polarity": "dislike"},
+                                  "hiking": {"valid_from": "2025-03-01"}}),
+        "user/pets": Fact("user", "pets", None, valid_from="2025-01-01", kind="none"),
+        "user/gym": Fact("user", "gym", "FitX Munich", valid_from="2025-01-01", kind="plan",
+                         status="tentative"),
+    }  # fmt: skip
+    plan = plan_statements(held, CASCADE_RULES, [st("home_city", "Berlin")], now=NOW)
+    out = {**held, **{c.key: c.after for c in plan.changes}}
+    likes = out["user/likes"]
+    assert likes.status == "expired" and likes.value is None and not likes.items
+    assert likes.history[-1]["value"] == ["bowling", "hiking"]
+    assert likes.history[-1]["items"] == {"bowling": {"polarity": "dislike"},
+                                          "hiking": {"valid_from": "2025-03-01"}}  # fmt: skip
+    pets = out["user/pets"]  # "no pets" said in Munich is no longer known either
+    assert pets.status == "expired" and pets.kind is None
+    assert pets.history[-1]["kind"] == "none" and pets.history[-1]["valid_to"] == "2026-02-10"
+    gym = out["user/gym"]
+    assert gym.value == "FitX Berlin" and gym.kind is None
+    assert gym.history[-1]["kind"] == "plan" and gym.history[-1]["value"] == "FitX Munich"

@@ -102,13 +102,29 @@ def test_dance_and_fashion_are_two_preferences():
 
 
 @pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("I love action and sci-fi movies.", ["action movies", "sci-fi movies"]),  # both kinds
+        ("I really enjoy dramas and emotionally-driven films.", ["dramas", "emotionally-driven films"]),
+        ("I'm more into reading and fantasy novels.", ["reading", "fantasy novels"]),  # a gerund is whole
+        ("I also enjoy reading, watching movies, and exploring nature.",
+         ["reading", "watching movies", "exploring nature"]),  # a list said with commas
+        ("I love it, you, and the kids.", []),
+    ],
+)
+def test_two_preferences_with_a_shared_or_own_noun(text, values):
+    assert [s.value for s in said(f"User: {text}") if s.polarity] == values
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "I love it!",
+        "I'm into it.",
+        "I'm looking into it.",
         "I love that idea.",
         "Doing something I love is awesome.",  # a relative clause: the object came before
         "I'm grateful to have a job I enjoy every day.",
-        "I love action and sci-fi movies.",  # unclear where the object ends
         "I'm passionate about improving education and infrastructure in our town.",
         "I enjoy curling up with a good book.",  # a phrasal verb cut from its object
         "I just like playing for fun.",
