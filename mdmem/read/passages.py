@@ -59,6 +59,7 @@ class Passage:
     speaker: str
     text: str
     score: float = 0.0  # higher is better
+    reply: bool = False  # quoted because it answers the question passage before it
 
     @property
     def link(self) -> str:
@@ -68,7 +69,12 @@ class Passage:
     def to_json(self) -> dict[str, Any]:
         return {"episode": self.episode, "anchor": self.anchor, "date": self.date,
                 "time": self.time, "speaker": self.speaker, "text": self.text,
-                "score": round(self.score, 3)}  # fmt: skip
+                "score": round(self.score, 3), "reply": self.reply}  # fmt: skip
+
+    @property
+    def asks(self) -> bool:
+        """Whether the passage ends with a question, whose answer is the next message."""
+        return self.text.rstrip().endswith(("?", "？"))
 
 
 def split_passages(text: str, limit: int = MAX_CHARS) -> list[str]:
@@ -249,6 +255,19 @@ class PassageIndex:
         ]  # fmt: skip
         found.sort(key=lambda p: -p.score)
         return found[:limit]
+
+
+    def reply_to(self, p: Passage) -> Passage | None:
+        """The message after `p` in its episode (its first part), when someone else said it:
+        the answer to a question passage. None at the end of the episode."""
+        row = self.db.execute(
+            "SELECT anchor, date, time, speaker, text FROM rows WHERE path=? AND id > (SELECT"
+            " max(id) FROM rows WHERE path=? AND anchor=?) ORDER BY id LIMIT 1",
+            (p.episode, p.episode, p.anchor),
+        ).fetchone()
+        if row is None or row[3] == p.speaker:
+            return None
+        return Passage(p.episode, row[0], row[1], row[2], row[3], row[4], p.score, reply=True)
 
 
 def named_speaker(question: str, speakers: list[str]) -> str | None:

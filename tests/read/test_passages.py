@@ -157,3 +157,19 @@ def test_a_large_index_leaves_out_words_most_passages_hold(tmp_path: Path) -> No
     assert idx._informative(["pottery", "kiln"]) == ["kiln"]
     assert idx._informative(["pottery"]) == ["pottery"]  # nothing else left: kept
     assert idx.search("the pottery kiln")[0].text == "pottery kiln"
+
+
+def test_an_index_of_another_layout_is_rebuilt_whole(root: Path) -> None:
+    import sqlite3
+
+    (root / ".mdmem").mkdir()
+    db = sqlite3.connect(root / ".mdmem" / "passages.sqlite")
+    db.executescript(
+        "CREATE TABLE meta(k TEXT PRIMARY KEY, v TEXT NOT NULL); INSERT INTO meta VALUES('schema', '2');"
+        " CREATE VIRTUAL TABLE fts USING fts5(body, context);"
+    )
+    db.commit()
+    db.close()
+    idx = PassageIndex(root, root / ".mdmem")
+    assert idx.refresh() == 2  # the old columns went with the old tables
+    assert idx.search("log drain endpoint")[0].anchor == "m3"
