@@ -140,6 +140,7 @@ class PassageIndex:
         else:
             self.db.executescript(_DDL)
         self.problems: list[FactFileError] = []
+        self.reread: list[str] = []  # the episode files the last refresh read again or dropped
         self._speakers: list[str] | None = None
 
     def close(self) -> None:
@@ -151,13 +152,14 @@ class PassageIndex:
         seen: set[str] = set()
         changed = 0
         vanished = False  # words gone from a file: their index entries must go too
-        self.problems = []
+        self.problems, self.reread = [], []
         for rel, st in _episode_files(self.root):
             seen.add(rel)
             sig = _sig(st)
             if known.get(rel) == sig:
                 continue
             changed += 1
+            self.reread.append(rel)
             old = self._drop(rel)
             try:
                 ep = parse((self.root / rel).read_text(encoding="utf-8"), rel)
@@ -183,8 +185,9 @@ class PassageIndex:
                     (cur.lastrowid, body, before, after),
                 )
             self.db.execute("INSERT OR REPLACE INTO files VALUES(?, ?)", (rel, sig))
-        for rel in set(known) - seen:
+        for rel in sorted(set(known) - seen):
             changed += 1
+            self.reread.append(rel)
             vanished = vanished or bool(self._drop(rel))
             self.db.execute("DELETE FROM files WHERE path=?", (rel,))
         if vanished:
