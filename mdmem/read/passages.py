@@ -242,7 +242,7 @@ class PassageIndex:
         best = self.db.execute(
             f"SELECT rowid, bm25(fts, 1.0, {BEFORE_WEIGHT}, {AFTER_WEIGHT}) AS rank FROM fts"
             " WHERE fts MATCH ? ORDER BY rank, rowid LIMIT ?",
-            (match, limit * 10),
+            (match, limit * (30 if near else 10)),
         ).fetchall()
         rank_of = dict(best)
         rows = [
@@ -253,7 +253,7 @@ class PassageIndex:
         ]  # fmt: skip
         found = [
             Passage(p, a, d, t, s, x, -rank * (SPEAKER_BOOST if s == speaker else 1.0)
-                    * (DATE_BOOST if near and near[0] <= d <= near[1] else 1.0))
+                    * (DATE_BOOST if near and _said_in(near, d, x) else 1.0))
             for p, a, d, t, s, x, rank in rows
         ]  # fmt: skip
         found.sort(key=lambda p: -p.score)
@@ -271,6 +271,19 @@ class PassageIndex:
         if row is None or row[3] == p.speaker:
             return None
         return Passage(p.episode, row[0], row[1], row[2], row[3], row[4], p.score, reply=True)
+
+
+def _said_in(near: tuple[str, str], day: str, text: str) -> bool:
+    """Whether a passage said on `day` speaks of a time within `near`: said then, or said
+    later of then ('last month', 'yesterday')."""
+    if near[0] <= day <= near[1]:
+        return True
+    if day < near[0]:
+        return False
+    from mdmem.extract.dates import find_when  # compiled only when a question names a period
+
+    found = find_when(text, day)
+    return found is not None and near[0] <= found.start <= near[1]
 
 
 def named_speaker(question: str, speakers: list[str]) -> str | None:
