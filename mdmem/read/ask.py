@@ -19,13 +19,13 @@ from mdmem.errors import MdmemError
 from mdmem.lang import phrases
 from mdmem.lang.detect import detect_lang
 from mdmem.lang.phrases import phrase
-from mdmem.lang.tokens import fold
+from mdmem.lang.tokens import fold, tokens
 from mdmem.llm import LLMError, complete
 from mdmem.model.factfile import DATE_RE, Fact
 from mdmem.model.rules import Rules
 from mdmem.read import answer as tpl
 from mdmem.read.index import Index
-from mdmem.read.match import Question, mention_units
+from mdmem.read.match import Question
 from mdmem.read.retrieve import fact_json, premise, retrieve
 from mdmem.read.route import answers_alone, labelled, old_values
 from mdmem.read.said import asks_what_was_said, passage_answer, recall
@@ -130,8 +130,10 @@ def _route(result: Answer, rules: Rules) -> str | None:
         return None
     q = Question.of(result.question)
     named = result.mode == "topic" or bool(labelled(q, rules, result.facts))
-    # A question that takes an old value for current gets the correction: the fact is said.
-    named = named or any(mention_units(q, v) for v in old_values(result.facts))
+    # A question that takes an old value for current gets the correction: the fact is said
+    # (also when it names the value in part: "St. Brigid's" for "St. Brigid's Hospital").
+    asked = set(q.query)
+    named = named or any(asked & set(tokens(v, query=True)) for v in old_values(result.facts))
     if answers_alone(q, rules, result.facts):
         return "after" if _by_words(result) else None
     # A fact in doubt or removed is said even when only its words matched: that is news.

@@ -91,3 +91,14 @@ def test_what_a_fact_leaves_unexplained(vault: Vault, question: str, alone: bool
     assert answers_alone(q, vault.rules, [facts[question]]) is alone, loose_words(
         q, vault.rules, [facts[question]]
     )
+
+
+def test_a_question_naming_an_old_value_in_part_gets_the_correction(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("MDMEM_NOW", "2026-03-01T12:00:00Z")
+    v = Vault.create(tmp_path / "v", "health")
+    ingest_text(v, "User: I am being seen at St. Brigid's Hospital, my doctor there is Dr. Eze.\n",
+                source="a.md", date="2025-08-08")  # fmt: skip
+    ingest_text(v, "User: I transferred my care to Lakeview Clinic this week.\n", source="b.md",
+                date="2025-09-08")  # fmt: skip
+    a = ask(v, "Do I still go to St. Brigid's for my checkups?")
+    assert "Lakeview Clinic" in a.text and "Dr. Eze" not in a.text
