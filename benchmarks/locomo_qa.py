@@ -33,7 +33,12 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent / "shared" / "corpora" / "locomo" / "locomo10.json"
+# Beside the checkout, or beside the folder of worktrees that holds it.
+CORPUS = next(
+    (p / "shared" / "corpora" / "locomo" / "locomo10.json" for p in (ROOT.parent, ROOT.parent.parent)
+     if (p / "shared" / "corpora" / "locomo" / "locomo10.json").is_file()),
+    ROOT.parent / "shared" / "corpora" / "locomo" / "locomo10.json",
+)  # fmt: skip
 DEV = ["conv-30", "conv-41", "conv-42", "conv-43", "conv-48", "conv-49", "conv-50"]
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")

@@ -20,12 +20,13 @@ from mdmem.files import WriteConflict, read_text, sha256
 from mdmem.model.factfile import Fact
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
+from mdmem.read.passages import PassageIndex
 from mdmem.store import links
 from mdmem.store.lastgood import good_rules, journal_facts
 from mdmem.store.manifest import Manifest
 from mdmem.store.snapshot import Snapshot
 from mdmem.store.snapshot_entry import Entry, decode
-from mdmem.store.vault import ExtraOps, Problem, Vault
+from mdmem.store.vault import PASSAGES_FILE, ExtraOps, Problem, Vault
 
 ATTEMPTS = 3  # a file saved again while sync planned is planned again
 
@@ -42,6 +43,7 @@ class SyncResult:
     rules_note: str = ""
     baseline: int | None = None  # files recorded as they are on a first sync
     dry_run: bool = False
+    reindexed: list[str] = field(default_factory=list)  # episode files the passage index re-read
 
 
 class _Moved(Exception):
@@ -52,9 +54,12 @@ def sync(vault: Vault, *, dry_run: bool = False) -> SyncResult:
     """Apply every hand edit since mdmem last wrote the files; see the module docstring."""
     for _ in range(ATTEMPTS):
         try:
-            return _sync_once(vault, dry_run=dry_run)
+            result = _sync_once(vault, dry_run=dry_run)
         except (_Moved, WriteConflict):  # planned again, with the newer save as an edit
             continue
+        if not dry_run:
+            _reindex_episodes(vault, result)
+        return result
     raise MdmemError("fact files kept changing while sync ran; run `mdmem sync` again")
 
 
@@ -119,6 +124,20 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
     return result
 
 
+def _reindex_episodes(vault: Vault, result: SyncResult) -> None:
+    """Bring the passage index up to date with episodes edited or deleted by hand, so search
+    never quotes words the person took out (a reader would, only at its next refresh)."""
+    if not (vault.root / "episodes").is_dir() and not (vault.meta / PASSAGES_FILE).exists():
+        return  # nothing was ever said here: no index to create
+    index = PassageIndex(vault.root, vault.meta)
+    try:
+        index.refresh()
+        result.reindexed = index.reread
+        result.problems += [Problem(e.path or "", e.line, e.bare_message) for e in index.problems]
+    finally:
+        index.close()
+
+
 def _in_their_layout(vault: Vault, edits: list[Edit], plan: Plan) -> ExtraOps:
     """The edited files mdmem must change, patched in the person's own layout (after the
     canonical writes of the same transaction, so these bytes are the ones that land)."""
@@ -141,7 +160,7 @@ def find_edits(vault: Vault, snap: Snapshot, written: dict[str, str]) -> list[Ed
     """Every fact file whose bytes differ from what mdmem last wrote, in path order."""
     edits: list[Edit] = []
     differ = [(rel, e) for rel, e in snap.entries.items() if written.get(rel) != e.sha]
-    if differ or set(written) - set(snap.entries):
+    if differ or any(r.startswith("facts/") for r in set(written) - set(snap.entries)):
         snap.load_rows(vault.root)  # the parsed states of just these are needed
     for rel, entry in differ:
         mine = written.get(rel)
@@ -157,6 +176,7 @@ def find_edits(vault: Vault, snap: Snapshot, written: dict[str, str]) -> list[Ed
         kind = "new" if mine is None else "changed"
         edits.append(Edit(rel, now.key, kind, at, base, now, entry.sha))
     today = vault.now[:10]
+    # The manifest records episodes too (ingest writes them): only fact files are edits here.
     for rel in sorted(r for r in set(written) - set(snap.entries) if r.startswith("facts/")):
         gone = snap.gone.get(rel)
         base = gone.parsed(written[rel]) if gone is not None else None

@@ -98,6 +98,8 @@ class Watcher:
             return None  # .mdmem/, .git/, .obsidian/, swap and temporary files
         if rel == RULES_FILE and not is_directory:
             return rel
+        if parts[0] == "episodes":  # an episode edited by hand: sync re-reads it for search
+            return rel if len(parts) == 3 and rel.endswith(".md") and not is_directory else None
         if parts[0] != "facts":
             return None
         if is_directory:  # a folder of facts created, removed or renamed at once

@@ -19,6 +19,7 @@ from mdmem.errors import MdmemError
 from mdmem.lang import phrases
 from mdmem.lang.detect import detect_lang
 from mdmem.lang.phrases import phrase
+from mdmem.lang.tokens import fold, tokens
 from mdmem.llm import LLMError, complete
 from mdmem.model.factfile import DATE_RE, Fact
 from mdmem.model.rules import Rules
@@ -26,6 +27,7 @@ from mdmem.read import answer as tpl
 from mdmem.read.index import Index
 from mdmem.read.match import Question
 from mdmem.read.retrieve import fact_json, premise, retrieve
+from mdmem.read.route import answers_alone, labelled, old_values
 from mdmem.read.said import asks_what_was_said, passage_answer, recall
 from mdmem.store.vault import Vault
 
@@ -108,13 +110,35 @@ def ask(
         # snapshot too. A warm ask about one person stats that person's files only.
         index.refresh_as_read(vault.parsed)
         result = answer_from_index(index, vault.rules, question, as_of=as_of, entity=entity)
-    if as_of is None and (result.mode == "none" or asks_what_was_said(question) or _by_words(result)):
-        _from_passages(vault, result)
+    if as_of is None:
+        route = _route(result, vault.rules)
+        if route is not None:
+            _from_passages(vault, result, instead=route == "instead")
     if llm is not None:
         text = llm_answer(result, model=llm, api_base=api_base, options=llm_options)
         if text != result.text:  # else the model dropped what the template says: not its answer
             result.text, result.model = text, llm
     return result
+
+
+def _route(result: Answer, rules: Rules) -> str | None:
+    """How what was said joins the answer: None (the facts answer), "after" the facts, or
+    "instead" of facts that only share a word with the question (route.py)."""
+    if result.mode == "none" or asks_what_was_said(result.question):
+        return "after"
+    if result.mode not in ("current", "topic", "past", "history"):
+        return None
+    q = Question.of(result.question)
+    named = result.mode == "topic" or bool(labelled(q, rules, result.facts))
+    # A question that takes an old value for current gets the correction: the fact is said
+    # (also when it names the value in part: "St. Brigid's" for "St. Brigid's Hospital").
+    asked = set(q.query)
+    named = named or any(asked & set(tokens(v, query=True)) for v in old_values(result.facts))
+    if answers_alone(q, rules, result.facts):
+        return "after" if _by_words(result) else None
+    # A fact in doubt or removed is said even when only its words matched: that is news.
+    active = all(f.get("status") == "active" for f in result.facts)
+    return "after" if named or not active else "instead"
 
 
 def _by_words(result: Answer) -> bool:
@@ -131,15 +155,21 @@ def _by_words(result: Answer) -> bool:
     return bool(partial) or not named and all(f.get("status") == "active" for f in facts)
 
 
-def _from_passages(vault: Vault, result: Answer) -> None:
-    """Quote what was said when no fact answers; after the facts, when the question asks
-    for the words ('what did I tell you about…'): the structured state still comes first."""
+def _from_passages(vault: Vault, result: Answer, *, instead: bool = False) -> None:
+    """Quote what was said when no fact answers, or `instead` of facts that do not; after the
+    facts when the question asks for the words ('what did I tell you about…') or more than
+    they say: the structured state still comes first."""
     found = recall(vault, result.question, limit=PASSAGES)
+    if not instead and result.mode != "history":
+        # After a fact, a passage that says only a value it no longer holds would answer the
+        # old value: the fact has already said what is current.
+        old = [fold(v) for v in old_values(result.facts)]
+        found = [p for p in found if not any(v in fold(p.text) for v in old)]
     if not found:
         return
     quoted = passage_answer(result.question, found, result.lang)
-    if result.mode == "none":
-        result.text, result.mode = quoted, "said"
+    if result.mode == "none" or instead:
+        result.text, result.mode, result.facts = quoted, "said", []
     else:
         result.text = f"{result.text}\n{quoted}"
     result.evidence = [p.to_json() for p in found]

@@ -9,6 +9,7 @@ quoted passage resolved against its session's date ("yesterday" said on 2023-05-
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import date, timedelta
 
 from mdmem.read.passages import Passage, PassageIndex, named_speaker
@@ -97,21 +98,32 @@ def resolved(text: str, session_date: str, lang: str) -> str | None:
 
 
 def quote(p: Passage, lang: str, *, when: bool = False) -> str:
-    """'On 8 May 2023 Caroline said: “…”' (with the resolved date for a when-question)."""
+    """'On 8 May 2023 Caroline said: “…”' (with the resolved date for a when-question); a
+    question passage says 'asked', and its reply follows as 'Melanie answered: “…”'."""
     day = day_text(p.date, lang)
-    if lang == "zh":
-        text = f"{day}，{p.speaker}说：“{p.text}”"
+    if p.reply:
+        text = f"{p.speaker}答：“{p.text}”" if lang == "zh" else f"{p.speaker} answered: “{p.text}”"
+    elif lang == "zh":
+        text = f"{day}，{p.speaker}{'问' if p.asks else '说'}：“{p.text}”"
     else:
-        text = f"On {day} {p.speaker} said: “{p.text}”"
+        text = f"On {day} {p.speaker} {'asked' if p.asks else 'said'}: “{p.text}”"
     if when and (at := resolved(p.text, p.date, lang)) is not None and at != day:
         text += f"（即{at}）" if lang == "zh" else f" (that is {at})"
     return text
 
 
 def passage_answer(question: str, passages: list[Passage], lang: str) -> str:
-    """The passages quoted, best first, one per line."""
+    """The passages quoted, best first, one per line; a reply on its question's line."""
     when = is_when_question(question)
-    return "\n".join(quote(p, lang, when=when) for p in passages)
+    lines: list[str] = []
+    before: Passage | None = None
+    for p in passages:
+        if p.reply and before is not None and before.asks and before.episode == p.episode:
+            lines[-1] += ("" if lang == "zh" else " ") + quote(p, lang, when=when)
+        else:  # a reply whose question is not quoted (left out) is said on its own
+            lines.append(quote(replace(p, reply=False), lang, when=when))
+        before = p
+    return "\n".join(lines)
 
 
 def recall(vault: Vault, question: str, *, limit: int = 3) -> list[Passage]:
@@ -120,9 +132,27 @@ def recall(vault: Vault, question: str, *, limit: int = 3) -> list[Passage]:
     try:
         index.refresh()
         who = named_speaker(question, index.speakers())
-        return index.search(question, speaker=who, limit=limit, near=named_period(question))
+        found = index.search(question, speaker=who, limit=limit, near=named_period(question))
+        return with_replies(index, found)
     finally:
         index.close()
+
+
+def with_replies(index: PassageIndex, found: list[Passage]) -> list[Passage]:
+    """The passages, each question among them followed by the message that answers it (moved
+    up when it was found too): chat answers a question in the next turn."""
+    out: list[Passage] = []
+    quoted: set[tuple[str, str]] = set()
+    for p in found:
+        if (p.episode, p.anchor) in quoted:
+            continue  # quoted already, as the reply to a question found before it
+        out.append(p)
+        quoted.add((p.episode, p.anchor))
+        reply = index.reply_to(p) if p.asks else None
+        if reply is not None and (reply.episode, reply.anchor) not in quoted:
+            out.append(reply)
+            quoted.add((reply.episode, reply.anchor))
+    return out
 
 
 def passages_markdown(passages: list[Passage], lang: str) -> str:
@@ -130,4 +160,5 @@ def passages_markdown(passages: list[Passage], lang: str) -> str:
     if not passages:
         return ""
     title = "## 说过的话" if lang == "zh" else "## What was said"
-    return title + "\n\n" + "\n".join(f"- {quote(p, lang)}" for p in passages) + "\n"
+    lines = passage_answer("", passages, lang).split("\n")
+    return title + "\n\n" + "\n".join(f"- {line}" for line in lines) + "\n"

@@ -9,7 +9,13 @@ import pytest
 
 from mdmem.model.episode import Episode, Said, episode_path, render
 from mdmem.read.passages import MAX_CHARS, PassageIndex, named_speaker, split_passages
-from mdmem.read.said import asks_what_was_said, is_when_question, passage_answer, resolved
+from mdmem.read.said import (
+    asks_what_was_said,
+    is_when_question,
+    named_period,
+    passage_answer,
+    resolved,
+)
 
 
 def _write(root: Path, date: str, source: str, *messages: tuple[str, str]) -> Path:
@@ -157,3 +163,30 @@ def test_a_large_index_leaves_out_words_most_passages_hold(tmp_path: Path) -> No
     assert idx._informative(["pottery", "kiln"]) == ["kiln"]
     assert idx._informative(["pottery"]) == ["pottery"]  # nothing else left: kept
     assert idx.search("the pottery kiln")[0].text == "pottery kiln"
+
+
+def test_an_index_of_another_layout_is_rebuilt_whole(root: Path) -> None:
+    import sqlite3
+
+    (root / ".mdmem").mkdir()
+    db = sqlite3.connect(root / ".mdmem" / "passages.sqlite")
+    db.executescript(
+        "CREATE TABLE meta(k TEXT PRIMARY KEY, v TEXT NOT NULL); INSERT INTO meta VALUES('schema', '2');"
+        " CREATE VIRTUAL TABLE fts USING fts5(body, context);"
+    )
+    db.commit()
+    db.close()
+    idx = PassageIndex(root, root / ".mdmem")
+    assert idx.refresh() == 2  # the old columns went with the old tables
+    assert idx.search("log drain endpoint")[0].anchor == "m3"
+
+
+def test_a_passage_said_later_of_the_named_period_ranks_too(tmp_path: Path) -> None:
+    _write(tmp_path, "2023-04-20", "chat.md",
+           ("John", "My colleagues and I went to a convention together last month."),
+           ("John", "My colleagues and I love a convention, any convention."))  # fmt: skip
+    idx = PassageIndex(tmp_path, tmp_path / ".mdmem")
+    idx.refresh()
+    q = "What did John attend with his colleagues in March 2023?"
+    best = idx.search(q, near=named_period(q))[0]
+    assert "last month" in best.text  # said in April, of March

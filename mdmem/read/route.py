@@ -1,0 +1,75 @@
+"""Whether the facts found really answer a question, or what was said must be quoted too.
+
+A fact answers alone when the question is about it: its label (or an alias, or its own name)
+and its values explain the question's words, the people named and the question's frame words
+("what", "name", "now") aside. "Who is Tim's favorite basketball player?" shares only
+"favorite" with the likes and dislikes: "basketball player" is left over, so the passages that
+say it are quoted after the fact. A fact matched only by the words of its value never answers
+alone (ask.py's `_by_words`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from mdmem.lang.tokens import fold, stem, words
+from mdmem.model.rules import Rules
+from mdmem.read.match import Question, attribute_cover, covered, mention_units
+
+# Words that frame a question rather than say what it is about.
+_FRAME_WORDS = """name names named called call kind kinds type types sort sorts thing things
+    exactly exact again ever usually really actually like"""
+_FRAME = frozenset(stem(w) for w in _FRAME_WORDS.split()) | frozenset("多少几谁为何")
+# This much left unexplained (two English words, four Chinese characters) is more than the
+# fact says. One is not: 'Where do alerts go?', 'Which lockfile do we commit?' leave a verb.
+LOOSE = 2.0
+
+
+def labelled(q: Question, rules: Rules, facts: Iterable[dict[str, Any]]) -> set[int]:
+    """The question units the facts' labels, aliases or names cover."""
+    spots = attribute_cover(rules, q)
+    out: set[int] = set()
+    for f in facts:
+        attribute = str(f.get("attribute", ""))
+        out |= set(spots.get(attribute) or {})
+        if attribute not in rules.attributes:  # an undeclared slot answers to its own name
+            out |= set(covered([(attribute.replace("_", " "), True)], q))
+    return out
+
+
+def loose_words(q: Question, rules: Rules, facts: list[dict[str, Any]]) -> list[str]:
+    """The question's content words that neither the facts' labels nor their values explain,
+    nor the names of the people they are about."""
+    explained = labelled(q, rules, facts)
+    names: set[str] = set()
+    for f in facts:
+        for value in _values(f):
+            explained |= mention_units(q, value)
+        names.update(words(str(f.get("entity", "")).replace("_", " ")))
+    out = []
+    for i, u in enumerate(q.units):
+        if i in explained or u.weight < 1.0 or fold(u.text) in names or u.stem in _FRAME:
+            continue
+        out.append(u.text)
+    return out
+
+
+def answers_alone(q: Question, rules: Rules, facts: list[dict[str, Any]]) -> bool:
+    """Whether the facts explain the question well enough to stand without quoted passages."""
+    left = loose_words(q, rules, facts)
+    return sum(0.5 if len(w) == 1 and not w.isascii() else 1.0 for w in left) < LOOSE
+
+
+def old_values(facts: list[dict[str, Any]]) -> list[str]:
+    """The values the facts held before and hold no more."""
+    now = {fold(v) for f in facts for v in _values(f, history=False)}
+    return [v for f in facts for v in _values(f) if fold(v) not in now]
+
+
+def _values(fact: dict[str, Any], *, history: bool = True) -> list[str]:
+    out: list[str] = []
+    past = fact.get("history") or [] if history else []
+    for v in (fact.get("value"), *(h.get("value") for h in past)):
+        out += [str(x) for x in (v if isinstance(v, list) else [v]) if x is not None]
+    return out
