@@ -35,6 +35,7 @@ from mdmem.store.lastgood import good_rules, journal_facts
 from mdmem.store.lock import VaultLock
 from mdmem.store.manifest import Manifest
 from mdmem.store.packs import pack_path
+from mdmem.store.rules_cache import load_rules_cached
 from mdmem.store.snapshot import SAVE_AFTER, Snapshot
 from mdmem.store.walk import fact_files
 
@@ -211,7 +212,7 @@ class Vault:
         self.settle()
         unfinished = unfinished_problems(self.meta, self.notes[seen:])
         try:
-            rules = load_rules(self.root / RULES_FILE)
+            rules = load_rules_cached(self.meta, self.root / RULES_FILE)
         except MdmemError as e:
             return [*unfinished, Problem(RULES_FILE, e.line, e.bare_message)]
         self._rules = rules
