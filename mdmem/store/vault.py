@@ -21,6 +21,7 @@ from mdmem.model.rules_yaml import load_rules
 from mdmem.model.slug import check_slug, fact_path
 from mdmem.store import txn
 from mdmem.store.episodes import fact_values, redact_episodes, redact_text
+from mdmem.store.fact_paths import fact_rels
 from mdmem.store.guards import (
     Problem,
     refuse_broken,
@@ -271,11 +272,8 @@ class Vault:
         final: dict[str, Fact | None] = {}
         for change in plan.changes:
             final[change.key] = change.after
-        ops = []
-        for key, fact in final.items():
-            entity, attribute = key.split("/", 1)
-            path = fact_path(self.root, entity, attribute)
-            ops.append((self.rel(path), render(fact) if fact is not None else None))
+        rels = fact_rels(self.root, final)  # checked at one lstat a file, not two resolves
+        ops = [(rels[k], render(f) if f is not None else None) for k, f in final.items()]
         entry = make_entry(plan.changes, now=self.now, source=source, command=command)
         if extra is not None:
             ops += list(extra(entry["id"]))
