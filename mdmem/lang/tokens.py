@@ -105,7 +105,8 @@ def weight(token: str) -> float:
 
 
 def is_cjk(text: str) -> bool:
-    return any(_is_cjk_char(c) for c in text)
+    # ASCII first: `ask` tests every entity name of a vault (thousands), nearly all ASCII.
+    return not text.isascii() and any(_is_cjk_char(c) for c in text)
 
 
 def _is_cjk_char(c: str) -> bool:
