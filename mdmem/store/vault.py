@@ -219,7 +219,8 @@ class Vault:
         self._rules = rules
         facts, problems = self.scan(refresh=True)
         problems = [*unfinished, *problems]
-        cycle = Graph(rules, facts).cycle()
+        # Rules' edges alone cannot close a cycle (validation refuses one); learned ones can.
+        cycle = Graph(rules, facts).cycle() if any(f.depends_on for f in facts.values()) else None
         if cycle:
             culprit = next((k for k in cycle if facts.get(k) and facts[k].depends_on), cycle[-1])
             problems.append(
