@@ -1,20 +1,27 @@
 """Benchmark process start-up: `mdmem --help` and `mdmem ask` on the sample vault; prints figures.
 
     .venv/bin/python benchmarks/bench_startup.py [RUNS]     # default 21 runs of each
+    .venv/bin/python benchmarks/bench_startup.py 11 --facts 100000 --before /tmp/old
 
 Commands are interleaved (one run of each in turn) so a noisy neighbour slows all of them
 alike; each figure is the median wall time and the median CPU time (user + sys) of its runs.
 The floor is `python -c pass` with the same interpreter. Then `python -X importtime` lists the
 ten slowest imports of `mdmem ask` (cumulative, one run).
+
+`--facts N` adds `mdmem ask` on a generated vault of N facts (bench_ask.py's, index built
+first); `--vault PATH` on a vault already there. `--before SRC` runs every mdmem case a second time with another copy of the package
+on PYTHONPATH (e.g. `git archive main mdmem | tar -x -C /tmp/old`), interleaved with this one.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -36,28 +43,59 @@ CASES = {
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def _run(cmd: list[str]) -> tuple[float, float]:
+def _run(cmd: list[str], env: dict[str, str] = ENV) -> tuple[float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=ENV)
+    # Run outside the checkout: `python -c` puts the working folder first on sys.path, which
+    # would shadow the package given on PYTHONPATH by --before.
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=env,
+                   cwd=tempfile.gettempdir())  # fmt: skip
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu
 
 
-def main(runs: int = 21) -> None:
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("runs", nargs="?", type=int, default=21)
+    parser.add_argument("--facts", type=int, default=0)
+    parser.add_argument("--vault", type=Path, help="also `mdmem ask` on this (built) vault")
+    parser.add_argument("--before", type=Path)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="mdmem-startup-") as tmp:
+        cases = dict(CASES)
+        if args.vault:
+            cases[f"mdmem ask ({args.vault.name})"] = [*MDMEM, "ask", "Where do I live?", "--vault", str(args.vault)]  # fmt: skip
+        if args.facts:
+            from bench_ask import make_vault
+
+            vault = Path(tmp) / "vault"
+            make_vault(vault, args.facts)
+            cases[f"mdmem ask ({args.facts:,} facts)"] = [*MDMEM, "ask", "Where do I live?", "--vault", str(vault)]  # fmt: skip
+            subprocess.run([*MDMEM, "ask", "warm up the index", "--vault", str(vault)], capture_output=True)  # fmt: skip
+        measure(cases, args.runs, args.before)
+
+
+def measure(cases: dict[str, list[str]], runs: int, before: Path | None) -> None:
     print(f"load average {os.getloadavg()[0]:.1f}; {runs} interleaved runs each")
     subprocess.run([PY, "-m", "compileall", "-q", str(ROOT / "mdmem")], capture_output=True)
     subprocess.run([*MDMEM, "ask", "warm up the index", "--vault", str(VAULT)], capture_output=True)
-    times: dict[str, list[tuple[float, float]]] = {name: [] for name in CASES}
+    runs_of: dict[str, tuple[list[str], dict[str, str]]] = {}
+    for name, cmd in cases.items():
+        runs_of[name] = (cmd, ENV)
+        if before is not None and cmd[:len(MDMEM)] == MDMEM:
+            subprocess.run([PY, "-m", "compileall", "-q", str(before / "mdmem")], capture_output=True)
+            runs_of[f"{name}, before"] = (cmd, {**ENV, "PYTHONPATH": str(before)})
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in runs_of}
     for _ in range(runs):
-        for name, cmd in CASES.items():
-            times[name].append(_run(cmd))
+        for name, (cmd, env) in runs_of.items():
+            times[name].append(_run(cmd, env))
     for name, got in times.items():
         wall = statistics.median(w for w, _ in got) * 1000
         cpu = statistics.median(c for _, c in got) * 1000
         print(f"{name:<40} median wall {wall:6.0f} ms   cpu {cpu:6.0f} ms")
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
     out = subprocess.run(
         [PY, "-X", "importtime", *MDMEM[1:], "ask", "Where do I live?", "--vault", str(VAULT)],
         capture_output=True, text=True, env=ENV,
@@ -71,4 +109,4 @@ def main(runs: int = 21) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 21)
+    main()

@@ -13,6 +13,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import cache
+
+
+def _lazy(pattern: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
+    """A getter compiling pattern on first use: these take milliseconds to compile, and most
+    processes (a reader, a command that extracts nothing) never need them."""
+    return cache(lambda: re.compile(pattern, flags))
+
 
 MONTHS = {
     name: i
@@ -53,8 +61,8 @@ _POINT = (
     r"|昨天|前天|上周|上个?星期|上个?礼拜|上个月|去年|前年"
     r"|(?P<zh_n>\d+|[一两二三四五六七八九十半])\s*(?P<zh_u>天|周|个星期|个月|年)(?:以)?前))"
 )
-_POINT_RE = re.compile(_POINT, re.I)
-_PERIOD_RE = re.compile(
+_point_re = _lazy(_POINT, re.I)
+_period_re = _lazy(
     # "2015年到2018年" needs no 从: a Chinese year opens a period by itself
     rf"(?:(?:\bfrom|\bbetween|\bsince|从|自)\s*|(?=(?:19|20)\d{{2}}\s*年))"
     rf"(?P<a>{_POINT.replace('?P<', '?P<a_')})\s*"
@@ -63,18 +71,18 @@ _PERIOD_RE = re.compile(
     re.I,
 )
 # Only the end said: "till 2023", "until last year", "到2023年", "一直住到去年".
-_UNTIL_RE = re.compile(
+_until_re = _lazy(
     rf"(?:\buntil|\btill|['’]til|\bup\s+(?:to|until)|(?<![搬迁调转去回])到|直到)\s*"
     rf"(?P<b>{_POINT.replace('?P<', '?P<b_')})",
     re.I,
 )
-_SINCE_RE = re.compile(
+_since_re = _lazy(
     rf"(?:\bsince|\bstarting(?:\s+in)?|\bas\s+of|自从?|从)\s*(?P<a>{_POINT.replace('?P<', '?P<a_')})"
     rf"|(?P<z>{_POINT.replace('?P<', '?P<z_')})\s*(?:起|开始|以来)",
     re.I,
 )
 # Cheap test before the big expressions: a digit, a month name or a relative word.
-_ANY = re.compile(rf"\d|{_MONTH}|yesterday|last\s|ago\b|[昨前去上月]", re.I)
+_any_re = _lazy(rf"\d|{_MONTH}|yesterday|last\s|ago\b|[昨前去上月]", re.I)
 _NOW = ("now", "today", "present", "现在", "今天")
 
 
@@ -201,10 +209,10 @@ def _add_months(d: date, months: int) -> date:
 
 def find_when(text: str, ref: str | None) -> When | None:
     """The time a clause speaks of, relative words resolved against `ref` (YYYY-MM-DD)."""
-    if not _ANY.search(text):
+    if not _any_re().search(text):
         return None
     today = date.fromisoformat(ref[:10]) if ref else date.today()
-    m = _PERIOD_RE.search(text)
+    m = _period_re().search(text)
     if m:
         start = _point(m.groupdict(), "a_", today)
         end_raw = m.group("b")
@@ -216,19 +224,19 @@ def find_when(text: str, ref: str | None) -> When | None:
                 end = _after(end, _unit(m.groupdict(), "b_"))
             if end is not None and end > start:
                 return When(start.isoformat(), end.isoformat())
-    m = _UNTIL_RE.search(text)
+    m = _until_re().search(text)
     if m:
         last = _point(m.groupdict(), "b_", today)
         if last is not None:
             end = _after(last, _unit(m.groupdict(), "b_"))
             if end <= today:  # "until next year" is a plan, not a closed period
                 return When(last.isoformat(), end.isoformat())
-    m = _SINCE_RE.search(text)
+    m = _since_re().search(text)
     if m:
         start = _point(m.groupdict(), "a_" if m.group("a") else "z_", today)
         if start is not None:
             return When(start.isoformat(), None, True)
-    m = _POINT_RE.search(text)
+    m = _point_re().search(text)
     if m:
         start = _point(m.groupdict(), "", today)
         if start is not None:
@@ -245,12 +253,12 @@ def parse_date(text: str, ref: str | None) -> str | None:
 
 
 _ZH_DIGIT = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}  # fmt: skip
-_ZH_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百]{1,6}")
+_zh_number_re = _lazy(r"[零〇一二两三四五六七八九十百]{1,6}")
 
 
 def zh_number(text: str) -> int | None:
     """A Chinese numeral below a thousand ("四十" 40, "二十五" 25, "十五" 15, "一百二" 120)."""
-    if not _ZH_NUMBER.fullmatch(text):
+    if not _zh_number_re().fullmatch(text):
         return None
     total, digit = 0, None
     for i, ch in enumerate(text):
@@ -272,7 +280,7 @@ def zh_number(text: str) -> int | None:
 
 
 _NUMBER_WORD = r"\d{1,3}(?:\.\d)?|[零〇一二两三四五六七八九十百]{1,6}|an?|one|two|three|half\s+an?"
-_DURATION = re.compile(
+_duration_re = _lazy(
     rf"^(?:(?:about|around|roughly|almost|nearly|over|under|just|only|大概|大约|差不多|将近|快)\s*)?"
     rf"(?:(?P<h>{_NUMBER_WORD})\s*(?:个\s*)?(?P<half>半)?\s*(?:hours?|hrs?|h|小时|钟头)"
     rf"(?:\s*(?:and\s+(?P<ah>a\s+half)|(?P<hm>\d{{1,2}}|[一二三四五六七八九十]{{1,3}})\s*(?:minutes?|mins?|分钟?)))?"
@@ -297,7 +305,7 @@ def _amount(word: str) -> float | None:
 
 def minutes(text: str) -> str | None:
     """A duration as whole minutes in digits: "四十分钟" '40', "半小时" '30', "an hour" '60'."""
-    m = _DURATION.match(text.strip())
+    m = _duration_re().match(text.strip())
     if m is None:
         return None
     if m["halfh"]:

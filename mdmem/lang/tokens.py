@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 
 
 def _set(text: str) -> frozenset[str]:
@@ -11,8 +12,15 @@ def _set(text: str) -> frozenset[str]:
 
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-# A CJK run, or a run of other letters and digits (underscores split: home_city → home city).
-TOKEN_RE = re.compile(rf"([{_CJK}]+)|([^\W_{_CJK}]+)")
+
+
+@cache
+def token_re() -> re.Pattern[str]:
+    """A CJK run, or a run of other letters and digits (underscores split: home_city → home
+    city). Compiled on first use: its large classes take milliseconds, and not every
+    process that imports this tokenizes anything."""
+    return re.compile(rf"([{_CJK}]+)|([^\W_{_CJK}]+)")
+
 
 STOP = _set(
     """a an the is are was were be been being am do does did doing i me my mine myself we our ours
@@ -62,13 +70,13 @@ def fold(text: str) -> str:
 
 def words(text: str) -> list[str]:
     """Raw folded words and CJK runs, unstemmed (for names and literal phrases)."""
-    return [m.group(0) for m in TOKEN_RE.finditer(fold(text))]
+    return [m.group(0) for m in token_re().finditer(fold(text))]
 
 
 def tokens(text: str, *, query: bool = False) -> list[str]:
     """Index tokens of text; with query=True the function words of a question are left out."""
     out: list[str] = []
-    for m in TOKEN_RE.finditer(fold(text)):
+    for m in token_re().finditer(fold(text)):
         run, word = m.group(1), m.group(2)
         if word is not None:
             if word in STOP or (len(word) == 1 and not word.isdigit()):
@@ -97,7 +105,8 @@ def weight(token: str) -> float:
 
 
 def is_cjk(text: str) -> bool:
-    return any(_is_cjk_char(c) for c in text)
+    # ASCII first: `ask` tests every entity name of a vault (thousands), nearly all ASCII.
+    return not text.isascii() and any(_is_cjk_char(c) for c in text)
 
 
 def _is_cjk_char(c: str) -> bool:

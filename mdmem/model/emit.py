@@ -13,7 +13,7 @@ Anything outside the subset raises Unsupported and the caller falls back to PyYA
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 _BREAKS = "\n\x85\u2028\u2029"
@@ -25,39 +25,43 @@ _ESCAPES = {
 }  # fmt: skip
 # Text that is plain in every position: letters, digits and a few harmless marks, not starting
 # with an indicator, no ': ' or ' #', no leading/trailing space. The slow path decides the rest.
-_SIMPLE = re.compile(
-    r"[A-Za-z_\u00c0-\u2027\u202a-\u9fff][\w./@+\-\u00c0-\u2027\u202a-\u9fff]*"
-    r"(?: [\w./@+\-\u00c0-\u2027\u202a-\u9fff]+)*"
-)
+@cache
+def _simple() -> re.Pattern[str]:  # compiled on first use: `ask` never renders
+    return re.compile(
+        r"[A-Za-z_\u00c0-\u2027\u202a-\u9fff][\w./@+\-\u00c0-\u2027\u202a-\u9fff]*"
+        r"(?: [\w./@+\-\u00c0-\u2027\u202a-\u9fff]+)*"
+    )
 
 # PyYAML's implicit resolvers (yaml/resolver.py), which SafeDumper consults to decide whether a
 # plain scalar would read back as text; copied so that rendering does not need yaml loaded.
-_IMPLICIT = [
-    ("yYnNtTfFoO", re.compile(
-        r"^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$")),
-    ("-+0123456789.", re.compile(
-        r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
-        |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
-        |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
-        |[-+]?\.(?:inf|Inf|INF)
-        |\.(?:nan|NaN|NAN))$""", re.X)),
-    ("-+0123456789", re.compile(
-        r"""^(?:[-+]?0b[0-1_]+
-        |[-+]?0[0-7_]+
-        |[-+]?(?:0|[1-9][0-9_]*)
-        |[-+]?0x[0-9a-fA-F_]+
-        |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$""", re.X)),
-    ("<", re.compile(r"^(?:<<)$")),
-    ("~nN", re.compile(r"^(?: ~|null|Null|NULL| )$", re.X)),
-    ("0123456789", re.compile(
-        r"""^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
-        |[0-9][0-9][0-9][0-9] -[0-9][0-9]? -[0-9][0-9]?
-        (?:[Tt]|[ \t]+)[0-9][0-9]?
-        :[0-9][0-9] :[0-9][0-9] (?:\.[0-9]*)?
-        (?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$""", re.X)),
-    ("=", re.compile(r"^(?:=)$")),
-    ("!&*", re.compile(r"^(?:!|&|\*)$")),
-]  # fmt: skip
+@cache
+def _implicit() -> list[tuple[str, re.Pattern[str]]]:
+    return [
+        ("yYnNtTfFoO", re.compile(
+            r"^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$")),
+        ("-+0123456789.", re.compile(
+            r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
+            |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
+            |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
+            |[-+]?\.(?:inf|Inf|INF)
+            |\.(?:nan|NaN|NAN))$""", re.X)),
+        ("-+0123456789", re.compile(
+            r"""^(?:[-+]?0b[0-1_]+
+            |[-+]?0[0-7_]+
+            |[-+]?(?:0|[1-9][0-9_]*)
+            |[-+]?0x[0-9a-fA-F_]+
+            |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$""", re.X)),
+        ("<", re.compile(r"^(?:<<)$")),
+        ("~nN", re.compile(r"^(?: ~|null|Null|NULL| )$", re.X)),
+        ("0123456789", re.compile(
+            r"""^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
+            |[0-9][0-9][0-9][0-9] -[0-9][0-9]? -[0-9][0-9]?
+            (?:[Tt]|[ \t]+)[0-9][0-9]?
+            :[0-9][0-9] :[0-9][0-9] (?:\.[0-9]*)?
+            (?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$""", re.X)),
+        ("=", re.compile(r"^(?:=)$")),
+        ("!&*", re.compile(r"^(?:!|&|\*)$")),
+    ]  # fmt: skip
 
 
 class Unsupported(Exception):
@@ -68,7 +72,7 @@ def _resolves_to_text(value: str) -> bool:
     if not value:
         return False  # '' reads back as null
     first = value[0]
-    return not any(first in chars and rx.match(value) for chars, rx in _IMPLICIT)
+    return not any(first in chars and rx.match(value) for chars, rx in _implicit())
 
 
 def _printable_unicode(ch: str) -> bool:
@@ -175,7 +179,7 @@ def scalar(s: str, indent: int, key: bool = False) -> tuple[str, bool]:
     """One text scalar as PyYAML writes it with mdmem's representer: (text, ends open)."""
     if key and (not s or len(s) + 5 >= 128 or any(c in _BREAKS for c in s)):
         raise Unsupported("a complex mapping key")  # PyYAML would write '? key'
-    if _SIMPLE.fullmatch(s) and _resolves_to_text(s):
+    if _simple().fullmatch(s) and _resolves_to_text(s):
         return s, False
     requested = '"' if any(c in s for c in "\x85\u2028\u2029") else ("|" if "\n" in s else "")
     multiline, plain, single, block = _analyze(s)

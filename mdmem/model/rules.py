@@ -100,13 +100,16 @@ class Rules:
     topics: dict[str, Topic] = field(default_factory=dict)
     dependencies: list[Dependency] = field(default_factory=list)
     path: str = "rules.yaml"
+    # Defaults made for attributes no rule names, kept: a cascade asks for each several times.
+    _undeclared: dict[str, Attribute] = field(default_factory=dict, compare=False, repr=False)
 
     def attribute(self, name: str) -> Attribute:
         """The declared attribute, or a plain default for one no rule names."""
-        found = self.attributes.get(name)
-        if found is not None:
-            return found
-        return Attribute(name=name, label={"en": name.replace("_", " ")}, declared=False)
+        found = self.attributes.get(name) or self._undeclared.get(name)
+        if found is None:
+            found = Attribute(name=name, label={"en": name.replace("_", " ")}, declared=False)
+            self._undeclared[name] = found
+        return found
 
     def group(self, attribute: str, value: str) -> tuple[str, ...] | None:
         n = norm(value)

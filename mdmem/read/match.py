@@ -15,12 +15,12 @@ from dataclasses import dataclass
 
 from mdmem.lang.tokens import (
     STOP,
-    TOKEN_RE,
     ZH_STOP_BIGRAMS,
     ZH_STOP_CHARS,
     fold,
     is_cjk,
     stem,
+    token_re,
     words,
 )
 from mdmem.model.rules import Rules
@@ -56,7 +56,7 @@ class Question:
         folded = fold(text)
         units: list[Unit] = []
         offsets: dict[int, int] = {}
-        for m in TOKEN_RE.finditer(folded):
+        for m in token_re().finditer(folded):
             if m.group(1):
                 for i, c in enumerate(m.group(1)):
                     offsets[m.start() + i] = len(units)
@@ -90,7 +90,7 @@ def residual(q: Question, spots: Iterable[int]) -> str:
     drop = set(spots)
     out = list(q.folded)
     n = 0
-    for m in TOKEN_RE.finditer(q.folded):
+    for m in token_re().finditer(q.folded):
         if m.group(1):
             for i in range(len(m.group(1))):
                 if n in drop:

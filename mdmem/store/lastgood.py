@@ -13,6 +13,7 @@ from mdmem.files import atomic_write, read_text
 from mdmem.model.factfile import Fact, from_mapping
 from mdmem.model.rules import Rules
 from mdmem.model.rules_yaml import parse_rules
+from mdmem.store.rules_cache import parse_cached
 
 GOOD_RULES_FILE = "rules.good.yaml"
 
@@ -44,8 +45,9 @@ def good_rules(root: Path, meta: Path) -> RulesState:
             ) from None
         except OSError as e:
             raise RulesError(f"cannot be read: {e}", path="rules.yaml") from None
-        # Unchanged since it last validated: its regexes need not be compiled until used.
-        rules = parse_rules(text, "rules.yaml", lazy=kept == text)
+        # Unchanged since it last validated: its regexes need not be compiled until used,
+        # and with the cache it need not be parsed at all.
+        rules = parse_cached(meta, text, "rules.yaml", lazy=kept == text)
     except RulesError as error:
         if kept is None:
             raise

@@ -21,6 +21,7 @@ from mdmem.model.rules_yaml import load_rules
 from mdmem.model.slug import check_slug, fact_path
 from mdmem.store import txn
 from mdmem.store.episodes import fact_values, redact_episodes, redact_text
+from mdmem.store.fact_paths import fact_rels
 from mdmem.store.guards import (
     Problem,
     refuse_broken,
@@ -36,6 +37,7 @@ from mdmem.store.links import linked
 from mdmem.store.lock import VaultLock
 from mdmem.store.manifest import Manifest
 from mdmem.store.packs import pack_path
+from mdmem.store.rules_cache import load_rules_cached
 from mdmem.store.snapshot import SAVE_AFTER, Snapshot
 from mdmem.store.walk import fact_files
 
@@ -212,13 +214,14 @@ class Vault:
         self.settle()
         unfinished = unfinished_problems(self.meta, self.notes[seen:])
         try:
-            rules = load_rules(self.root / RULES_FILE)
+            rules = load_rules_cached(self.meta, self.root / RULES_FILE)
         except MdmemError as e:
             return [*unfinished, Problem(RULES_FILE, e.line, e.bare_message)]
         self._rules = rules
         facts, problems = self.scan(refresh=True)
         problems = [*unfinished, *problems]
-        cycle = Graph(rules, facts).cycle()
+        # Rules' edges alone cannot close a cycle (validation refuses one); learned ones can.
+        cycle = Graph(rules, facts).cycle() if any(f.depends_on for f in facts.values()) else None
         if cycle:
             culprit = next((k for k in cycle if facts.get(k) and facts[k].depends_on), cycle[-1])
             problems.append(
@@ -269,11 +272,8 @@ class Vault:
         `extra(entry_id)` gives more files for the same transaction (episodes, redactions);
         `expect` the SHA-256 of each file as planned from: a file saved since is a WriteConflict."""
         final = linked(plan, self.rules)  # every fact written carries its upstream links
-        ops = []
-        for key, fact in final.items():
-            entity, attribute = key.split("/", 1)
-            path = fact_path(self.root, entity, attribute)
-            ops.append((self.rel(path), render(fact) if fact is not None else None))
+        rels = fact_rels(self.root, final)  # checked at one lstat a file, not two resolves
+        ops = [(rels[k], render(f) if f is not None else None) for k, f in final.items()]
         entry = make_entry(plan.changes, now=self.now, source=source, command=command)
         if extra is not None:
             ops += list(extra(entry["id"]))

@@ -264,3 +264,25 @@ def test_a_first_value_said_as_a_change_cascades() -> None:
     doctor = moved["user/doctor"]
     assert doctor.status == "uncertain" and doctor.value == "Dr. Okafor"
     assert doctor.uncertain_because["new"] == "St Mary's" and "old" not in doctor.uncertain_because
+
+
+def test_a_planned_fact_shares_nothing_with_the_one_it_replaces() -> None:
+    from mdmem.engine.cascade import _evolve
+
+    before = Fact(
+        "user", "employer", ["Acme", "Initech"], valid_from="2025-01-01",
+        derived_from={"fact": "user/home_city", "valid_from": "2025-01-01"},
+        depends_on=[{"on": "home_city", "ask": {"en": "Still {employer}?"}}],
+        history=[{"value": "Globex", "status": "archived", "valid_to": "2025-01-01"}],
+        items={"Acme": {"since": "2024"}}, extra={"note": {"mine": ["a", 1, 2.5, True]}},
+    )  # fmt: skip
+    after = _evolve(before, status="uncertain")
+    assert after == before.evolve(status="uncertain")
+    for name in ("value", "derived_from", "depends_on", "history", "items", "extra"):
+        assert getattr(after, name) is not getattr(before, name), name
+    after.history[0]["value"] = "changed"
+    after.depends_on[0]["ask"]["en"] = "changed"
+    after.extra["note"]["mine"].append("x")
+    assert before.history[0]["value"] == "Globex"
+    assert before.depends_on[0]["ask"]["en"] == "Still {employer}?"
+    assert before.extra["note"]["mine"] == ["a", 1, 2.5, True]

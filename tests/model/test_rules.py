@@ -111,3 +111,13 @@ def test_lookup_and_ask_forms() -> None:
     assert r.dependencies[0].lookup == {"上海": "上海社保"}
     assert r.dependencies[1].action == "confirm"
     assert r.dependencies[1].ask == {"en": "Still working for {boss} in {city}?"}
+
+
+def test_an_undeclared_attribute_is_made_once_and_changes_no_equality() -> None:
+    rules = rules_from_mapping({"attributes": {"home_city": {}}})
+    other = rules_from_mapping({"attributes": {"home_city": {}}})
+    made = rules.attribute("shoe_size")
+    assert not made.declared and made.label == {"en": "shoe size"}
+    assert rules.attribute("shoe_size") is made
+    assert rules.attribute("home_city").declared
+    assert rules == other

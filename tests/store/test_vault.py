@@ -10,6 +10,7 @@ import pytest
 from mdmem import Vault
 from mdmem.errors import RefusedError, SlugError, VaultLocked
 from mdmem.model.factfile import parse
+from mdmem.model.graph import Graph
 from tests.conftest import STORY, make_vault
 
 
@@ -251,3 +252,18 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def test_check_builds_no_graph_when_nothing_was_learned(
+    story_vault: Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import mdmem.store.vault as vault_module
+
+    v = before_move(story_vault)
+    built = []
+    monkeypatch.setattr(vault_module, "Graph", lambda *a: built.append(a) or Graph(*a))
+    assert v.check() == [] and built == []  # rules' edges alone: acyclic by validation
+    path = v.root / "facts/user/home_city.md"
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "status: active", "status: active\ndepends_on:\n- on: commute_mode\n"), encoding="utf-8")  # fmt: skip
+    assert any("cycle" in p.message for p in v.check()) and len(built) == 1

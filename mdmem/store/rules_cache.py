@@ -1,0 +1,171 @@
+"""Validated rules kept under .mdmem/, keyed by rules.yaml's text: an unchanged file is not
+parsed, validated or cycle-checked again by the next command.
+
+The cache is plain JSON (never pickle), one header line and one payload line. It is used only
+when the header names this format, the code that validated it and the SHA-256 of the very
+text being loaded, the payload hashes to what the header says, and every value has the type
+and range validation would have given it; anything else (a corrupt file, another mdmem's
+cache, a hand edit) is ignored and rebuilt from rules.yaml.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from mdmem.errors import RulesError
+from mdmem.files import atomic_write, read_required
+from mdmem.model.factfile import ACTIONS
+from mdmem.model.rules import CARDINALITIES, STABILITIES, Attribute, Dependency, Rules, Topic
+from mdmem.model.rules_yaml import parse_rules
+
+CACHE_FILE = "rules.cache.json"
+FORMAT = 1
+# The modules whose code decides whether a rules text validates and what it becomes: a cache
+# written by other code (another mdmem version, a local change) is foreign.
+_VALIDATORS = ("rules", "rules_yaml", "vocab", "yaml_nodes", "slug", "dag", "factfile")
+
+
+@cache
+def code_fingerprint() -> str:
+    """SHA-256 of the validating modules' sources (or 'no-source' where none is installed)."""
+    h = hashlib.sha256(f"format {FORMAT}".encode())
+    here = Path(__file__).resolve().parent.parent / "model"
+    for name in _VALIDATORS:
+        try:
+            h.update((here / f"{name}.py").read_bytes())
+        except OSError:
+            h.update(b"no-source")
+    return h.hexdigest()
+
+
+def load_rules_cached(meta: Path, path: Path) -> Rules:
+    """`load_rules(path)`, answered from the cache under meta when the text validated before."""
+    text = read_required(path, RulesError, "not found; create it with `mdmem init`")
+    return parse_cached(meta, text, str(path))
+
+
+def parse_cached(meta: Path, text: str, path: str = "rules.yaml", *, lazy: bool = False) -> Rules:
+    """`parse_rules(text, path, lazy=lazy)`, from the cache when this text validated before;
+    a text that validates now is cached (a failing one is not: its error is worked out anew)."""
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    cached = read_cache(meta / CACHE_FILE, digest, path)
+    if cached is not None:
+        return cached
+    rules = parse_rules(text, path, lazy=lazy)
+    with contextlib.suppress(OSError):  # a read-only vault still reads
+        write_cache(meta / CACHE_FILE, digest, rules)
+    return rules
+
+
+def write_cache(file: Path, digest: str, rules: Rules) -> None:
+    """Store rules as the validated form of the text whose SHA-256 is digest (unless some
+    mapping has a key that is not text, which JSON could not give back as it was)."""
+    maps = [a.label for a in rules.attributes.values()] + [t.label for t in rules.topics.values()]
+    maps += [m for d in rules.dependencies for m in (d.lookup, d.ask) if m is not None]
+    if not all(isinstance(k, str) for m in maps for k in m):
+        return
+    payload = json.dumps(to_plain(rules), ensure_ascii=False, separators=(",", ":")).encode()
+    header = {"mdmem_rules_cache": FORMAT, "code": code_fingerprint(), "text_sha256": digest,
+              "payload_sha256": hashlib.sha256(payload).hexdigest()}  # fmt: skip
+    atomic_write(file, json.dumps(header).encode() + b"\n" + payload, durable=False)
+
+
+def read_cache(file: Path, digest: str, path: str) -> Rules | None:
+    """The cached rules for the text with this SHA-256, or None when there is no usable cache."""
+    try:
+        raw = file.read_bytes()
+    except OSError:
+        return None
+    head, _, payload = raw.partition(b"\n")
+    try:
+        header = json.loads(head)
+        if not (
+            isinstance(header, dict)
+            and header.get("mdmem_rules_cache") == FORMAT
+            and header.get("text_sha256") == digest
+            and header.get("code") == code_fingerprint()
+            and header.get("payload_sha256") == hashlib.sha256(payload).hexdigest()
+        ):
+            return None
+        return from_plain(json.loads(payload), path)
+    except (ValueError, TypeError, KeyError):  # json's errors are ValueErrors
+        return None
+
+
+def to_plain(rules: Rules) -> dict[str, Any]:
+    """Rules as JSON-ready lists (their path is left out: it is the reader's)."""
+    return {
+        "attributes": [
+            [a.name, a.label, list(a.aliases), a.stability, a.cardinality,
+             [list(g) for g in a.values], list(a.extract_patterns), list(a.invalidate_patterns)]
+            for a in rules.attributes.values()
+        ],
+        "topics": [[t.name, t.label, list(t.aliases), list(t.attributes)]
+                   for t in rules.topics.values()],
+        "dependencies": [[d.when, d.then, d.action, d.value, d.lookup, d.ask, d.id, d.line]
+                         for d in rules.dependencies],
+    }  # fmt: skip
+
+
+def from_plain(data: Any, path: str) -> Rules:
+    """Rules from `to_plain`'s form, every value checked; ValueError for anything else."""
+    _need(isinstance(data, dict) and set(data) == {"attributes", "topics", "dependencies"})
+    rules = Rules(path=path)
+    for row in _rows(data["attributes"], 8):
+        name, label, aliases, stability, cardinality, values, extract, invalidate = row
+        _need(stability in STABILITIES and cardinality in CARDINALITIES)
+        _need(name not in rules.attributes)
+        rules.attributes[_text(name)] = Attribute(
+            name=name, label=_textmap(label), aliases=_texts(aliases), stability=stability,
+            cardinality=cardinality, values=tuple(_texts(g) for g in _list(values)),
+            extract_patterns=_texts(extract), invalidate_patterns=_texts(invalidate), path=path,
+        )  # fmt: skip
+    for name, label, aliases, attributes in _rows(data["topics"], 4):
+        names = _texts(attributes)
+        _need(all(a in rules.attributes for a in names) and name not in rules.topics)
+        rules.topics[_text(name)] = Topic(_text(name), _textmap(label), _texts(aliases), names)
+    for when, then, action, value, lookup, ask, id_, line in _rows(data["dependencies"], 8):
+        _need(when in rules.attributes and then in rules.attributes and action in ACTIONS)
+        _need(line is None or (isinstance(line, int) and not isinstance(line, bool)))
+        rules.dependencies.append(Dependency(
+            when=when, then=then, action=action, value=None if value is None else _text(value),
+            lookup=None if lookup is None else _textmap(lookup),
+            ask=None if ask is None else _textmap(ask), id=_text(id_), line=line,
+        ))  # fmt: skip
+    return rules
+
+
+def _need(ok: bool) -> None:
+    if not ok:
+        raise ValueError("not a rules cache")
+
+
+def _list(x: Any) -> list[Any]:
+    _need(isinstance(x, list))
+    return x  # type: ignore[no-any-return]
+
+
+def _rows(x: Any, width: int) -> list[list[Any]]:
+    rows = _list(x)
+    _need(all(isinstance(r, list) and len(r) == width for r in rows))
+    return rows
+
+
+def _text(x: Any) -> str:
+    _need(isinstance(x, str))
+    return x  # type: ignore[no-any-return]
+
+
+def _texts(x: Any) -> tuple[str, ...]:
+    _need(isinstance(x, list) and all(isinstance(s, str) for s in x))
+    return tuple(x)
+
+
+def _textmap(x: Any) -> dict[str, str]:
+    _need(isinstance(x, dict) and all(isinstance(v, str) for v in x.values()))
+    return x  # type: ignore[no-any-return]

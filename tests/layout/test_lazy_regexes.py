@@ -1,0 +1,43 @@
+"""Start-up: the large module-level regular expressions compile on first use, not on import."""
+
+import json
+import subprocess
+import sys
+
+LAZY = {
+    "mdmem.extract.dates": ["_point_re", "_period_re", "_until_re", "_since_re", "_any_re",
+                            "_zh_number_re", "_duration_re"],
+    "mdmem.lang.tokens": ["token_re"],
+    "mdmem.model.emit": ["_simple", "_implicit"],
+}  # fmt: skip
+
+
+def _compiled(*imports: str) -> dict[str, list[str]]:
+    """The getters of LAZY already compiled once these modules are imported (a fresh process)."""
+    code = (
+        "import importlib, json\n"
+        + "".join(f"import {m}\n" for m in imports)
+        + f"lazy = {LAZY!r}\n"
+        "print(json.dumps({m: [g for g in gs if getattr(importlib.import_module(m), g)"
+        ".cache_info().currsize] for m, gs in lazy.items()}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)  # type: ignore[no-any-return]
+
+
+def test_importing_compiles_none_of_them() -> None:
+    assert _compiled(*LAZY) == {m: [] for m in LAZY}
+
+
+def test_ask_compiles_neither_the_emitter_nor_the_dates() -> None:
+    got = _compiled("mdmem.read.ask", "mdmem.commands.fast")
+    assert got["mdmem.model.emit"] == [] and got["mdmem.extract.dates"] == []
+
+
+def test_each_compiles_once_when_used() -> None:
+    from mdmem.extract.dates import _any_re, find_when
+    from mdmem.lang.tokens import token_re, tokens
+
+    assert find_when("from 2019 to 2021", None) is not None
+    assert tokens("Where do I live?")
+    assert _any_re() is _any_re() and token_re() is token_re()
