@@ -256,11 +256,12 @@ def _apply(
         history = list(fact.history)
         if fact.value is not None or fact.kind:
             history.append(archive(fact, eff.at, f"re-derived: {trig_label} changed"))
+        trigger = state.get(eff.key)  # a derived value was never said: it points where its input was
         return _evolve(
             fact, value=value, kind=None, items={}, status="active", valid_from=eff.at,
             valid_to=None, recorded_at=now,
             source=f"rule:{edge.dep.id}", derived_from=derived_from, uncertain_because=None,
-            history=history,
+            evidence=trigger.evidence if trigger is not None else None, history=history,
         )  # fmt: skip
     if fact.status == "expired" and not (eff.kind == "deleted" and _mentions(fact, eff.key)):
         return None  # already known to be no longer true: doubt adds nothing
@@ -268,6 +269,7 @@ def _apply(
     if kind == "expire" and (fact.value is not None or fact.kind):
         target.history = [*fact.history, archive(fact, eff.at, f"expired: {trig_label} changed")]
         target.value, target.kind, target.items = None, None, {}
+        target.evidence = None  # it went to history with the value it was evidence for
     because = _because(eff, edge, state, target, rules)
     if fact.status == target.status and _same_cause(fact.uncertain_because, because):
         return None  # the same cascade applied twice changes nothing

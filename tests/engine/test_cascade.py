@@ -286,3 +286,23 @@ def test_a_planned_fact_shares_nothing_with_the_one_it_replaces() -> None:
     assert before.history[0]["value"] == "Globex"
     assert before.depends_on[0]["ask"]["en"] == "Still {employer}?"
     assert before.extra["note"]["mine"] == ["a", 1, 2.5, True]
+
+
+def test_a_derived_or_expired_value_keeps_no_stale_evidence() -> None:
+    rules = make_rules(
+        [
+            {"when": "city", "then": "insurance", "action": "derive", "value": "{city}"},
+            {"when": "city", "then": "gym", "action": "expire"},
+        ]
+    )
+    old = "[[episodes/2025/2025-01-01-chat#^m1]]"
+    state = facts(city="Guangzhou", insurance="Guangzhou", gym="Tianhe Fit")
+    for fact in state.values():
+        fact.evidence = old
+    new = "[[episodes/2026/2026-02-10-chat#^m4]]"
+    after = final(say(state, rules, "city", "Shanghai", evidence=new), state)
+    # Shanghai was never said to be the insurance city: it points at the message that moved the city
+    assert after["user/insurance"].evidence == new
+    assert after["user/insurance"].history[-1]["evidence"] == old
+    assert after["user/gym"].value is None and after["user/gym"].evidence is None
+    assert after["user/gym"].history[-1]["evidence"] == old
