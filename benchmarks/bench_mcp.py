@@ -107,6 +107,8 @@ def bench(vault: Path, label: str) -> None:
 
 
 def main() -> None:
+    if any(not a.isdigit() for a in sys.argv[1:]):
+        sys.exit(__doc__)
     sizes = [int(a) for a in sys.argv[1:]] or [10_000]
     os.environ["MDMEM_NOW"] = NOW
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
