@@ -10,10 +10,8 @@ question about one person costs that person's stats; only changed files are pars
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -25,9 +23,10 @@ from mdmem.errors import MdmemError
 from mdmem.lang.tokens import tokens
 from mdmem.model.factfile import Fact, from_mapping, parse
 from mdmem.model.slug import check_slug
+from mdmem.store.cachedb import CACHE_FILE, connect, discard
 from mdmem.store.walk import Sig, entity_folders, walk, walk_digest, walk_paths
 
-INDEX_FILE = "index.sqlite"
+INDEX_FILE = CACHE_FILE  # shared with the snapshot's tables
 SCHEMA = 6  # bump when the tokenizer or the tables change: the index is rebuilt
 COLUMNS = ("name", "value", "body", "history")
 BM25_WEIGHTS = (2.0, 3.0, 0.5, 1.5, 0.0)  # name, value, body, history, owner
@@ -119,39 +118,32 @@ class Index:
     # --- opening ---------------------------------------------------------------------------
 
     def _open(self) -> sqlite3.Connection:
+        db = connect(self.path)  # the cache database the snapshot shares (store/cachedb.py)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            db = self._connect(str(self.path))
-        except (sqlite3.DatabaseError, OSError):
+            self._tables(db)
+        except sqlite3.DatabaseError:
             # A corrupt or foreign file is only a cache: throw it away and build anew.
-            with contextlib.suppress(OSError):
-                self.path.unlink()
+            db.close()
+            discard(self.path)
+            db = connect(self.path)
             try:
-                db = self._connect(str(self.path))
-            except (sqlite3.DatabaseError, OSError):
-                db = self._connect(":memory:")  # a read-only vault still answers
+                self._tables(db)
+            except sqlite3.DatabaseError:
+                db.close()
+                db = connect(Path(":memory:"))
+                self._tables(db)
         return db
 
-    def _connect(self, where: str) -> sqlite3.Connection:
-        db = sqlite3.connect(where, timeout=30, isolation_level=None, check_same_thread=False)
-        try:
-            # Freed pages are zeroed, so a forgotten value does not linger in the file's bytes.
-            db.execute("PRAGMA secure_delete = ON")
-            db.execute("PRAGMA journal_mode = DELETE")
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, SCHEMA):
-                db.close()
-                if where != ":memory:":
-                    os.unlink(where)
-                return self._connect(where)
-            db.executescript(_DDL)
-            if version == 0:
-                db.execute(f"PRAGMA user_version = {SCHEMA}")
-            db.execute("SELECT count(*) FROM fts WHERE fts MATCH 'x' LIMIT 1").fetchone()
-        except sqlite3.DatabaseError:
-            db.close()
-            raise
-        return db
+    def _tables(self, db: sqlite3.Connection) -> None:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version not in (0, SCHEMA):  # another schema: its tables go, the snapshot's stay
+            db.executescript("BEGIN IMMEDIATE; DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS"
+                             " files; DROP TABLE IF EXISTS meta; COMMIT")  # fmt: skip
+            version = 0
+        db.executescript(_DDL)
+        if version == 0:
+            db.execute(f"PRAGMA user_version = {SCHEMA}")
+        db.execute("SELECT count(*) FROM fts WHERE fts MATCH 'x' LIMIT 1").fetchone()
 
     def close(self) -> None:
         self.db.close()
@@ -204,6 +196,9 @@ class Index:
             if digest is not None:
                 self._set_meta("sweep", digest)
             return Refresh(0, 0, 0, 0, False, time.perf_counter() - started)
+        # Parsed (through the snapshot, which saves to this same database) before this
+        # connection takes the write lock.
+        given = parsed(changed) if parsed is not None and changed else {}
         self.db.execute("BEGIN IMMEDIATE")
         try:
             stored = self._stored_stats(scope)  # another reader may have refreshed meanwhile
@@ -211,13 +206,12 @@ class Index:
             gone = [p for p in stored if p not in current]
             added = updated = broken = 0
             scrub = False
-            given = parsed(changed) if parsed is not None and changed else {}
             for rel in changed:
                 fact = given[rel] if rel in given else self._parse(rel)
                 if fact is None:
                     broken += 1  # its last good row (if any) keeps serving reads
                     continue
-                old = self._row(rel)
+                old = self._row(rel) if rel in stored else None  # none on a first build
                 if old is not None:
                     scrub |= _vanished(old[1], rel, fact)
                     self._delete(old[0])
@@ -226,7 +220,7 @@ class Index:
                     added += 1
                 self._insert(rel, fact, current[rel])
             for rel in gone:
-                old = self._row(rel)
+                old = self._row(rel)  # in stored: gone is what was stored and is not there
                 if old is not None:
                     scrub = True
                     self._delete(old[0])

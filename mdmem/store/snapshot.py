@@ -1,12 +1,14 @@
-"""A cache under .mdmem/ of the last good parsed state of every fact file.
+"""A cache in .mdmem/index.sqlite of the last good parsed state of every fact file.
 
 Keyed by vault-relative path with each file's stat signature (mtime_ns, ctime_ns, size, inode)
 and SHA-256, so a scan of an unchanged vault only stats files and parses nothing. A file that
 stops parsing keeps its last good state here, which keeps serving reads; and the parse of the
 bytes mdmem last wrote is kept beside an edited file's, so `sync` can tell what the person
-changed. Two files: `snapshot.json` (signatures, digests, problems: all a no-change `sync`
-needs) and `snapshot.facts.json` (the parsed facts, read only when facts are). Both are caches:
-delete them and they are rebuilt (edits not yet synced then fall back to the journal).
+changed. Two tables in the cache database shared with the search index (store/cachedb.py):
+`snap` (signatures, digests, problems: all a no-change `sync` needs) and `snap_rows` (the
+parsed facts, read only when facts are, and then only those needed). A save writes only the
+files that changed. Both are caches: delete them and they are rebuilt (edits not yet synced
+then fall back to the journal); the JSON files of earlier versions are deleted unread.
 """
 
 from __future__ import annotations
@@ -15,20 +17,23 @@ import contextlib
 import functools
 import gc
 import json
+import os
+import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from mdmem.files import atomic_write, sha256
+from mdmem.files import sha256
 from mdmem.model.factfile import Fact
-from mdmem.store.snapshot_entry import Entry, decode, new_entry
-from mdmem.store.walk import Sig, stat_paths, stat_sig, walk, walk_paths
+from mdmem.store.cachedb import CACHE_FILE, connect, discard, file_id
+from mdmem.store.snapshot_entry import Entry, decode, new_entry, row_text
+from mdmem.store.walk import stat_paths, walk, walk_paths
 
-SNAPSHOT_FILE = "snapshot.json"
-FACTS_FILE = "snapshot.facts.json"
-VERSION = 2
+SNAPSHOT_FILE = CACHE_FILE
+OLD_FILES = ("snapshot.json", "snapshot.facts.json")  # before the snapshot moved into SQLite
+VERSION = 3
 # A file modified this close to the moment it was read may be rewritten within the file
 # system's timestamp granularity without its signature changing ("racily clean", as git
 # calls it): such entries are verified by their bytes until they are older than this.
@@ -36,6 +41,16 @@ RACY_NS = 2_000_000_000
 # Saving costs about as much as reading a few hundred files, so an ordinary read saves the
 # snapshot only after reading at least this many; `sync` and `watch` always save it.
 SAVE_AFTER = 200
+
+_DDL = """
+CREATE TABLE IF NOT EXISTS snap_meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS snap(
+    path TEXT PRIMARY KEY, mtime_ns INTEGER, ctime_ns INTEGER, size INTEGER, ino INTEGER,
+    sha TEXT NOT NULL, racy INTEGER, good TEXT, base TEXT, problem TEXT, gone INTEGER,
+    learned INTEGER) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS snap_rows(path TEXT PRIMARY KEY, sha TEXT NOT NULL, row TEXT NOT NULL);
+"""
+_COLS = "path, mtime_ns, ctime_ns, size, ino, sha, racy, good, base, problem, gone, learned"
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -77,77 +92,150 @@ class Snapshot:
     """The snapshot of one vault; `open` it, `refresh` it against the files, read `facts()`."""
 
     def __init__(self, meta: Path) -> None:
+        self.meta = meta
         self.path = meta / SNAPSHOT_FILE
-        self.facts_path = meta / FACTS_FILE
         self.entries: dict[str, Entry] = {}
         self.gone: dict[str, Entry] = {}  # files that vanished, until `sync` has dealt with them
-        self.dirty = False  # the index changed since it was loaded or saved
-        self.rows_dirty = False  # a parsed fact changed
+        self.touched: set[str] = set()  # paths whose entry changed since loaded or saved
+        self.rows_touched: set[str] = set()  # paths whose parsed fact changed
         self.read = 0  # files read by the last refresh
         self.parsed = 0  # of which parsed (new bytes)
-        self._rows_loaded = True  # every entry's row is in memory (none pending in FACTS_FILE)
-        self._sig: Sig | None = None
+        self._rows_loaded = True  # every entry's row is in memory (none pending in the database)
+        self._gen: str | None = None  # the save this copy is of (None: never saved)
+        self._file: tuple[int, int] | None = None
+        self._db: sqlite3.Connection | None = None
         self._mutex = threading.RLock()
+
+    @property
+    def dirty(self) -> bool:
+        """Whether an entry changed since the snapshot was loaded or saved."""
+        return bool(self.touched)
 
     @classmethod
     def open(cls, meta: Path) -> Snapshot:
-        """The snapshot under meta; one in-memory copy per process while its file is unchanged."""
+        """The snapshot under meta; one in-memory copy per process while no one else saved."""
         path = meta / SNAPSHOT_FILE
-        sig = stat_sig(path)
         cached = _OPEN.get(str(path))
-        if cached is not None and cached._sig == sig:  # None == None: not saved yet, still ours
+        if cached is not None and cached._current():
             return cached
+        if cached is not None:
+            cached.close()
         snap = cls(meta)
-        snap._load(sig)
+        snap._load()
         _OPEN[str(path)] = snap
         while len(_OPEN) > 8:  # a test run opens many vaults; keep the recent ones
-            del _OPEN[next(iter(_OPEN))]
+            _OPEN.pop(next(iter(_OPEN))).close()
         return snap
 
     @classmethod
     def warm(cls, meta: Path) -> bool:
         """Whether this process holds the snapshot under meta, current and with its facts read."""
         cached = _OPEN.get(str(meta / SNAPSHOT_FILE))
-        return cached is not None and cached._rows_loaded and cached._sig == stat_sig(cached.path)
+        return cached is not None and cached._rows_loaded and cached._current()
 
-    def _load(self, sig: Sig | None) -> None:
-        if sig is None:
+    def close(self) -> None:
+        if self._db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.close()
+            self._db = None
+
+    # --- the database ---------------------------------------------------------------------------
+
+    def _conn(self) -> sqlite3.Connection:
+        if self._db is None:
+            for old in OLD_FILES:  # an earlier version's cache: never read, just removed
+                with contextlib.suppress(OSError):
+                    os.unlink(self.meta / old)
+            db = connect(self.path)
+            try:
+                db.executescript(_DDL)
+                found = db.execute("SELECT v FROM snap_meta WHERE k = 'version'").fetchone()
+                if found is None or found[0] != str(VERSION):
+                    db.executescript("BEGIN IMMEDIATE; DELETE FROM snap; DELETE FROM snap_rows;"
+                                     " DELETE FROM snap_meta; COMMIT")  # fmt: skip
+                    db.execute("INSERT INTO snap_meta VALUES('version', ?)", (str(VERSION),))
+            except sqlite3.DatabaseError:
+                db.close()
+                discard(self.path)  # not a database we can use: start afresh
+                db = connect(self.path)
+                with contextlib.suppress(sqlite3.DatabaseError):
+                    db.executescript(_DDL)
+                    db.execute("INSERT OR REPLACE INTO snap_meta VALUES('version', ?)",
+                               (str(VERSION),))  # fmt: skip
+            self._db = db
+            self._file = file_id(self.path)
+        return self._db
+
+    def _saved_gen(self) -> str | None:
+        row = self._conn().execute("SELECT v FROM snap_meta WHERE k = 'gen'").fetchone()
+        return row[0] if row else None
+
+    def _current(self) -> bool:
+        """Whether no other process saved since this copy was loaded or saved."""
+        try:
+            return self._file == file_id(self.path) and self._saved_gen() == self._gen
+        except sqlite3.Error:
+            return False
+
+    def _load(self) -> None:
+        try:
+            self._gen = self._saved_gen()
+            if self._gen is None:
+                return
+            with _no_gc():
+                unpack = Entry.from_db
+                entries: dict[str, Entry] = {}
+                gone: dict[str, Entry] = {}
+                for row in self._conn().execute(f"SELECT {_COLS} FROM snap ORDER BY path"):
+                    (gone if row[10] else entries)[row[0]] = unpack(row)
+        except (sqlite3.Error, ValueError, TypeError, IndexError):
+            self.close()  # a torn or foreign cache: rebuild it
+            discard(self.path)
+            self._gen = None
             return
+        self.entries, self.gone = entries, gone
+        self._rows_loaded = not any(e.good_sha for e in (*entries.values(), *gone.values()))
+
+    def _stored_rows(self, rels: Iterable[str] | None) -> dict[str, tuple[str, Any]]:
+        """(sha, parse) of these paths' stored rows (of every path when None)."""
+        out: dict[str, tuple[str, Any]] = {}
+        db = self._conn()
         try:
             with _no_gc():
-                data = json.loads(self.path.read_bytes())
-                if data.get("version") != VERSION:
-                    return
-                unpack = Entry.unpack
-                entries = {k: unpack(v) for k, v in data["entries"].items()}
-                gone = {k: unpack(v[:-1]) for k, v in data.get("gone", {}).items()}
-                for k, v in data.get("gone", {}).items():
-                    gone[k].row = v[-1]
-        except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError):
-            return  # a torn or foreign cache: rebuild it
-        self.entries, self.gone = entries, gone
-        self._rows_loaded = not any(e.good_sha for e in entries.values())
-        self._sig = sig
+                if rels is None:
+                    cur = db.execute("SELECT path, sha, row FROM snap_rows")
+                    out = {p: (s, json.loads(r)) for p, s, r in cur}
+                else:
+                    todo = list(rels)
+                    for i in range(0, len(todo), 500):
+                        part = todo[i : i + 500]
+                        cur = db.execute("SELECT path, sha, row FROM snap_rows WHERE path IN"
+                                         f" ({','.join('?' * len(part))})", part)  # fmt: skip
+                        out.update((p, (s, json.loads(r))) for p, s, r in cur)
+        except (sqlite3.Error, ValueError):
+            return {}  # lost or torn: the files are parsed again
+        return out
 
     @_locked
-    def load_rows(self, root: Path) -> None:
-        """Read the parsed facts of entries loaded from the index (once per process)."""
+    def load_rows(self, root: Path, rels: Iterable[str] | None = None) -> None:
+        """Read the parsed facts of entries loaded from the database (of just `rels`, if given)."""
         if self._rows_loaded:
             return
-        try:
-            with _no_gc():
-                rows = json.loads(self.facts_path.read_bytes()).get("rows", {})
-        except (OSError, ValueError, AttributeError):
-            rows = {}
-        for rel, e in self.entries.items():
-            if e.row is not None or e.good_sha is None:
-                continue
-            kept = rows.get(rel)
-            if isinstance(kept, list) and len(kept) == 2 and kept[0] == e.good_sha:
-                e.row = kept[1]
-            else:  # saved by another process in between, or lost: parse the file again
-                self._heal(root, rel, e)
-        self._rows_loaded = True
+        if rels is None:
+            pending = [(r, e) for m in (self.entries, self.gone) for r, e in m.items()]
+        else:
+            pending = [(r, e) for r in rels if (e := self.entries.get(r) or self.gone.get(r))]
+        pending = [(r, e) for r, e in pending if e.row is None and e.good_sha is not None]
+        if pending:
+            rows = self._stored_rows(None if rels is None else [r for r, _ in pending])
+            for rel, e in pending:
+                kept = rows.get(rel)
+                if kept is not None and kept[0] == e.good_sha:
+                    e.row = kept[1]
+                elif rel in self.entries:  # lost: parse the file again
+                    self._heal(root, rel, e)
+        if rels is None:
+            self._rows_loaded = True
 
     def _heal(self, root: Path, rel: str, e: Entry) -> None:
         try:
@@ -156,31 +244,69 @@ class Snapshot:
             data = b""
         fresh = new_entry(rel, data, sha256(data), e.sig, True, None, dict, dict)
         e.sha, e.racy, e.good_sha, e.row = fresh.sha, True, fresh.good_sha, fresh.row
-        e.problem, e.volatile = fresh.problem, fresh.volatile
-        self.dirty = self.rows_dirty = True
+        e.problem, e.volatile, e.text = fresh.problem, fresh.volatile, fresh.text
+        self.touched.add(rel)
+        self.rows_touched.add(rel)
 
     @_locked
     def save(self, root: Path, force: bool = False) -> None:
         """Write what changed, if (unless forced) reading it again would cost more.
 
         A cache: a read-only vault just goes without."""
-        if not (self.dirty or self.rows_dirty) or (not force and self.read < SAVE_AFTER):
+        if not self.touched or (not force and self.read < SAVE_AFTER):
             return
-        with contextlib.suppress(OSError):
-            if self.rows_dirty:  # first, so the index never names rows that are not there
-                self.load_rows(root)
-                rows = {
-                    k: [e.good_sha, e.row]
-                    for k, e in self.entries.items()
-                    if e.row is not None and not e.volatile
-                }
-                atomic_write(self.facts_path, _dumps({"version": VERSION, "rows": rows}))
-                self.rows_dirty = False
-            kept = {k: e.pack() for k, e in self.entries.items() if not e.volatile}
-            gone = {k: [*e.pack(), e.row] for k, e in self.gone.items() if not e.volatile}
-            atomic_write(self.path, _dumps({"version": VERSION, "entries": kept, "gone": gone}))
-            self._sig = stat_sig(self.path)
-            self.dirty = False
+        put, drop, rows, unrow = [], [], [], []
+        for rel in sorted(self.touched):
+            e = self.entries.get(rel)
+            was_gone = e is None
+            e = e if e is not None else self.gone.get(rel)
+            if e is None or e.volatile:
+                drop.append((rel,))
+                unrow.append((rel,))
+                continue
+            if rel in self.rows_touched:
+                text = e.text if e.text is not None else (row_text(e.row) if e.row else None)
+                e.text = None  # kept once: the row itself is what serves
+                if text is not None and e.good_sha is not None:
+                    rows.append((rel, e.good_sha, text))
+                else:
+                    unrow.append((rel,))
+            put.append(e.db_row(rel, was_gone))
+        gen = os.urandom(8).hex()
+        try:
+            db = self._conn()
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                if self._saved_gen() != self._gen:
+                    self._rewrite_all(db)  # another process saved meanwhile: ours replaces it
+                else:
+                    db.executemany("DELETE FROM snap WHERE path = ?", drop)
+                    db.executemany("DELETE FROM snap_rows WHERE path = ?", unrow)
+                    db.executemany(f"INSERT OR REPLACE INTO snap VALUES({','.join('?' * 12)})", put)
+                    db.executemany("INSERT OR REPLACE INTO snap_rows VALUES(?, ?, ?)", rows)
+                db.execute("INSERT OR REPLACE INTO snap_meta VALUES('gen', ?)", (gen,))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        except (sqlite3.Error, OSError):
+            return
+        self._gen = gen
+        self.touched.clear()
+        self.rows_touched.clear()
+
+    def _rewrite_all(self, db: sqlite3.Connection) -> None:
+        """Replace the saved snapshot by this one (its rows too, read first where not yet)."""
+        self.load_rows(self.meta.parent)
+        db.execute("DELETE FROM snap")
+        db.execute("DELETE FROM snap_rows")
+        for table, gone in ((self.entries, False), (self.gone, True)):
+            live = [(r, e) for r, e in table.items() if not e.volatile]
+            db.executemany(f"INSERT INTO snap VALUES({','.join('?' * 12)})",
+                           [e.db_row(r, gone) for r, e in live])  # fmt: skip
+            texts = [(r, e.good_sha, row_text(e.row)) for r, e in live if e.row is not None]
+            db.executemany("INSERT INTO snap_rows VALUES(?, ?, ?)",
+                           [t for t in texts if t[2] is not None])  # fmt: skip
 
     # --- bringing it up to date -----------------------------------------------------------------
 
@@ -234,21 +360,20 @@ class Snapshot:
                 changed[rel] = old
                 continue
             if old is not None and old.good_sha and old.row is None:
-                self.load_rows(root)  # the last good state must survive this change
+                self.load_rows(root, [rel])  # the last good state must survive this change
             changed[rel] = new_entry(
                 rel, data, digest, sig, racy, old, last_written, last_journaled
             )
             self.parsed += 1
-            self.rows_dirty = True
+            self.rows_touched.add(rel)
         checked = entries.keys() if only is None else [r for r in only if r in entries]
         vanished = [rel for rel in checked if rel not in found]
-        if vanished:
-            self.load_rows(root)  # what a deleted file held: sync's forget needs it
         if changed or vanished:
-            self.dirty = True
+            self.touched.update(changed, vanished)
             for rel in vanished:
                 gone[rel] = entries.pop(rel)
-                self.rows_dirty = True
+            if vanished:
+                self.load_rows(root, vanished)  # what a deleted file held: sync's forget needs it
             for rel in changed:
                 gone.pop(rel, None)
             if any(rel not in entries for rel in changed):  # new files: keep path order
@@ -261,14 +386,15 @@ class Snapshot:
         """Forget vanished files that `sync` has dealt with."""
         for rel in rels:
             if self.gone.pop(rel, None) is not None:
-                self.dirty = True
+                self.touched.add(rel)
 
     # --- reading --------------------------------------------------------------------------------
 
     @_locked
     def facts_of(self, rels: list[str]) -> dict[str, Fact | None]:
         """The facts of these files as last refreshed: None for one that does not parse, and
-        nothing for one the snapshot does not hold or whose fact is not read yet."""
+        nothing for one the snapshot does not hold."""
+        self.load_rows(self.meta.parent, rels)
         out: dict[str, Fact | None] = {}
         for rel in rels:
             e = self.entries.get(rel)
@@ -310,7 +436,3 @@ class Snapshot:
 
 
 _OPEN: dict[str, Snapshot] = {}
-
-
-def _dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
