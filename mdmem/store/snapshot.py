@@ -25,8 +25,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+from mdmem.errors import SlugError
 from mdmem.files import sha256
 from mdmem.model.factfile import Fact
+from mdmem.model.slug import split_key
 from mdmem.store.cachedb import CACHE_FILE, connect, discard, file_id
 from mdmem.store.snapshot_entry import Entry, decode, new_entry, row_text
 from mdmem.store.walk import stat_paths, walk, walk_paths
@@ -245,6 +247,7 @@ class Snapshot:
         fresh = new_entry(rel, data, sha256(data), e.sig, True, None, dict, dict)
         e.sha, e.racy, e.good_sha, e.row = fresh.sha, True, fresh.good_sha, fresh.row
         e.problem, e.volatile, e.text = fresh.problem, fresh.volatile, fresh.text
+        e.learned = fresh.learned
         self.touched.add(rel)
         self.rows_touched.add(rel)
 
@@ -402,6 +405,43 @@ class Snapshot:
                 out[rel] = None
             elif e is not None and e.row is not None:
                 out[rel] = decode(e.row)
+        return out
+
+    @_locked
+    def problems(self) -> list[tuple[str, int | None, str]]:
+        """(path, line, message) of each file that does not parse, in path order."""
+        return [(rel, *e.problem) for rel, e in self.entries.items() if e.problem is not None]
+
+    @_locked
+    def cycle_facts(self) -> dict[str, Fact]:
+        """The facts that parse of every entity a dependency cycle can pass through.
+
+        Rules alone cannot close a loop (rules.yaml is refused with one), so a cycle takes at
+        least one `depends_on` edge, and every entity on it holds the dependent of one, or
+        its trigger: only their facts are read, not the vault's. No path enters that set of
+        entities from outside it, so the graph of these facts finds the cycle the whole
+        vault's graph would, and the same one first.
+        """
+        learned = [r for r, e in self.entries.items() if e.learned and e.problem is None]
+        if not learned:
+            return {}
+        root = self.meta.parent
+        self.load_rows(root, learned)
+        entities: set[str] = set()
+        for rel in learned:
+            row = self.entries[rel].row or {}
+            entity = row.get("entity", rel.split("/")[1])
+            entities.add(entity)
+            for dep in row.get("depends_on") or []:
+                with contextlib.suppress(SlugError, KeyError, TypeError, AttributeError):
+                    entities.add(split_key(dep["on"], entity)[0])  # as the graph reads it
+        rels = [r for r, e in self.entries.items() if r.split("/")[1] in entities]
+        self.load_rows(root, rels)
+        out: dict[str, Fact] = {}
+        for rel in rels:
+            e = self.entries[rel]
+            if e.problem is None and e.row is not None:
+                out[f"{e.row['entity']}/{e.row['attribute']}"] = decode(e.row)
         return out
 
     @_locked

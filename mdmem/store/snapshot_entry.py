@@ -38,7 +38,9 @@ def decode(row: Row) -> Fact:
 class Entry:
     """What the snapshot knows about one fact file."""
 
-    __slots__ = ("sig", "sha", "racy", "good_sha", "row", "base", "problem", "volatile", "text")
+    __slots__ = (
+        "sig", "sha", "racy", "good_sha", "row", "base", "problem", "volatile", "text", "learned",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -55,6 +57,7 @@ class Entry:
         self.good_sha, self.row, self.base = good_sha, row, base
         self.problem, self.volatile = problem, volatile
         self.text: str | None = None  # the row as stored, when just made from the file
+        self.learned = bool(row and row.get("depends_on"))  # its last good state has depends_on
 
     @property
     def good(self) -> Parsed | None:
@@ -75,16 +78,16 @@ class Entry:
         except (TypeError, ValueError):
             base = None  # values JSON cannot keep: the journal tells mdmem's last state
         problem = None if self.problem is None else _dumps(self.problem)
-        learned = int(bool(self.row and self.row.get("depends_on")))
-        return (rel, *self.sig, self.sha, int(self.racy), good, base, problem, int(gone), learned)
+        row = (rel, *self.sig, self.sha, int(self.racy), good, base, problem, int(gone))
+        return (*row, int(self.learned))
 
     @classmethod
     def from_db(cls, row: tuple[Any, ...]) -> Entry:
         """An Entry from a `snap` row (path first), its parse not read yet."""
-        _, m, c, s, i, sha, racy, good, base, problem, _gone, _learned = row
+        _, m, c, s, i, sha, racy, good, base, problem, _gone, learned = row
         b = json.loads(base) if base else None
         p = json.loads(problem) if problem else None
-        return cls(
+        entry = cls(
             (m, c, s, i),
             sha,
             bool(racy),
@@ -93,6 +96,8 @@ class Entry:
             (b[0], b[1]) if b else None,
             (p[0], p[1]) if p else None,
         )
+        entry.learned = bool(learned)
+        return entry
 
 
 def _dumps(data: Any) -> str:

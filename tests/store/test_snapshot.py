@@ -248,3 +248,37 @@ def test_a_database_corrupt_inside_is_rebuilt(tmp_path: Path, monkeypatch) -> No
     snap.save(v.root, force=True)
     monkeypatch.setattr("mdmem.store.snapshot._OPEN", {})
     assert _refresh(v).parsed == 0  # and saved again
+
+
+def _depend(v: Vault, key: str, on: str) -> None:
+    path = v.root / f"facts/{key}.md"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("status: active", f"status: active\ndepends_on:\n- on: {on}\n"),
+                    encoding="utf-8")  # fmt: skip
+
+
+def test_check_reads_only_the_entities_a_cycle_can_pass_through(tmp_path: Path) -> None:
+    from mdmem.model.graph import Graph
+
+    v = _vault(tmp_path)
+    for who in ("alice", "bob", "carol", "dave"):
+        v.set("employer", f"{who} Co", entity=who, date="2025-08-15")
+        v.set("home_city", "广州", entity=who, date="2025-08-15")
+    _depend(v, "alice/employer", "bob/home_city")
+    _depend(v, "bob/home_city", "alice/employer")  # a loop across two people
+    _depend(v, "carol/employer", "user/employer")  # no loop
+    problems = Vault(v.root).check()
+    whole = Graph(v.rules, Vault(v.root).scan(refresh=True)[0]).cycle()
+    assert whole and [p.message for p in problems if "cycle" in p.message] == [
+        f"dependency cycle {' → '.join(whole)}; remove one 'depends_on' entry"
+    ]
+    read = Snapshot.open(v.meta).cycle_facts()
+    assert {k.split("/")[0] for k in read} == {"alice", "bob", "carol", "user"}  # not dave's
+
+
+def test_check_without_learned_dependencies_reads_no_fact(tmp_path: Path, monkeypatch) -> None:
+    v = _vault(tmp_path)
+    _refresh(v).save(v.root, force=True)
+    monkeypatch.setattr("mdmem.store.snapshot._OPEN", {})
+    assert Vault(v.root).check() == []
+    assert all(e.row is None for e in Snapshot.open(v.meta).entries.values())
