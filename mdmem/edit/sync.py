@@ -127,9 +127,12 @@ def _in_their_layout(vault: Vault, edits: list[Edit], plan: Plan) -> ExtraOps:
 def find_edits(vault: Vault, snap: Snapshot, written: dict[str, str]) -> list[Edit]:
     """Every fact file whose bytes differ from what mdmem last wrote, in path order."""
     edits: list[Edit] = []
+    shas = snap.shas()  # the usual case, nothing differs, reads no entry
+    if all(written.get(rel) == sha for rel, sha in shas.items()) and shas.keys() >= written.keys():
+        return edits
     differ = [(rel, e) for rel, e in snap.entries.items() if written.get(rel) != e.sha]
-    if differ or set(written) - set(snap.entries):
-        snap.load_rows(vault.root)  # the parsed states of just these are needed
+    deleted = sorted(set(written) - set(snap.entries))
+    snap.load_rows(vault.root, [rel for rel, _ in differ] + deleted)  # just these are needed
     for rel, entry in differ:
         mine = written.get(rel)
         key = rel[len("facts/") : -len(".md")]
@@ -144,7 +147,7 @@ def find_edits(vault: Vault, snap: Snapshot, written: dict[str, str]) -> list[Ed
         kind = "new" if mine is None else "changed"
         edits.append(Edit(rel, now.key, kind, at, base, now, entry.sha))
     today = vault.now[:10]
-    for rel in sorted(set(written) - set(snap.entries)):
+    for rel in deleted:
         gone = snap.gone.get(rel)
         base = gone.parsed(written[rel]) if gone is not None else None
         edits.append(Edit(rel, rel[len("facts/") : -len(".md")], "deleted", today, base))

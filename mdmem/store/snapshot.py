@@ -4,24 +4,20 @@ Keyed by vault-relative path with each file's stat signature (mtime_ns, ctime_ns
 and SHA-256, so a scan of an unchanged vault only stats files and parses nothing. A file that
 stops parsing keeps its last good state here, which keeps serving reads; and the parse of the
 bytes mdmem last wrote is kept beside an edited file's, so `sync` can tell what the person
-changed. Two tables in the cache database shared with the search index (store/cachedb.py):
-`snap` (signatures, digests, problems: all a no-change `sync` needs) and `snap_rows` (the
-parsed facts, read only when facts are, and then only those needed). A save writes only the
-files that changed. Both are caches: delete them and they are rebuilt (edits not yet synced
-then fall back to the journal); the JSON files of earlier versions are deleted unread.
+changed. Kept in tables of the cache database shared with the search index (snapshot_db.py):
+entries are read only when a file changed since the last walk that found them all settled,
+parsed facts only those needed, and a save writes only what changed. A cache: delete it and
+it is rebuilt (edits not yet synced then fall back to the journal).
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import gc
-import json
 import os
-import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -29,13 +25,12 @@ from mdmem.errors import SlugError
 from mdmem.files import sha256
 from mdmem.model.factfile import Fact
 from mdmem.model.slug import split_key
-from mdmem.store.cachedb import CACHE_FILE, connect, discard, file_id
-from mdmem.store.snapshot_entry import Entry, decode, new_entry, row_text
-from mdmem.store.walk import stat_paths, walk, walk_paths
+from mdmem.store.cachedb import CACHE_FILE
+from mdmem.store.snapshot_db import SnapStore, changed, everything, no_gc
+from mdmem.store.snapshot_entry import Entry, decode, new_entry
+from mdmem.store.walk import stat_paths, walk, walk_digest, walk_paths
 
 SNAPSHOT_FILE = CACHE_FILE
-OLD_FILES = ("snapshot.json", "snapshot.facts.json")  # before the snapshot moved into SQLite
-VERSION = 3
 # A file modified this close to the moment it was read may be rewritten within the file
 # system's timestamp granularity without its signature changing ("racily clean", as git
 # calls it): such entries are verified by their bytes until they are older than this.
@@ -43,16 +38,6 @@ RACY_NS = 2_000_000_000
 # Saving costs about as much as reading a few hundred files, so an ordinary read saves the
 # snapshot only after reading at least this many; `sync` and `watch` always save it.
 SAVE_AFTER = 200
-
-_DDL = """
-CREATE TABLE IF NOT EXISTS snap_meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS snap(
-    path TEXT PRIMARY KEY, mtime_ns INTEGER, ctime_ns INTEGER, size INTEGER, ino INTEGER,
-    sha TEXT NOT NULL, racy INTEGER, good TEXT, base TEXT, problem TEXT, gone INTEGER,
-    learned INTEGER) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS snap_rows(path TEXT PRIMARY KEY, sha TEXT NOT NULL, row TEXT NOT NULL);
-"""
-_COLS = "path, mtime_ns, ctime_ns, size, ino, sha, racy, good, base, problem, gone, learned"
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -68,44 +53,23 @@ def _locked(method: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-@contextlib.contextmanager
-def _no_gc() -> Iterator[None]:
-    """Build many small containers without the cyclic collector looking at them.
-
-    Loading 100,000 facts makes a million containers, none of which can form a cycle: the
-    collector would run hundreds of times during the load and then sweep them all once more.
-    So it is paused, and what was built is frozen (kept out of later sweeps; it is still
-    freed when no longer used). Garbage cycles from before are collected first, so none is
-    frozen with it.
-    """
-    enabled = gc.isenabled()
-    if enabled:
-        gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.freeze()
-            gc.enable()
-
-
 class Snapshot:
     """The snapshot of one vault; `open` it, `refresh` it against the files, read `facts()`."""
 
     def __init__(self, meta: Path) -> None:
         self.meta = meta
         self.path = meta / SNAPSHOT_FILE
-        self.entries: dict[str, Entry] = {}
-        self.gone: dict[str, Entry] = {}  # files that vanished, until `sync` has dealt with them
+        self.store = SnapStore(meta)
+        self._entries: dict[str, Entry] | None = None  # None: not read from the database yet
+        self._gone: dict[str, Entry] = {}  # files that vanished, until `sync` dealt with them
         self.touched: set[str] = set()  # paths whose entry changed since loaded or saved
         self.rows_touched: set[str] = set()  # paths whose parsed fact changed
         self.read = 0  # files read by the last refresh
         self.parsed = 0  # of which parsed (new bytes)
-        self._rows_loaded = True  # every entry's row is in memory (none pending in the database)
-        self._gen: str | None = None  # the save this copy is of (None: never saved)
-        self._file: tuple[int, int] | None = None
-        self._db: sqlite3.Connection | None = None
+        self._rows_loaded = False  # every entry's row is in memory (none pending in the database)
+        self._gen: str | None = None  # the save the entries are of (None: never saved)
+        self._sweep: str | None = None  # digest of the last walk that left every entry settled
+        self._saved_sweep: str | None = None
         self._mutex = threading.RLock()
 
     @property
@@ -113,128 +77,75 @@ class Snapshot:
         """Whether an entry changed since the snapshot was loaded or saved."""
         return bool(self.touched)
 
+    @property
+    def entries(self) -> dict[str, Entry]:
+        """Path -> Entry of every present fact file (read from the database on first use)."""
+        if self._entries is None:
+            with self._mutex, no_gc():
+                self._gen = self.store.meta("gen")
+                self._entries, self._gone = self.store.entries() if self._gen else ({}, {})
+                self._saved_sweep = self.store.meta("sweep") if self._entries else None
+                self._rows_loaded = not any(e.good_sha for e in [*self._entries.values(), *self._gone.values()])
+        return self._entries
+
+    @entries.setter
+    def entries(self, value: dict[str, Entry]) -> None:
+        self._entries = value
+
+    @property
+    def gone(self) -> dict[str, Entry]:
+        """Files that vanished, until `sync` has dealt with them."""
+        self.entries  # noqa: B018 - loaded with them
+        return self._gone
+
     @classmethod
     def open(cls, meta: Path) -> Snapshot:
         """The snapshot under meta; one in-memory copy per process while no one else saved."""
-        path = meta / SNAPSHOT_FILE
-        cached = _OPEN.get(str(path))
+        key = str(meta / SNAPSHOT_FILE)
+        cached = _OPEN.get(key)
         if cached is not None and cached._current():
             return cached
         if cached is not None:
-            cached.close()
-        snap = cls(meta)
-        snap._load()
-        _OPEN[str(path)] = snap
+            cached.store.close()
+        snap = _OPEN[key] = cls(meta)
         while len(_OPEN) > 8:  # a test run opens many vaults; keep the recent ones
-            _OPEN.pop(next(iter(_OPEN))).close()
+            _OPEN.pop(next(iter(_OPEN))).store.close()
         return snap
 
     @classmethod
     def warm(cls, meta: Path) -> bool:
         """Whether this process holds the snapshot under meta, current and with its facts read."""
         cached = _OPEN.get(str(meta / SNAPSHOT_FILE))
-        return cached is not None and cached._rows_loaded and cached._current()
-
-    def close(self) -> None:
-        if self._db is not None:
-            with contextlib.suppress(sqlite3.Error):
-                self._db.close()
-            self._db = None
-
-    # --- the database ---------------------------------------------------------------------------
-
-    def _conn(self) -> sqlite3.Connection:
-        if self._db is None:
-            for old in OLD_FILES:  # an earlier version's cache: never read, just removed
-                with contextlib.suppress(OSError):
-                    os.unlink(self.meta / old)
-            db = connect(self.path)
-            try:
-                db.executescript(_DDL)
-                found = db.execute("SELECT v FROM snap_meta WHERE k = 'version'").fetchone()
-                if found is None or found[0] != str(VERSION):
-                    db.executescript("BEGIN IMMEDIATE; DELETE FROM snap; DELETE FROM snap_rows;"
-                                     " DELETE FROM snap_meta; COMMIT")  # fmt: skip
-                    db.execute("INSERT INTO snap_meta VALUES('version', ?)", (str(VERSION),))
-            except sqlite3.DatabaseError:
-                db.close()
-                discard(self.path)  # not a database we can use: start afresh
-                db = connect(self.path)
-                with contextlib.suppress(sqlite3.DatabaseError):
-                    db.executescript(_DDL)
-                    db.execute("INSERT OR REPLACE INTO snap_meta VALUES('version', ?)",
-                               (str(VERSION),))  # fmt: skip
-            self._db = db
-            self._file = file_id(self.path)
-        return self._db
-
-    def _saved_gen(self) -> str | None:
-        row = self._conn().execute("SELECT v FROM snap_meta WHERE k = 'gen'").fetchone()
-        return row[0] if row else None
+        return (cached is not None and cached._entries is not None and cached._rows_loaded
+                and cached._current())  # fmt: skip
 
     def _current(self) -> bool:
-        """Whether no other process saved since this copy was loaded or saved."""
-        try:
-            return self._file == file_id(self.path) and self._saved_gen() == self._gen
-        except sqlite3.Error:
+        """Whether no other process saved since this copy was read or saved."""
+        if not self.store.same_file():
             return False
+        return self._entries is None or self.store.meta("gen") == self._gen
 
-    def _load(self) -> None:
-        try:
-            self._gen = self._saved_gen()
-            if self._gen is None:
-                return
-            with _no_gc():
-                unpack = Entry.from_db
-                entries: dict[str, Entry] = {}
-                gone: dict[str, Entry] = {}
-                for row in self._conn().execute(f"SELECT {_COLS} FROM snap ORDER BY path"):
-                    (gone if row[10] else entries)[row[0]] = unpack(row)
-        except (sqlite3.Error, ValueError, TypeError, IndexError):
-            self.close()  # a torn or foreign cache: rebuild it
-            discard(self.path)
-            self._gen = None
-            return
-        self.entries, self.gone = entries, gone
-        self._rows_loaded = not any(e.good_sha for e in (*entries.values(), *gone.values()))
-
-    def _stored_rows(self, rels: Iterable[str] | None) -> dict[str, tuple[str, Any]]:
-        """(sha, parse) of these paths' stored rows (of every path when None)."""
-        out: dict[str, tuple[str, Any]] = {}
-        db = self._conn()
-        try:
-            with _no_gc():
-                if rels is None:
-                    cur = db.execute("SELECT path, sha, row FROM snap_rows")
-                    out = {p: (s, json.loads(r)) for p, s, r in cur}
-                else:
-                    todo = list(rels)
-                    for i in range(0, len(todo), 500):
-                        part = todo[i : i + 500]
-                        cur = db.execute("SELECT path, sha, row FROM snap_rows WHERE path IN"
-                                         f" ({','.join('?' * len(part))})", part)  # fmt: skip
-                        out.update((p, (s, json.loads(r))) for p, s, r in cur)
-        except (sqlite3.Error, ValueError):
-            return {}  # lost or torn: the files are parsed again
-        return out
+    # --- parsed facts -----------------------------------------------------------------------
 
     @_locked
-    def load_rows(self, root: Path, rels: Iterable[str] | None = None) -> None:
-        """Read the parsed facts of entries loaded from the database (of just `rels`, if given)."""
+    def load_rows(self, root: Path, rels: list[str] | None = None) -> None:
+        """Read the parsed facts of entries read from the database (of just `rels`, if given)."""
+        entries, gone = self.entries, self._gone
         if self._rows_loaded:
             return
         if rels is None:
-            pending = [(r, e) for m in (self.entries, self.gone) for r, e in m.items()]
+            pending = [(r, e) for m in (entries, gone) for r, e in m.items()]
         else:
-            pending = [(r, e) for r in rels if (e := self.entries.get(r) or self.gone.get(r))]
+            pending = [(r, e) for r in rels if (e := entries.get(r) or gone.get(r))]
         pending = [(r, e) for r, e in pending if e.row is None and e.good_sha is not None]
         if pending:
-            rows = self._stored_rows(None if rels is None else [r for r, _ in pending])
+            with no_gc():
+                rows = self.store.rows(None if rels is None else [r for r, _ in pending])
             for rel, e in pending:
                 kept = rows.get(rel)
                 if kept is not None and kept[0] == e.good_sha:
                     e.row = kept[1]
-                elif rel in self.entries:  # lost: parse the file again
+                elif rel in entries:  # lost: parse the file again
                     self._heal(root, rel, e)
         if rels is None:
             self._rows_loaded = True
@@ -250,66 +161,34 @@ class Snapshot:
         e.learned = fresh.learned
         self.touched.add(rel)
         self.rows_touched.add(rel)
+        self._sweep = None  # racy now: to be looked at again
+
+    # --- saving -------------------------------------------------------------------------------
 
     @_locked
     def save(self, root: Path, force: bool = False) -> None:
-        """Write what changed, if (unless forced) reading it again would cost more.
+        """Write what changed, if (unless forced) reading it again would cost more; and the
+        digest of a walk that found nothing to change, so the next check reads no entry.
 
         A cache: a read-only vault just goes without."""
-        if not self.touched or (not force and self.read < SAVE_AFTER):
+        due = bool(self.touched) and (force or self.read >= SAVE_AFTER)
+        sweep = self._sweep if not self.touched or due else None
+        if not due and (sweep is None or sweep == self._saved_sweep):
             return
-        put, drop, rows, unrow = [], [], [], []
-        for rel in sorted(self.touched):
-            e = self.entries.get(rel)
-            was_gone = e is None
-            e = e if e is not None else self.gone.get(rel)
-            if e is None or e.volatile:
-                drop.append((rel,))
-                unrow.append((rel,))
-                continue
-            if rel in self.rows_touched:
-                text = e.text if e.text is not None else (row_text(e.row) if e.row else None)
-                e.text = None  # kept once: the row itself is what serves
-                if text is not None and e.good_sha is not None:
-                    rows.append((rel, e.good_sha, text))
-                else:
-                    unrow.append((rel,))
-            put.append(e.db_row(rel, was_gone))
-        gen = os.urandom(8).hex()
-        try:
-            db = self._conn()
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                if self._saved_gen() != self._gen:
-                    self._rewrite_all(db)  # another process saved meanwhile: ours replaces it
-                else:
-                    db.executemany("DELETE FROM snap WHERE path = ?", drop)
-                    db.executemany("DELETE FROM snap_rows WHERE path = ?", unrow)
-                    db.executemany(f"INSERT OR REPLACE INTO snap VALUES({','.join('?' * 12)})", put)
-                    db.executemany("INSERT OR REPLACE INTO snap_rows VALUES(?, ?, ?)", rows)
-                db.execute("INSERT OR REPLACE INTO snap_meta VALUES('gen', ?)", (gen,))
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-        except (sqlite3.Error, OSError):
+        changes = changed(self.entries, self._gone, self.touched, self.rows_touched) if due else None
+        gen = os.urandom(8).hex() if due else None
+        if not self.store.write(self._gen, gen, changes, self._everything, sweep):
             return
-        self._gen = gen
-        self.touched.clear()
-        self.rows_touched.clear()
+        if due:
+            self._gen = gen
+            self.touched.clear()
+            self.rows_touched.clear()
+        self._saved_sweep = sweep
 
-    def _rewrite_all(self, db: sqlite3.Connection) -> None:
-        """Replace the saved snapshot by this one (its rows too, read first where not yet)."""
+    def _everything(self) -> tuple[list[Any], list[Any]]:
+        """Every entry and row, to replace what another process saved meanwhile."""
         self.load_rows(self.meta.parent)
-        db.execute("DELETE FROM snap")
-        db.execute("DELETE FROM snap_rows")
-        for table, gone in ((self.entries, False), (self.gone, True)):
-            live = [(r, e) for r, e in table.items() if not e.volatile]
-            db.executemany(f"INSERT INTO snap VALUES({','.join('?' * 12)})",
-                           [e.db_row(r, gone) for r, e in live])  # fmt: skip
-            texts = [(r, e.good_sha, row_text(e.row)) for r, e in live if e.row is not None]
-            db.executemany("INSERT INTO snap_rows VALUES(?, ?, ?)",
-                           [t for t in texts if t[2] is not None])  # fmt: skip
+        return everything(self.entries, self._gone)
 
     # --- bringing it up to date -----------------------------------------------------------------
 
@@ -330,6 +209,15 @@ class Snapshot:
         """
         now_ns = time.time_ns()
         self.read = self.parsed = 0
+        folders = walk(root) if only is None else None
+        digest = walk_digest(folders) if folders is not None else None
+        if digest is not None and digest == (
+            self._sweep if self._entries is not None else self.store.meta("sweep")
+        ):
+            self._sweep = digest  # not one signature changed since every entry was settled
+            if self._entries is None:
+                self._saved_sweep = digest
+            return
         known: dict[str, Any] = {}
 
         def lazy(name: str, load: Callable[[], Any]) -> Callable[[], Any]:
@@ -344,7 +232,7 @@ class Snapshot:
         entries, gone = self.entries, self.gone
         changed: dict[str, Entry] = {}
         found: set[str] = set()
-        for rel, sig in walk_paths(walk(root)) if only is None else stat_paths(root, only):
+        for rel, sig in walk_paths(folders) if folders is not None else stat_paths(root, only or []):
             found.add(rel)
             old = entries.get(rel)
             if old is not None and old.sig == sig and not old.racy and not old.volatile:
@@ -383,6 +271,11 @@ class Snapshot:
                 self.entries = dict(sorted({**entries, **changed}.items()))
             else:
                 entries.update(changed)
+            if only is not None:
+                self._sweep = None
+        if digest is not None:
+            settled = not any(e.racy or e.volatile for e in self.entries.values())
+            self._sweep = digest if settled else None
 
     @_locked
     def settle(self, rels: list[str]) -> None:
@@ -408,41 +301,68 @@ class Snapshot:
         return out
 
     @_locked
+    def shas(self) -> dict[str, str]:
+        """Path -> SHA-256 of each present file (without reading the entries if not read)."""
+        if self._entries is None:
+            return self.store.shas()
+        return {rel: e.sha for rel, e in self._entries.items()}
+
+    @_locked
     def problems(self) -> list[tuple[str, int | None, str]]:
         """(path, line, message) of each file that does not parse, in path order."""
-        return [(rel, *e.problem) for rel, e in self.entries.items() if e.problem is not None]
+        broken = self._select("problem IS NOT NULL", (), lambda r, e: e.problem is not None)
+        return [(rel, *e.problem) for rel, e in broken.items() if e.problem is not None]
 
     @_locked
     def cycle_facts(self) -> dict[str, Fact]:
         """The facts that parse of every entity a dependency cycle can pass through.
 
-        Rules alone cannot close a loop (rules.yaml is refused with one), so a cycle takes at
-        least one `depends_on` edge, and every entity on it holds the dependent of one, or
-        its trigger: only their facts are read, not the vault's. No path enters that set of
-        entities from outside it, so the graph of these facts finds the cycle the whole
-        vault's graph would, and the same one first.
+        Rules alone cannot close a loop (rules.yaml is refused with one), so a cycle takes a
+        `depends_on` edge, and each entity on it holds the dependent or the trigger of one. No
+        path enters those entities from outside, so their facts' graph finds the cycle the
+        whole vault's graph would, and the same one first.
         """
-        learned = [r for r, e in self.entries.items() if e.learned and e.problem is None]
-        if not learned:
-            return {}
-        root = self.meta.parent
-        self.load_rows(root, learned)
+        learned = self._select("learned = 1 AND problem IS NULL", (),
+                               lambda r, e: e.learned and e.problem is None)  # fmt: skip
         entities: set[str] = set()
-        for rel in learned:
-            row = self.entries[rel].row or {}
+        for rel, e in self._with_rows(learned).items():
+            row = e.row or {}
             entity = row.get("entity", rel.split("/")[1])
             entities.add(entity)
             for dep in row.get("depends_on") or []:
                 with contextlib.suppress(SlugError, KeyError, TypeError, AttributeError):
                     entities.add(split_key(dep["on"], entity)[0])  # as the graph reads it
-        rels = [r for r, e in self.entries.items() if r.split("/")[1] in entities]
-        self.load_rows(root, rels)
+        if len(entities) > 200:
+            self.entries  # noqa: B018 - many: one read of all beats many small ones
+        ranges = [(f"facts/{ent}/", f"facts/{ent}0") for ent in sorted(entities)]
+        where = " OR ".join("(path >= ? AND path < ?)" for _ in ranges)
+        chosen = self._select(f"({where or '0'})", [x for r in ranges for x in r],
+                              lambda r, e: r.split("/")[1] in entities)  # fmt: skip
         out: dict[str, Fact] = {}
-        for rel in rels:
-            e = self.entries[rel]
+        for e in self._with_rows(chosen).values():
             if e.problem is None and e.row is not None:
                 out[f"{e.row['entity']}/{e.row['attribute']}"] = decode(e.row)
         return out
+
+    def _select(self, where: str, args: Any, keep: Callable[[str, Entry], bool]) -> dict[str, Entry]:  # fmt: skip
+        """The present entries `keep` accepts: from memory, or only these from the database."""
+        if self._entries is not None:
+            return {r: e for r, e in self._entries.items() if keep(r, e)}
+        return self.store.entries(f"{where} AND gone = 0", args)[0]
+
+    def _with_rows(self, chosen: dict[str, Entry]) -> dict[str, Entry]:
+        """These entries with their parsed facts read."""
+        if self._entries is None:
+            rows = self.store.rows(list(chosen))
+            for rel, e in chosen.items():
+                kept = rows.get(rel)
+                if kept is not None and kept[0] == e.good_sha:
+                    e.row = kept[1]
+            if all(e.row is not None or e.good_sha is None for e in chosen.values()):
+                return chosen
+            chosen = {r: self.entries[r] for r in chosen if r in self.entries}  # lost: healed
+        self.load_rows(self.meta.parent, list(chosen))
+        return chosen
 
     @_locked
     def facts(
@@ -457,7 +377,7 @@ class Snapshot:
         last_good: dict[str, Fact] = {}
         problems: list[tuple[str, int | None, str]] = []
         new = Fact.__new__
-        with _no_gc():
+        with no_gc():
             for rel, e in self.entries.items():
                 row = e.row
                 if e.problem is not None:

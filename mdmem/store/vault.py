@@ -149,7 +149,7 @@ class Vault:
     def _refreshed(self) -> Snapshot:
         """The snapshot cache, refreshed: only files whose signature changed are parsed again."""
         self.settle()
-        self._snap = snap = Snapshot.open(self.meta)
+        self._scan, self._snap = None, (snap := Snapshot.open(self.meta))  # facts read again
         snap.refresh(self.root, lambda: self.manifest.data, lambda: journal_facts(self.journal.entries()))  # fmt: skip
         snap.save(self.root)
         return snap

@@ -10,7 +10,8 @@ from mdmem import Vault
 from mdmem.errors import RulesError
 from mdmem.files import sha256
 from mdmem.store.lastgood import GOOD_RULES_FILE, good_rules
-from mdmem.store.snapshot import OLD_FILES, SNAPSHOT_FILE, Snapshot
+from mdmem.store.snapshot import SNAPSHOT_FILE, Snapshot
+from mdmem.store.snapshot_db import OLD_FILES
 from tests.conftest import make_vault
 
 
