@@ -22,6 +22,7 @@ from typing import Any
 from mdmem.errors import MdmemError
 from mdmem.lang.tokens import tokens
 from mdmem.model.factfile import Fact, from_mapping, parse
+from mdmem.model.fastparse import parse_canonical
 from mdmem.model.slug import check_slug
 from mdmem.store.cachedb import CACHE_FILE, connect, discard
 from mdmem.store.walk import Sig, entity_folders, walk, walk_digest, walk_paths
@@ -289,7 +290,7 @@ class Index:
         try:
             expect = (check_slug(entity, "entity"), check_slug(name[:-3]))
             text = (self.root / rel).read_bytes().decode("utf-8")
-            return parse(text, rel, expect=expect)
+            return parse_canonical(text, rel, expect) or parse(text, rel, expect=expect)
         except (MdmemError, UnicodeDecodeError, OSError):
             return None
 

@@ -207,7 +207,7 @@ class Snapshot:
         last wrote per path, the last good state of a broken file the snapshot never saw good.
         Both are called only when some file changed.
         """
-        now_ns = time.time_ns()
+        now_ns, base = time.time_ns(), str(root)
         self.read = self.parsed = 0
         folders = walk(root) if only is None else None
         digest = walk_digest(folders) if folders is not None else None
@@ -239,8 +239,9 @@ class Snapshot:
                 continue
             old = old or gone.get(rel)
             try:
-                data = (root / rel).read_bytes()
-            except (FileNotFoundError, IsADirectoryError):
+                with open(f"{base}/{rel}", "rb") as f:  # a str path: no pathlib per file
+                    data = f.read()
+            except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
                 found.discard(rel)  # removed while we looked: it is gone
                 continue
             self.read += 1

@@ -14,6 +14,7 @@ from typing import Any
 
 from mdmem.errors import MdmemError
 from mdmem.model.factfile import Fact, parse
+from mdmem.model.fastparse import parse_canonical
 from mdmem.model.slug import check_slug
 from mdmem.store.walk import Sig
 
@@ -104,14 +105,15 @@ def _dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def row_text(row: Row) -> str | None:
+def row_text(row: Row, exact: bool = False) -> str | None:
     """A parse as stored, or None when JSON cannot keep its values (hand-typed YAML tags:
-    !!binary, !!timestamp, keys that are not text): those are parsed again by each process."""
+    !!binary, !!timestamp, keys that are not text): those are parsed again by each process.
+    `exact`: the row is known to hold only text, lists and text-keyed mappings."""
     try:
         text = json.dumps(row, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError):
         return None
-    return text if json.loads(text) == row else None
+    return text if exact or json.loads(text) == row else None
 
 
 def new_entry(
@@ -132,8 +134,10 @@ def new_entry(
     _, entity, name = rel.split("/", 2)
     try:
         expect = (check_slug(entity, "entity"), check_slug(name[:-3]))
-        row = encode(parse(data.decode("utf-8"), rel, expect=expect))
-        text = row_text(row)
+        source = data.decode("utf-8")
+        fact = parse_canonical(source, rel, expect)  # mdmem's own bytes: text, lists, mappings
+        row = encode(fact if fact is not None else parse(source, rel, expect=expect))
+        text = row_text(row, exact=fact is not None)
         volatile = text is None
     except UnicodeDecodeError as e:
         problem = (None, f"not UTF-8 text ({e.reason} at byte {e.start}); save it as UTF-8")
