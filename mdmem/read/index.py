@@ -24,7 +24,7 @@ from mdmem.lang.tokens import tokens
 from mdmem.model.factfile import Fact, from_mapping, parse
 from mdmem.model.fastparse import parse_canonical
 from mdmem.model.slug import check_slug
-from mdmem.store.cachedb import CACHE_FILE, connect, discard
+from mdmem.store.cachedb import CACHE_FILE, connect, discard, paused_gc
 from mdmem.store.walk import Sig, entity_folders, walk, walk_digest, walk_paths
 
 INDEX_FILE = CACHE_FILE  # shared with the snapshot's tables
@@ -207,19 +207,20 @@ class Index:
             gone = [p for p in stored if p not in current]
             added = updated = broken = 0
             scrub = False
-            for rel in changed:
-                fact = given[rel] if rel in given else self._parse(rel)
-                if fact is None:
-                    broken += 1  # its last good row (if any) keeps serving reads
-                    continue
-                old = self._row(rel) if rel in stored else None  # none on a first build
-                if old is not None:
-                    scrub |= _vanished(old[1], rel, fact)
-                    self._delete(old[0])
-                    updated += 1
-                else:
-                    added += 1
-                self._insert(rel, fact, current[rel])
+            with paused_gc():  # rows and tokens of many files: acyclic
+                for rel in changed:
+                    fact = given[rel] if rel in given else self._parse(rel)
+                    if fact is None:
+                        broken += 1  # its last good row (if any) keeps serving reads
+                        continue
+                    old = self._row(rel) if rel in stored else None  # none on a first build
+                    if old is not None:
+                        scrub |= _vanished(old[1], rel, fact)
+                        self._delete(old[0])
+                        updated += 1
+                    else:
+                        added += 1
+                    self._insert(rel, fact, current[rel])
             for rel in gone:
                 old = self._row(rel)  # in stored: gone is what was stored and is not there
                 if old is not None:

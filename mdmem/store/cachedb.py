@@ -9,8 +9,10 @@ works from a database in memory.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 CACHE_FILE = "index.sqlite"
@@ -57,3 +59,16 @@ def file_id(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return (st.st_dev, st.st_ino)
+
+
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """No cyclic collection while many acyclic containers are built (rows, facts, entries):
+    the collector would otherwise sweep the growing heap again and again."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

@@ -25,7 +25,7 @@ from mdmem.errors import SlugError
 from mdmem.files import sha256
 from mdmem.model.factfile import Fact
 from mdmem.model.slug import split_key
-from mdmem.store.cachedb import CACHE_FILE
+from mdmem.store.cachedb import CACHE_FILE, paused_gc
 from mdmem.store.snapshot_db import SnapStore, changed, everything, no_gc
 from mdmem.store.snapshot_entry import Entry, decode, new_entry
 from mdmem.store.walk import stat_paths, walk, walk_digest, walk_paths
@@ -47,7 +47,7 @@ def _locked(method: F) -> F:
 
     @functools.wraps(method)
     def wrapper(self: Snapshot, *args: Any, **kwargs: Any) -> Any:
-        with self._mutex:
+        with self._mutex, paused_gc():  # snapshots build acyclic data only
             return method(self, *args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
