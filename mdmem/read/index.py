@@ -1,17 +1,18 @@
 """The vault's full-text index: SQLite FTS5 in .mdmem/index.sqlite, derived and rebuildable.
 
-Each fact file is one row: its parsed frontmatter (so reads need not parse YAML) and four
-token columns (attribute name, current value, body, history values). `refresh` compares each
-file's path and stat signature (store/walk.py) with what was indexed (a digest of all first);
-after `refresh_as_read` each read does so for just the entity folders it reads, so a warm
-question about one person costs that person's stats; only changed files are parsed again. A value that leaves the files
-(a forgotten fact, a removed file) is also scrubbed from the database's bytes.
+Each fact file is one row: its parsed frontmatter and four token columns (attribute name,
+value, body, history values). `refresh` compares each file's path and stat signature
+(store/walk.py) with what was indexed (a digest of all first); after `refresh_as_read` each
+read does so for just the entity folders it reads (and lists facts/ only when it changed), so
+a warm question about one person costs that person's stats. Only changed files are parsed, and
+a value that leaves the files (forgotten, removed) is scrubbed from the database's bytes. The
+database file is shared with the snapshot's tables (store/cachedb.py).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -20,11 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from mdmem.errors import MdmemError
-from mdmem.lang.tokens import tokens
-from mdmem.model.factfile import Fact, from_mapping, parse
+from mdmem.model.factfile import Fact, parse
 from mdmem.model.fastparse import parse_canonical
 from mdmem.model.slug import check_slug
+from mdmem.read.index_rows import fact_record, fact_tokens, load_record, owner_token, vanished
 from mdmem.store.cachedb import CACHE_FILE, connect, discard, paused_gc
+from mdmem.store.snapshot import RACY_NS
 from mdmem.store.walk import Sig, entity_folders, walk, walk_digest, walk_paths
 
 INDEX_FILE = CACHE_FILE  # shared with the snapshot's tables
@@ -68,40 +70,6 @@ class Refresh:
     broken: int
     scrubbed: bool
     seconds: float
-
-
-def fact_tokens(fact: Fact) -> dict[str, str]:
-    """The four token columns of a fact, space-separated (the FTS tokenizer splits on spaces)."""
-    hist = " ".join(_text(h.get("value")) for h in fact.history)
-    return {
-        "name": " ".join(tokens(fact.attribute)),
-        "value": " ".join(tokens(_text(fact.value))),
-        "body": " ".join(tokens(fact.body)),
-        "history": " ".join(tokens(hist)),
-    }
-
-
-def owner_token(entity: str) -> str:
-    """The entity as one ASCII token for the FTS `owner` column (slugs may hold CJK or '-')."""
-    return "e" + hashlib.blake2b(entity.encode("utf-8"), digest_size=8).hexdigest()
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, list):
-        return " ".join(str(v) for v in value)
-    return "" if value is None else str(value)
-
-
-def fact_record(fact: Fact) -> str:
-    """The stored form of a fact: its canonical mapping and body as JSON."""
-    return json.dumps(
-        {"fact": fact.to_mapping(), "body": fact.body}, ensure_ascii=False, sort_keys=True
-    )
-
-
-def load_record(data: str, path: str) -> Fact:
-    rec = json.loads(data)
-    return from_mapping(rec["fact"], body=rec.get("body", ""), path=path)
 
 
 class Index:
@@ -197,8 +165,7 @@ class Index:
             if digest is not None:
                 self._set_meta("sweep", digest)
             return Refresh(0, 0, 0, 0, False, time.perf_counter() - started)
-        # Parsed (through the snapshot, which saves to this same database) before this
-        # connection takes the write lock.
+        # Parsed (by the snapshot, which saves to this database) before this takes the lock.
         given = parsed(changed) if parsed is not None and changed else {}
         self.db.execute("BEGIN IMMEDIATE")
         try:
@@ -215,7 +182,7 @@ class Index:
                         continue
                     old = self._row(rel) if rel in stored else None  # none on a first build
                     if old is not None:
-                        scrub |= _vanished(old[1], rel, fact)
+                        scrub |= vanished(old[1], rel, fact)
                         self._delete(old[0])
                         updated += 1
                     else:
@@ -302,12 +269,27 @@ class Index:
 
     def entities(self) -> list[str]:
         """Every entity that has a fact file."""
-        if self._lazy and not self._all_fresh:  # folders added or removed by hand: one listing
-            listed = set(entity_folders(self.root))
+        if self._lazy and not self._all_fresh and not self._folders_seen():
+            listed = set(entity_folders(self.root))  # folders added or removed by hand
             stored = set(json.loads(self._meta("entities") or "[]"))
             self._ensure(sorted(listed ^ stored))
+            self._folders_seen(record=True)
         found = self._meta("entities")
         return json.loads(found) if found else []
+
+    def _folders_seen(self, record: bool = False) -> bool:
+        """Whether facts/ is as when its folders were last listed (making, removing or renaming
+        one changes its mtime); `record`: listed now, trusted unless it changed just before."""
+        try:
+            st = os.stat(self.root / "facts")
+        except OSError:
+            return False
+        sig = f"{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
+        if not record:
+            return self._meta("folders") == sig
+        if time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) > RACY_NS:
+            self._set_meta("folders", sig)
+        return True
 
     def search(
         self, query: Iterable[str], *, limit: int = 40, entities: Iterable[str] | None = None
@@ -363,15 +345,6 @@ class Index:
     def all_rows(self) -> Iterator[tuple[str, str]]:
         """(path, data) of every row: for tests and debugging."""
         yield from self.db.execute("SELECT path, data FROM files ORDER BY path")
-
-
-def _vanished(old_data: str, old_path: str, new: Fact) -> bool:
-    """True when a token the old row held (value, history, body) is not in the new row."""
-    old = fact_tokens(load_record(old_data, old_path))
-    now = fact_tokens(new)
-    before = {t for c in ("value", "history", "body") for t in old[c].split()}
-    after = {t for c in ("value", "history", "body") for t in now[c].split()}
-    return not before <= after
 
 
 def open_index(root: Path | str) -> Index:
