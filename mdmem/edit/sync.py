@@ -25,6 +25,7 @@ from mdmem.store.manifest import Manifest
 from mdmem.store.snapshot import Snapshot
 from mdmem.store.snapshot_entry import Entry, decode
 from mdmem.store.vault import ExtraOps, Problem, Vault
+from mdmem.store.walk import stat_sig
 
 ATTEMPTS = 3  # a file saved again while sync planned is planned again
 
@@ -67,6 +68,9 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
             vault.root, lambda: vault.manifest.data, lambda: journal_facts(vault.journal.entries())
         )
         rules = _rules(vault, result)
+        manifest = str(stat_sig(vault.manifest.path))  # written atomically: a new inode each time
+        if result.rules != "reloaded" and snap.agrees(manifest):
+            return result  # no file and no manifest changed since a sync found nothing to do
         written = vault.manifest.data
         if not vault.manifest.path.exists() and next(vault.journal.entries(), None) is not None:
             result.baseline = _baseline(vault, snap, dry_run)
@@ -77,6 +81,8 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
                 if result.baseline is not None:
                     vault.manifest.save()
                 snap.save(vault.root, force=True)
+                if result.baseline is None:
+                    snap.agree(manifest)
             return result
         facts = snap.facts(vault.root)[0]
         planned = plan_edits(facts, rules, edits, now=vault.now)

@@ -73,11 +73,6 @@ class Snapshot:
         self._mutex = threading.RLock()
 
     @property
-    def dirty(self) -> bool:
-        """Whether an entry changed since the snapshot was loaded or saved."""
-        return bool(self.touched)
-
-    @property
     def entries(self) -> dict[str, Entry]:
         """Path -> Entry of every present fact file (read from the database on first use)."""
         if self._entries is None:
@@ -121,9 +116,8 @@ class Snapshot:
 
     def _current(self) -> bool:
         """Whether no other process saved since this copy was read or saved."""
-        if not self.store.same_file():
-            return False
-        return self._entries is None or self.store.meta("gen") == self._gen
+        same = self.store.same_file()
+        return same and (self._entries is None or self.store.meta("gen") == self._gen)
 
     # --- parsed facts -----------------------------------------------------------------------
 
@@ -218,17 +212,7 @@ class Snapshot:
             if self._entries is None:
                 self._saved_sweep = digest
             return
-        known: dict[str, Any] = {}
-
-        def lazy(name: str, load: Callable[[], Any]) -> Callable[[], Any]:
-            def get() -> Any:
-                if name not in known:
-                    known[name] = load()
-                return known[name]
-
-            return get
-
-        last_written, last_journaled = lazy("w", written), lazy("j", journaled)
+        last_written, last_journaled = functools.cache(written), functools.cache(journaled)
         entries, gone = self.entries, self.gone
         changed: dict[str, Entry] = {}
         found: set[str] = set()
@@ -300,6 +284,18 @@ class Snapshot:
             elif e is not None and e.row is not None:
                 out[rel] = decode(e.row)
         return out
+
+    @_locked
+    def agrees(self, manifest: str) -> bool:
+        """Whether `sync` found no edit in these very files against this very manifest."""
+        settled = self._sweep is not None and self._sweep == self._saved_sweep
+        return settled and self.store.meta("agreed") == f"{self._sweep} {manifest}"
+
+    @_locked
+    def agree(self, manifest: str) -> None:
+        """Note that `sync` found no edit (kept until the files or the saved entries change)."""
+        if self._sweep is not None and self._sweep == self._saved_sweep and not self.touched:
+            self.store.note("agreed", f"{self._sweep} {manifest}", self.store.meta("gen"))
 
     @_locked
     def shas(self) -> dict[str, str]:

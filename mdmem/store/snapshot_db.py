@@ -109,6 +109,18 @@ class SnapStore:
             return None
         return row[0] if row else None
 
+    def note(self, key: str, value: str, gen: str | None) -> None:
+        """Record a fact about the saved entries, if they are still those of generation gen."""
+        with contextlib.suppress(sqlite3.Error, OSError):
+            db = self.conn()
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                row = db.execute("SELECT v FROM snap_meta WHERE k = 'gen'").fetchone()
+                if (row[0] if row else None) == gen:
+                    db.execute("INSERT OR REPLACE INTO snap_meta VALUES(?, ?)", (key, value))
+            finally:
+                db.execute("COMMIT")
+
     def entries(self, where: str = "", args: Iterable[Any] = ()) -> tuple[dict[str, Entry], dict[str, Entry]]:  # fmt: skip
         """(present, gone) entries, all or those `where` selects, in path order."""
         live: dict[str, Entry] = {}
@@ -181,6 +193,7 @@ class SnapStore:
                         db.executemany(_PUT, put)
                         db.executemany("INSERT INTO snap_rows VALUES(?, ?, ?)", rows)
                     db.execute("INSERT OR REPLACE INTO snap_meta VALUES('gen', ?)", (new_gen,))
+                    db.execute("DELETE FROM snap_meta WHERE k = 'agreed'")
                 if new_gen is not None or current:
                     if sweep is None:
                         db.execute("DELETE FROM snap_meta WHERE k = 'sweep'")

@@ -51,7 +51,7 @@ def test_unchanged_files_are_not_read_again(tmp_path: Path) -> None:
     snap.save(v.root, force=True)
     assert (v.meta / SNAPSHOT_FILE).is_file()
     again = _refresh(v)
-    assert again.parsed == 0 and not again.dirty
+    assert again.parsed == 0 and not again.touched
     path = v.root / "facts/user/employer.md"
     path.write_text(path.read_text(encoding="utf-8").replace("Acme", "Bolt"), encoding="utf-8")
     third = _refresh(v)
