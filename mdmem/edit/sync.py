@@ -134,10 +134,11 @@ def find_edits(vault: Vault, snap: Snapshot, written: dict[str, str]) -> list[Ed
     """Every fact file whose bytes differ from what mdmem last wrote, in path order."""
     edits: list[Edit] = []
     shas = snap.shas()  # the usual case, nothing differs, reads no entry
-    if all(written.get(rel) == sha for rel, sha in shas.items()) and shas.keys() >= written.keys():
+    ours = [rel for rel in written if rel.startswith("facts/")]
+    if all(written.get(rel) == sha for rel, sha in shas.items()) and all(r in shas for r in ours):
         return edits
     differ = [(rel, e) for rel, e in snap.entries.items() if written.get(rel) != e.sha]
-    deleted = sorted(set(written) - set(snap.entries))
+    deleted = sorted(rel for rel in ours if rel not in snap.entries)
     snap.load_rows(vault.root, [rel for rel, _ in differ] + deleted)  # just these are needed
     for rel, entry in differ:
         mine = written.get(rel)
