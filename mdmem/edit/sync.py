@@ -27,6 +27,7 @@ from mdmem.store.manifest import Manifest
 from mdmem.store.snapshot import Snapshot
 from mdmem.store.snapshot_entry import Entry, decode
 from mdmem.store.vault import PASSAGES_FILE, ExtraOps, Problem, Vault
+from mdmem.store.walk import stat_sig
 
 ATTEMPTS = 3  # a file saved again while sync planned is planned again
 
@@ -74,6 +75,9 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
         )
         rules = _rules(vault, result)
         relink = links.stale(vault.meta, rules)  # rules' edges changed since the files were linked
+        manifest = str(stat_sig(vault.manifest.path))  # written atomically: a new inode each time
+        if result.rules != "reloaded" and not relink and snap.agrees(manifest):
+            return result  # no file and no manifest changed since a sync found nothing to do
         written = vault.manifest.data
         if not vault.manifest.path.exists() and next(vault.journal.entries(), None) is not None:
             result.baseline = _baseline(vault, snap, dry_run)
@@ -84,6 +88,8 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
                 if result.baseline is not None:
                     vault.manifest.save()
                 snap.save(vault.root, force=True)
+                if result.baseline is None:
+                    snap.agree(manifest)
             return result
         facts = snap.facts(vault.root)[0]
         planned = plan_edits(facts, rules, edits, now=vault.now)
@@ -159,9 +165,13 @@ def _in_their_layout(vault: Vault, edits: list[Edit], plan: Plan) -> ExtraOps:
 def find_edits(vault: Vault, snap: Snapshot, written: dict[str, str]) -> list[Edit]:
     """Every fact file whose bytes differ from what mdmem last wrote, in path order."""
     edits: list[Edit] = []
+    shas = snap.shas()  # the usual case, nothing differs, reads no entry
+    ours = [rel for rel in written if rel.startswith("facts/")]
+    if all(written.get(rel) == sha for rel, sha in shas.items()) and all(r in shas for r in ours):
+        return edits
     differ = [(rel, e) for rel, e in snap.entries.items() if written.get(rel) != e.sha]
-    if differ or any(r.startswith("facts/") for r in set(written) - set(snap.entries)):
-        snap.load_rows(vault.root)  # the parsed states of just these are needed
+    deleted = sorted(rel for rel in ours if rel not in snap.entries)
+    snap.load_rows(vault.root, [rel for rel, _ in differ] + deleted)  # just these are needed
     for rel, entry in differ:
         mine = written.get(rel)
         key = rel[len("facts/") : -len(".md")]
@@ -177,7 +187,7 @@ def find_edits(vault: Vault, snap: Snapshot, written: dict[str, str]) -> list[Ed
         edits.append(Edit(rel, now.key, kind, at, base, now, entry.sha))
     today = vault.now[:10]
     # The manifest records episodes too (ingest writes them): only fact files are edits here.
-    for rel in sorted(r for r in set(written) - set(snap.entries) if r.startswith("facts/")):
+    for rel in deleted:
         gone = snap.gone.get(rel)
         base = gone.parsed(written[rel]) if gone is not None else None
         edits.append(Edit(rel, rel[len("facts/") : -len(".md")], "deleted", today, base))

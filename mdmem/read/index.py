@@ -1,17 +1,16 @@
 """The vault's full-text index: SQLite FTS5 in .mdmem/index.sqlite, derived and rebuildable.
 
-Each fact file is one row: its parsed frontmatter (so reads need not parse YAML) and four
-token columns (attribute name, current value, body, history values). `refresh` compares each
-file's path and stat signature (store/walk.py) with what was indexed (a digest of all first);
-after `refresh_as_read` each read does so for just the entity folders it reads, so a warm
-question about one person costs that person's stats; only changed files are parsed again. A value that leaves the files
-(a forgotten fact, a removed file) is also scrubbed from the database's bytes.
+Each fact file is one row: its parsed frontmatter and four token columns (attribute name,
+value, body, history values). `refresh` compares each file's path and stat signature
+(store/walk.py) with what was indexed (a digest of all first); after `refresh_as_read` each
+read does so for just the entity folders it reads (and lists facts/ only when it changed), so
+a warm question about one person costs that person's stats. Only changed files are parsed, and
+a value that leaves the files (forgotten, removed) is scrubbed from the database's bytes. The
+database file is shared with the snapshot's tables (store/cachedb.py).
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import json
 import os
 import sqlite3
@@ -22,12 +21,15 @@ from pathlib import Path
 from typing import Any
 
 from mdmem.errors import MdmemError
-from mdmem.lang.tokens import tokens
-from mdmem.model.factfile import Fact, from_mapping, parse
+from mdmem.model.factfile import Fact, parse
+from mdmem.model.fastparse import parse_canonical
 from mdmem.model.slug import check_slug
+from mdmem.read.index_rows import fact_record, fact_tokens, load_record, owner_token, vanished
+from mdmem.store.cachedb import CACHE_FILE, connect, discard, paused_gc
+from mdmem.store.snapshot import RACY_NS
 from mdmem.store.walk import Sig, entity_folders, walk, walk_digest, walk_paths
 
-INDEX_FILE = "index.sqlite"
+INDEX_FILE = CACHE_FILE  # shared with the snapshot's tables
 SCHEMA = 6  # bump when the tokenizer or the tables change: the index is rebuilt
 COLUMNS = ("name", "value", "body", "history")
 BM25_WEIGHTS = (2.0, 3.0, 0.5, 1.5, 0.0)  # name, value, body, history, owner
@@ -70,40 +72,6 @@ class Refresh:
     seconds: float
 
 
-def fact_tokens(fact: Fact) -> dict[str, str]:
-    """The four token columns of a fact, space-separated (the FTS tokenizer splits on spaces)."""
-    hist = " ".join(_text(h.get("value")) for h in fact.history)
-    return {
-        "name": " ".join(tokens(fact.attribute)),
-        "value": " ".join(tokens(_text(fact.value))),
-        "body": " ".join(tokens(fact.body)),
-        "history": " ".join(tokens(hist)),
-    }
-
-
-def owner_token(entity: str) -> str:
-    """The entity as one ASCII token for the FTS `owner` column (slugs may hold CJK or '-')."""
-    return "e" + hashlib.blake2b(entity.encode("utf-8"), digest_size=8).hexdigest()
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, list):
-        return " ".join(str(v) for v in value)
-    return "" if value is None else str(value)
-
-
-def fact_record(fact: Fact) -> str:
-    """The stored form of a fact: its canonical mapping and body as JSON."""
-    return json.dumps(
-        {"fact": fact.to_mapping(), "body": fact.body}, ensure_ascii=False, sort_keys=True
-    )
-
-
-def load_record(data: str, path: str) -> Fact:
-    rec = json.loads(data)
-    return from_mapping(rec["fact"], body=rec.get("body", ""), path=path)
-
-
 class Index:
     """The FTS5 index of one vault; open it, `refresh()`, then search or fetch facts."""
 
@@ -119,39 +87,32 @@ class Index:
     # --- opening ---------------------------------------------------------------------------
 
     def _open(self) -> sqlite3.Connection:
+        db = connect(self.path)  # the cache database the snapshot shares (store/cachedb.py)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            db = self._connect(str(self.path))
-        except (sqlite3.DatabaseError, OSError):
+            self._tables(db)
+        except sqlite3.DatabaseError:
             # A corrupt or foreign file is only a cache: throw it away and build anew.
-            with contextlib.suppress(OSError):
-                self.path.unlink()
+            db.close()
+            discard(self.path)
+            db = connect(self.path)
             try:
-                db = self._connect(str(self.path))
-            except (sqlite3.DatabaseError, OSError):
-                db = self._connect(":memory:")  # a read-only vault still answers
+                self._tables(db)
+            except sqlite3.DatabaseError:
+                db.close()
+                db = connect(Path(":memory:"))
+                self._tables(db)
         return db
 
-    def _connect(self, where: str) -> sqlite3.Connection:
-        db = sqlite3.connect(where, timeout=30, isolation_level=None, check_same_thread=False)
-        try:
-            # Freed pages are zeroed, so a forgotten value does not linger in the file's bytes.
-            db.execute("PRAGMA secure_delete = ON")
-            db.execute("PRAGMA journal_mode = DELETE")
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, SCHEMA):
-                db.close()
-                if where != ":memory:":
-                    os.unlink(where)
-                return self._connect(where)
-            db.executescript(_DDL)
-            if version == 0:
-                db.execute(f"PRAGMA user_version = {SCHEMA}")
-            db.execute("SELECT count(*) FROM fts WHERE fts MATCH 'x' LIMIT 1").fetchone()
-        except sqlite3.DatabaseError:
-            db.close()
-            raise
-        return db
+    def _tables(self, db: sqlite3.Connection) -> None:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version not in (0, SCHEMA):  # another schema: its tables go, the snapshot's stay
+            db.executescript("BEGIN IMMEDIATE; DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS"
+                             " files; DROP TABLE IF EXISTS meta; COMMIT")  # fmt: skip
+            version = 0
+        db.executescript(_DDL)
+        if version == 0:
+            db.execute(f"PRAGMA user_version = {SCHEMA}")
+        db.execute("SELECT count(*) FROM fts WHERE fts MATCH 'x' LIMIT 1").fetchone()
 
     def close(self) -> None:
         self.db.close()
@@ -204,6 +165,8 @@ class Index:
             if digest is not None:
                 self._set_meta("sweep", digest)
             return Refresh(0, 0, 0, 0, False, time.perf_counter() - started)
+        # Parsed (by the snapshot, which saves to this database) before this takes the lock.
+        given = parsed(changed) if parsed is not None and changed else {}
         self.db.execute("BEGIN IMMEDIATE")
         try:
             stored = self._stored_stats(scope)  # another reader may have refreshed meanwhile
@@ -211,22 +174,22 @@ class Index:
             gone = [p for p in stored if p not in current]
             added = updated = broken = 0
             scrub = False
-            given = parsed(changed) if parsed is not None and changed else {}
-            for rel in changed:
-                fact = given[rel] if rel in given else self._parse(rel)
-                if fact is None:
-                    broken += 1  # its last good row (if any) keeps serving reads
-                    continue
-                old = self._row(rel)
-                if old is not None:
-                    scrub |= _vanished(old[1], rel, fact)
-                    self._delete(old[0])
-                    updated += 1
-                else:
-                    added += 1
-                self._insert(rel, fact, current[rel])
+            with paused_gc():  # rows and tokens of many files: acyclic
+                for rel in changed:
+                    fact = given[rel] if rel in given else self._parse(rel)
+                    if fact is None:
+                        broken += 1  # its last good row (if any) keeps serving reads
+                        continue
+                    old = self._row(rel) if rel in stored else None  # none on a first build
+                    if old is not None:
+                        scrub |= vanished(old[1], rel, fact)
+                        self._delete(old[0])
+                        updated += 1
+                    else:
+                        added += 1
+                    self._insert(rel, fact, current[rel])
             for rel in gone:
-                old = self._row(rel)
+                old = self._row(rel)  # in stored: gone is what was stored and is not there
                 if old is not None:
                     scrub = True
                     self._delete(old[0])
@@ -295,7 +258,7 @@ class Index:
         try:
             expect = (check_slug(entity, "entity"), check_slug(name[:-3]))
             text = (self.root / rel).read_bytes().decode("utf-8")
-            return parse(text, rel, expect=expect)
+            return parse_canonical(text, rel, expect) or parse(text, rel, expect=expect)
         except (MdmemError, UnicodeDecodeError, OSError):
             return None
 
@@ -306,12 +269,27 @@ class Index:
 
     def entities(self) -> list[str]:
         """Every entity that has a fact file."""
-        if self._lazy and not self._all_fresh:  # folders added or removed by hand: one listing
-            listed = set(entity_folders(self.root))
+        if self._lazy and not self._all_fresh and not self._folders_seen():
+            listed = set(entity_folders(self.root))  # folders added or removed by hand
             stored = set(json.loads(self._meta("entities") or "[]"))
             self._ensure(sorted(listed ^ stored))
+            self._folders_seen(record=True)
         found = self._meta("entities")
         return json.loads(found) if found else []
+
+    def _folders_seen(self, record: bool = False) -> bool:
+        """Whether facts/ is as when its folders were last listed (making, removing or renaming
+        one changes its mtime); `record`: listed now, trusted unless it changed just before."""
+        try:
+            st = os.stat(self.root / "facts")
+        except OSError:
+            return False
+        sig = f"{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
+        if not record:
+            return self._meta("folders") == sig
+        if time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) > RACY_NS:
+            self._set_meta("folders", sig)
+        return True
 
     def search(
         self, query: Iterable[str], *, limit: int = 40, entities: Iterable[str] | None = None
@@ -367,15 +345,6 @@ class Index:
     def all_rows(self) -> Iterator[tuple[str, str]]:
         """(path, data) of every row: for tests and debugging."""
         yield from self.db.execute("SELECT path, data FROM files ORDER BY path")
-
-
-def _vanished(old_data: str, old_path: str, new: Fact) -> bool:
-    """True when a token the old row held (value, history, body) is not in the new row."""
-    old = fact_tokens(load_record(old_data, old_path))
-    now = fact_tokens(new)
-    before = {t for c in ("value", "history", "body") for t in old[c].split()}
-    after = {t for c in ("value", "history", "body") for t in now[c].split()}
-    return not before <= after
 
 
 def open_index(root: Path | str) -> Index:

@@ -1,34 +1,36 @@
-"""A cache under .mdmem/ of the last good parsed state of every fact file.
+"""A cache in .mdmem/index.sqlite of the last good parsed state of every fact file.
 
 Keyed by vault-relative path with each file's stat signature (mtime_ns, ctime_ns, size, inode)
 and SHA-256, so a scan of an unchanged vault only stats files and parses nothing. A file that
 stops parsing keeps its last good state here, which keeps serving reads; and the parse of the
 bytes mdmem last wrote is kept beside an edited file's, so `sync` can tell what the person
-changed. Two files: `snapshot.json` (signatures, digests, problems: all a no-change `sync`
-needs) and `snapshot.facts.json` (the parsed facts, read only when facts are). Both are caches:
-delete them and they are rebuilt (edits not yet synced then fall back to the journal).
+changed. Kept in tables of the cache database shared with the search index (snapshot_db.py):
+entries are read only when a file changed since the last walk that found them all settled,
+parsed facts only those needed, and a save writes only what changed. A cache: delete it and
+it is rebuilt (edits not yet synced then fall back to the journal).
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import gc
-import json
+import os
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from mdmem.files import atomic_write, sha256
+from mdmem.errors import SlugError
+from mdmem.files import sha256
 from mdmem.model.factfile import Fact
+from mdmem.model.slug import split_key
+from mdmem.store.cachedb import CACHE_FILE, paused_gc
+from mdmem.store.snapshot_db import SnapStore, changed, everything, no_gc
 from mdmem.store.snapshot_entry import Entry, decode, new_entry
-from mdmem.store.walk import Sig, stat_paths, stat_sig, walk, walk_paths
+from mdmem.store.walk import stat_paths, walk, walk_digest, walk_paths
 
-SNAPSHOT_FILE = "snapshot.json"
-FACTS_FILE = "snapshot.facts.json"
-VERSION = 3  # 3: facts gained `upstream`
+SNAPSHOT_FILE = CACHE_FILE
 # A file modified this close to the moment it was read may be rewritten within the file
 # system's timestamp granularity without its signature changing ("racily clean", as git
 # calls it): such entries are verified by their bytes until they are older than this.
@@ -45,109 +47,102 @@ def _locked(method: F) -> F:
 
     @functools.wraps(method)
     def wrapper(self: Snapshot, *args: Any, **kwargs: Any) -> Any:
-        with self._mutex:
+        with self._mutex, paused_gc():  # snapshots build acyclic data only
             return method(self, *args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
-
-
-@contextlib.contextmanager
-def _no_gc() -> Iterator[None]:
-    """Build many small containers without the cyclic collector looking at them.
-
-    Loading 100,000 facts makes a million containers, none of which can form a cycle: the
-    collector would run hundreds of times during the load and then sweep them all once more.
-    So it is paused, and what was built is frozen (kept out of later sweeps; it is still
-    freed when no longer used). Garbage cycles from before are collected first, so none is
-    frozen with it.
-    """
-    enabled = gc.isenabled()
-    if enabled:
-        gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.freeze()
-            gc.enable()
 
 
 class Snapshot:
     """The snapshot of one vault; `open` it, `refresh` it against the files, read `facts()`."""
 
     def __init__(self, meta: Path) -> None:
+        self.meta = meta
         self.path = meta / SNAPSHOT_FILE
-        self.facts_path = meta / FACTS_FILE
-        self.entries: dict[str, Entry] = {}
-        self.gone: dict[str, Entry] = {}  # files that vanished, until `sync` has dealt with them
-        self.dirty = False  # the index changed since it was loaded or saved
-        self.rows_dirty = False  # a parsed fact changed
+        self.store = SnapStore(meta)
+        self._entries: dict[str, Entry] | None = None  # None: not read from the database yet
+        self._gone: dict[str, Entry] = {}  # files that vanished, until `sync` dealt with them
+        self.touched: set[str] = set()  # paths whose entry changed since loaded or saved
+        self.rows_touched: set[str] = set()  # paths whose parsed fact changed
         self.read = 0  # files read by the last refresh
         self.parsed = 0  # of which parsed (new bytes)
-        self._rows_loaded = True  # every entry's row is in memory (none pending in FACTS_FILE)
-        self._sig: Sig | None = None
+        self._rows_loaded = False  # every entry's row is in memory (none pending in the database)
+        self._gen: str | None = None  # the save the entries are of (None: never saved)
+        self._sweep: str | None = None  # digest of the last walk that left every entry settled
+        self._saved_sweep: str | None = None
         self._mutex = threading.RLock()
+
+    @property
+    def entries(self) -> dict[str, Entry]:
+        """Path -> Entry of every present fact file (read from the database on first use)."""
+        if self._entries is None:
+            with self._mutex, no_gc():
+                self._gen = self.store.meta("gen")
+                self._entries, self._gone = self.store.entries() if self._gen else ({}, {})
+                self._saved_sweep = self.store.meta("sweep") if self._entries else None
+                self._rows_loaded = not any(e.good_sha for e in [*self._entries.values(), *self._gone.values()])
+        return self._entries
+
+    @entries.setter
+    def entries(self, value: dict[str, Entry]) -> None:
+        self._entries = value
+
+    @property
+    def gone(self) -> dict[str, Entry]:
+        """Files that vanished, until `sync` has dealt with them."""
+        self.entries  # noqa: B018 - loaded with them
+        return self._gone
 
     @classmethod
     def open(cls, meta: Path) -> Snapshot:
-        """The snapshot under meta; one in-memory copy per process while its file is unchanged."""
-        path = meta / SNAPSHOT_FILE
-        sig = stat_sig(path)
-        cached = _OPEN.get(str(path))
-        if cached is not None and cached._sig == sig:  # None == None: not saved yet, still ours
+        """The snapshot under meta; one in-memory copy per process while no one else saved."""
+        key = str(meta / SNAPSHOT_FILE)
+        cached = _OPEN.get(key)
+        if cached is not None and cached._current():
             return cached
-        snap = cls(meta)
-        snap._load(sig)
-        _OPEN[str(path)] = snap
+        if cached is not None:
+            cached.store.close()
+        snap = _OPEN[key] = cls(meta)
         while len(_OPEN) > 8:  # a test run opens many vaults; keep the recent ones
-            del _OPEN[next(iter(_OPEN))]
+            _OPEN.pop(next(iter(_OPEN))).store.close()
         return snap
 
     @classmethod
     def warm(cls, meta: Path) -> bool:
         """Whether this process holds the snapshot under meta, current and with its facts read."""
         cached = _OPEN.get(str(meta / SNAPSHOT_FILE))
-        return cached is not None and cached._rows_loaded and cached._sig == stat_sig(cached.path)
+        return (cached is not None and cached._entries is not None and cached._rows_loaded
+                and cached._current())  # fmt: skip
 
-    def _load(self, sig: Sig | None) -> None:
-        if sig is None:
-            return
-        try:
-            with _no_gc():
-                data = json.loads(self.path.read_bytes())
-                if data.get("version") != VERSION:
-                    return
-                unpack = Entry.unpack
-                entries = {k: unpack(v) for k, v in data["entries"].items()}
-                gone = {k: unpack(v[:-1]) for k, v in data.get("gone", {}).items()}
-                for k, v in data.get("gone", {}).items():
-                    gone[k].row = v[-1]
-        except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError):
-            return  # a torn or foreign cache: rebuild it
-        self.entries, self.gone = entries, gone
-        self._rows_loaded = not any(e.good_sha for e in entries.values())
-        self._sig = sig
+    def _current(self) -> bool:
+        """Whether no other process saved since this copy was read or saved."""
+        same = self.store.same_file()
+        return same and (self._entries is None or self.store.meta("gen") == self._gen)
+
+    # --- parsed facts -----------------------------------------------------------------------
 
     @_locked
-    def load_rows(self, root: Path) -> None:
-        """Read the parsed facts of entries loaded from the index (once per process)."""
+    def load_rows(self, root: Path, rels: list[str] | None = None) -> None:
+        """Read the parsed facts of entries read from the database (of just `rels`, if given)."""
+        entries, gone = self.entries, self._gone
         if self._rows_loaded:
             return
-        try:
-            with _no_gc():
-                rows = json.loads(self.facts_path.read_bytes()).get("rows", {})
-        except (OSError, ValueError, AttributeError):
-            rows = {}
-        for rel, e in self.entries.items():
-            if e.row is not None or e.good_sha is None:
-                continue
-            kept = rows.get(rel)
-            if isinstance(kept, list) and len(kept) == 2 and kept[0] == e.good_sha:
-                e.row = kept[1]
-            else:  # saved by another process in between, or lost: parse the file again
-                self._heal(root, rel, e)
-        self._rows_loaded = True
+        if rels is None:
+            pending = [(r, e) for m in (entries, gone) for r, e in m.items()]
+        else:
+            pending = [(r, e) for r in rels if (e := entries.get(r) or gone.get(r))]
+        pending = [(r, e) for r, e in pending if e.row is None and e.good_sha is not None]
+        if pending:
+            with no_gc():
+                rows = self.store.rows(None if rels is None else [r for r, _ in pending])
+            for rel, e in pending:
+                kept = rows.get(rel)
+                if kept is not None and kept[0] == e.good_sha:
+                    e.row = kept[1]
+                elif rel in entries:  # lost: parse the file again
+                    self._heal(root, rel, e)
+        if rels is None:
+            self._rows_loaded = True
 
     def _heal(self, root: Path, rel: str, e: Entry) -> None:
         try:
@@ -156,31 +151,38 @@ class Snapshot:
             data = b""
         fresh = new_entry(rel, data, sha256(data), e.sig, True, None, dict, dict)
         e.sha, e.racy, e.good_sha, e.row = fresh.sha, True, fresh.good_sha, fresh.row
-        e.problem, e.volatile = fresh.problem, fresh.volatile
-        self.dirty = self.rows_dirty = True
+        e.problem, e.volatile, e.text = fresh.problem, fresh.volatile, fresh.text
+        e.learned = fresh.learned
+        self.touched.add(rel)
+        self.rows_touched.add(rel)
+        self._sweep = None  # racy now: to be looked at again
+
+    # --- saving -------------------------------------------------------------------------------
 
     @_locked
     def save(self, root: Path, force: bool = False) -> None:
-        """Write what changed, if (unless forced) reading it again would cost more.
+        """Write what changed, if (unless forced) reading it again would cost more; and the
+        digest of a walk that found nothing to change, so the next check reads no entry.
 
         A cache: a read-only vault just goes without."""
-        if not (self.dirty or self.rows_dirty) or (not force and self.read < SAVE_AFTER):
+        due = bool(self.touched) and (force or self.read >= SAVE_AFTER)
+        sweep = self._sweep if not self.touched or due else None
+        if not due and (sweep is None or sweep == self._saved_sweep):
             return
-        with contextlib.suppress(OSError):
-            if self.rows_dirty:  # first, so the index never names rows that are not there
-                self.load_rows(root)
-                rows = {
-                    k: [e.good_sha, e.row]
-                    for k, e in self.entries.items()
-                    if e.row is not None and not e.volatile
-                }
-                atomic_write(self.facts_path, _dumps({"version": VERSION, "rows": rows}))
-                self.rows_dirty = False
-            kept = {k: e.pack() for k, e in self.entries.items() if not e.volatile}
-            gone = {k: [*e.pack(), e.row] for k, e in self.gone.items() if not e.volatile}
-            atomic_write(self.path, _dumps({"version": VERSION, "entries": kept, "gone": gone}))
-            self._sig = stat_sig(self.path)
-            self.dirty = False
+        changes = changed(self.entries, self._gone, self.touched, self.rows_touched) if due else None
+        gen = os.urandom(8).hex() if due else None
+        if not self.store.write(self._gen, gen, changes, self._everything, sweep):
+            return
+        if due:
+            self._gen = gen
+            self.touched.clear()
+            self.rows_touched.clear()
+        self._saved_sweep = sweep
+
+    def _everything(self) -> tuple[list[Any], list[Any]]:
+        """Every entry and row, to replace what another process saved meanwhile."""
+        self.load_rows(self.meta.parent)
+        return everything(self.entries, self._gone)
 
     # --- bringing it up to date -----------------------------------------------------------------
 
@@ -199,31 +201,31 @@ class Snapshot:
         last wrote per path, the last good state of a broken file the snapshot never saw good.
         Both are called only when some file changed.
         """
-        now_ns = time.time_ns()
+        now_ns, base = time.time_ns(), str(root)
         self.read = self.parsed = 0
-        known: dict[str, Any] = {}
-
-        def lazy(name: str, load: Callable[[], Any]) -> Callable[[], Any]:
-            def get() -> Any:
-                if name not in known:
-                    known[name] = load()
-                return known[name]
-
-            return get
-
-        last_written, last_journaled = lazy("w", written), lazy("j", journaled)
+        folders = walk(root) if only is None else None
+        digest = walk_digest(folders) if folders is not None else None
+        if digest is not None and digest == (
+            self._sweep if self._entries is not None else self.store.meta("sweep")
+        ):
+            self._sweep = digest  # not one signature changed since every entry was settled
+            if self._entries is None:
+                self._saved_sweep = digest
+            return
+        last_written, last_journaled = functools.cache(written), functools.cache(journaled)
         entries, gone = self.entries, self.gone
         changed: dict[str, Entry] = {}
         found: set[str] = set()
-        for rel, sig in walk_paths(walk(root)) if only is None else stat_paths(root, only):
+        for rel, sig in walk_paths(folders) if folders is not None else stat_paths(root, only or []):
             found.add(rel)
             old = entries.get(rel)
             if old is not None and old.sig == sig and not old.racy and not old.volatile:
                 continue
             old = old or gone.get(rel)
             try:
-                data = (root / rel).read_bytes()
-            except (FileNotFoundError, IsADirectoryError):
+                with open(f"{base}/{rel}", "rb") as f:  # a str path: no pathlib per file
+                    data = f.read()
+            except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
                 found.discard(rel)  # removed while we looked: it is gone
                 continue
             self.read += 1
@@ -234,41 +236,46 @@ class Snapshot:
                 changed[rel] = old
                 continue
             if old is not None and old.good_sha and old.row is None:
-                self.load_rows(root)  # the last good state must survive this change
+                self.load_rows(root, [rel])  # the last good state must survive this change
             changed[rel] = new_entry(
                 rel, data, digest, sig, racy, old, last_written, last_journaled
             )
             self.parsed += 1
-            self.rows_dirty = True
+            self.rows_touched.add(rel)
         checked = entries.keys() if only is None else [r for r in only if r in entries]
         vanished = [rel for rel in checked if rel not in found]
-        if vanished:
-            self.load_rows(root)  # what a deleted file held: sync's forget needs it
         if changed or vanished:
-            self.dirty = True
+            self.touched.update(changed, vanished)
             for rel in vanished:
                 gone[rel] = entries.pop(rel)
-                self.rows_dirty = True
+            if vanished:
+                self.load_rows(root, vanished)  # what a deleted file held: sync's forget needs it
             for rel in changed:
                 gone.pop(rel, None)
             if any(rel not in entries for rel in changed):  # new files: keep path order
                 self.entries = dict(sorted({**entries, **changed}.items()))
             else:
                 entries.update(changed)
+            if only is not None:
+                self._sweep = None
+        if digest is not None:
+            settled = not any(e.racy or e.volatile for e in self.entries.values())
+            self._sweep = digest if settled else None
 
     @_locked
     def settle(self, rels: list[str]) -> None:
         """Forget vanished files that `sync` has dealt with."""
         for rel in rels:
             if self.gone.pop(rel, None) is not None:
-                self.dirty = True
+                self.touched.add(rel)
 
     # --- reading --------------------------------------------------------------------------------
 
     @_locked
     def facts_of(self, rels: list[str]) -> dict[str, Fact | None]:
         """The facts of these files as last refreshed: None for one that does not parse, and
-        nothing for one the snapshot does not hold or whose fact is not read yet."""
+        nothing for one the snapshot does not hold."""
+        self.load_rows(self.meta.parent, rels)
         out: dict[str, Fact | None] = {}
         for rel in rels:
             e = self.entries.get(rel)
@@ -277,6 +284,82 @@ class Snapshot:
             elif e is not None and e.row is not None:
                 out[rel] = decode(e.row)
         return out
+
+    @_locked
+    def agrees(self, manifest: str) -> bool:
+        """Whether `sync` found no edit in these very files against this very manifest."""
+        settled = self._sweep is not None and self._sweep == self._saved_sweep
+        return settled and self.store.meta("agreed") == f"{self._sweep} {manifest}"
+
+    @_locked
+    def agree(self, manifest: str) -> None:
+        """Note that `sync` found no edit (kept until the files or the saved entries change)."""
+        if self._sweep is not None and self._sweep == self._saved_sweep and not self.touched:
+            self.store.note("agreed", f"{self._sweep} {manifest}", self.store.meta("gen"))
+
+    @_locked
+    def shas(self) -> dict[str, str]:
+        """Path -> SHA-256 of each present file (without reading the entries if not read)."""
+        if self._entries is None:
+            return self.store.shas()
+        return {rel: e.sha for rel, e in self._entries.items()}
+
+    @_locked
+    def problems(self) -> list[tuple[str, int | None, str]]:
+        """(path, line, message) of each file that does not parse, in path order."""
+        broken = self._select("problem IS NOT NULL", (), lambda r, e: e.problem is not None)
+        return [(rel, *e.problem) for rel, e in broken.items() if e.problem is not None]
+
+    @_locked
+    def cycle_facts(self) -> dict[str, Fact]:
+        """The facts that parse of every entity a dependency cycle can pass through.
+
+        Rules alone cannot close a loop (rules.yaml is refused with one), so a cycle takes a
+        `depends_on` edge, and each entity on it holds the dependent or the trigger of one. No
+        path enters those entities from outside, so their facts' graph finds the cycle the
+        whole vault's graph would, and the same one first.
+        """
+        learned = self._select("learned = 1 AND problem IS NULL", (),
+                               lambda r, e: e.learned and e.problem is None)  # fmt: skip
+        entities: set[str] = set()
+        for rel, e in self._with_rows(learned).items():
+            row = e.row or {}
+            entity = row.get("entity", rel.split("/")[1])
+            entities.add(entity)
+            for dep in row.get("depends_on") or []:
+                with contextlib.suppress(SlugError, KeyError, TypeError, AttributeError):
+                    entities.add(split_key(dep["on"], entity)[0])  # as the graph reads it
+        if len(entities) > 200:
+            self.entries  # noqa: B018 - many: one read of all beats many small ones
+        ranges = [(f"facts/{ent}/", f"facts/{ent}0") for ent in sorted(entities)]
+        where = " OR ".join("(path >= ? AND path < ?)" for _ in ranges)
+        chosen = self._select(f"({where or '0'})", [x for r in ranges for x in r],
+                              lambda r, e: r.split("/")[1] in entities)  # fmt: skip
+        out: dict[str, Fact] = {}
+        for e in self._with_rows(chosen).values():
+            if e.problem is None and e.row is not None:
+                out[f"{e.row['entity']}/{e.row['attribute']}"] = decode(e.row)
+        return out
+
+    def _select(self, where: str, args: Any, keep: Callable[[str, Entry], bool]) -> dict[str, Entry]:  # fmt: skip
+        """The present entries `keep` accepts: from memory, or only these from the database."""
+        if self._entries is not None:
+            return {r: e for r, e in self._entries.items() if keep(r, e)}
+        return self.store.entries(f"{where} AND gone = 0", args)[0]
+
+    def _with_rows(self, chosen: dict[str, Entry]) -> dict[str, Entry]:
+        """These entries with their parsed facts read."""
+        if self._entries is None:
+            rows = self.store.rows(list(chosen))
+            for rel, e in chosen.items():
+                kept = rows.get(rel)
+                if kept is not None and kept[0] == e.good_sha:
+                    e.row = kept[1]
+            if all(e.row is not None or e.good_sha is None for e in chosen.values()):
+                return chosen
+            chosen = {r: self.entries[r] for r in chosen if r in self.entries}  # lost: healed
+        self.load_rows(self.meta.parent, list(chosen))
+        return chosen
 
     @_locked
     def facts(
@@ -291,7 +374,7 @@ class Snapshot:
         last_good: dict[str, Fact] = {}
         problems: list[tuple[str, int | None, str]] = []
         new = Fact.__new__
-        with _no_gc():
+        with no_gc():
             for rel, e in self.entries.items():
                 row = e.row
                 if e.problem is not None:
@@ -310,7 +393,3 @@ class Snapshot:
 
 
 _OPEN: dict[str, Snapshot] = {}
-
-
-def _dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

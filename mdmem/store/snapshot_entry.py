@@ -14,6 +14,7 @@ from typing import Any
 
 from mdmem.errors import MdmemError
 from mdmem.model.factfile import Fact, parse
+from mdmem.model.fastparse import parse_canonical
 from mdmem.model.slug import check_slug
 from mdmem.store.walk import Sig
 
@@ -38,7 +39,9 @@ def decode(row: Row) -> Fact:
 class Entry:
     """What the snapshot knows about one fact file."""
 
-    __slots__ = ("sig", "sha", "racy", "good_sha", "row", "base", "problem", "volatile")
+    __slots__ = (
+        "sig", "sha", "racy", "good_sha", "row", "base", "problem", "volatile", "text", "learned",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -54,6 +57,8 @@ class Entry:
         self.sig, self.sha, self.racy = sig, sha, racy
         self.good_sha, self.row, self.base = good_sha, row, base
         self.problem, self.volatile = problem, volatile
+        self.text: str | None = None  # the row as stored, when just made from the file
+        self.learned = bool(row and row.get("depends_on"))  # its last good state has depends_on
 
     @property
     def good(self) -> Parsed | None:
@@ -66,22 +71,49 @@ class Entry:
                 return decode(cand[1])
         return None
 
-    def pack(self) -> list[Any]:
-        good = 0 if self.good_sha == self.sha else self.good_sha
-        return [*self.sig, self.sha, int(self.racy), good, self.base, self.problem]
+    def db_row(self, rel: str, gone: bool) -> tuple[Any, ...]:
+        """Its row in the cache database's `snap` table (the parse is in `snap_rows`)."""
+        good = "" if self.good_sha == self.sha else self.good_sha
+        try:
+            base = None if self.base is None else _dumps(self.base)
+        except (TypeError, ValueError):
+            base = None  # values JSON cannot keep: the journal tells mdmem's last state
+        problem = None if self.problem is None else _dumps(self.problem)
+        row = (rel, *self.sig, self.sha, int(self.racy), good, base, problem, int(gone))
+        return (*row, int(self.learned))
 
     @classmethod
-    def unpack(cls, data: list[Any]) -> Entry:
-        m, c, s, i, sha, racy, good, base, problem = data
-        return cls(
+    def from_db(cls, row: tuple[Any, ...]) -> Entry:
+        """An Entry from a `snap` row (path first), its parse not read yet."""
+        _, m, c, s, i, sha, racy, good, base, problem, _gone, learned = row
+        b = json.loads(base) if base else None
+        p = json.loads(problem) if problem else None
+        entry = cls(
             (m, c, s, i),
             sha,
             bool(racy),
-            sha if good == 0 else good,
+            sha if good == "" else good,
             None,
-            (base[0], base[1]) if base else None,
-            (problem[0], problem[1]) if problem else None,
+            (b[0], b[1]) if b else None,
+            (p[0], p[1]) if p else None,
         )
+        entry.learned = bool(learned)
+        return entry
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def row_text(row: Row, exact: bool = False) -> str | None:
+    """A parse as stored, or None when JSON cannot keep its values (hand-typed YAML tags:
+    !!binary, !!timestamp, keys that are not text): those are parsed again by each process.
+    `exact`: the row is known to hold only text, lists and text-keyed mappings."""
+    try:
+        text = json.dumps(row, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+    return text if exact or json.loads(text) == row else None
 
 
 def new_entry(
@@ -98,12 +130,15 @@ def new_entry(
     problem: tuple[int | None, str] | None = None
     row: Row | None = None
     volatile = False
+    text: str | None = None
     _, entity, name = rel.split("/", 2)
     try:
         expect = (check_slug(entity, "entity"), check_slug(name[:-3]))
-        row = encode(parse(data.decode("utf-8"), rel, expect=expect))
-        # Hand-typed YAML tags (!!binary, !!timestamp) give values JSON cannot keep.
-        volatile = json.loads(json.dumps(row, ensure_ascii=False, default=str)) != row
+        source = data.decode("utf-8")
+        fact = parse_canonical(source, rel, expect)  # mdmem's own bytes: text, lists, mappings
+        row = encode(fact if fact is not None else parse(source, rel, expect=expect))
+        text = row_text(row, exact=fact is not None)
+        volatile = text is None
     except UnicodeDecodeError as e:
         problem = (None, f"not UTF-8 text ({e.reason} at byte {e.start}); save it as UTF-8")
     except MdmemError as e:
@@ -117,4 +152,6 @@ def new_entry(
     if mine is not None and mine != digest and old is not None:
         base = next((c for c in (old.good, old.base) if c is not None and c[0] == mine), None)
     good_sha, good_row = good if good is not None else (None, None)
-    return Entry(sig, digest, racy, good_sha, good_row, base, problem, volatile)
+    entry = Entry(sig, digest, racy, good_sha, good_row, base, problem, volatile)
+    entry.text = text
+    return entry

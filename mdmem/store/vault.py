@@ -144,17 +144,18 @@ class Vault:
         """Every fact that parses, keyed 'entity/attribute', and a Problem for each that doesn't."""
         if self._scan is not None and not refresh:
             return self._scan
-        self.settle()
-        # Through the snapshot cache: only files whose stat signature changed are parsed again.
-        snap = Snapshot.open(self.meta)
-        snap.refresh(
-            self.root, lambda: self.manifest.data, lambda: journal_facts(self.journal.entries())
-        )
+        snap = self._refreshed()
         facts, problems, self._served = snap.facts(self.root)
-        snap.save(self.root)
-        self._snap = snap
         self._scan = (facts, [Problem(*p) for p in problems])
         return self._scan
+
+    def _refreshed(self) -> Snapshot:
+        """The snapshot cache, refreshed: only files whose signature changed are parsed again."""
+        self.settle()
+        self._scan, self._snap = None, (snap := Snapshot.open(self.meta))  # facts read again
+        snap.refresh(self.root, lambda: self.manifest.data, lambda: journal_facts(self.journal.entries()))  # fmt: skip
+        snap.save(self.root)
+        return snap
 
     def parsed(self, rels: list[str]) -> dict[str, Fact | None]:
         """These files' facts through the snapshot (None: does not parse), so that one parse
@@ -218,8 +219,8 @@ class Vault:
         except MdmemError as e:
             return [*unfinished, Problem(RULES_FILE, e.line, e.bare_message)]
         self._rules = rules
-        facts, problems = self.scan(refresh=True)
-        problems = [*unfinished, *problems]
+        snap = self._refreshed()  # reads no fact but those a dependency cycle can pass through
+        problems, facts = [*unfinished, *(Problem(*p) for p in snap.problems())], snap.cycle_facts()
         # Rules' edges alone cannot close a cycle (validation refuses one); learned ones can.
         cycle = Graph(rules, facts).cycle() if any(f.depends_on for f in facts.values()) else None
         if cycle:

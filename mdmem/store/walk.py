@@ -99,9 +99,10 @@ def walk_digest(folders: Iterable[Folder]) -> str:
 
 def stat_paths(root: Path, rels: Iterable[str]) -> Iterator[tuple[str, Sig]]:
     """(path, signature) of just these vault-relative paths, skipping those not there."""
+    base = str(root)
     for rel in rels:
         try:
-            st = (root / rel).stat()
+            st = os.stat(f"{base}/{rel}")  # a str path: no pathlib per file
         except (FileNotFoundError, NotADirectoryError):
             continue
         if stat.S_ISREG(st.st_mode):

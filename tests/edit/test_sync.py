@@ -475,3 +475,28 @@ def test_reordering_keys_by_hand_is_not_rewritten(v: Vault) -> None:
     before = path.read_bytes()
     sync(v)
     assert path.read_bytes() == before
+
+
+def test_a_sync_with_nothing_to_do_is_remembered_until_a_file_or_the_manifest_changes(
+    v: Vault, monkeypatch
+) -> None:
+    import mdmem.edit.sync as sync_module
+
+    monkeypatch.setattr("mdmem.store.snapshot.RACY_NS", -1)  # files as if saved long ago
+    sync(v)
+    sync(v)  # every entry settled: this one notes that nothing was to do
+    monkeypatch.setattr("mdmem.store.snapshot._OPEN", {})  # a new process
+    compared: list[int] = []
+    real = sync_module.find_edits
+    monkeypatch.setattr(sync_module, "find_edits", lambda *a: compared.append(1) or real(*a))
+    assert sync(Vault(v.root)).entry is None and compared == []  # nothing even compared
+    edit(v, "employer", "岭南科技", "Orbit")
+    assert sync(Vault(v.root)).entry is not None and compared == [1]  # the edit is applied
+    assert fact(v, "employer").value == "Orbit"
+    sync(Vault(v.root))
+    written = json.loads(v.manifest.path.read_text(encoding="utf-8"))
+    written["facts/user/birthday.md"] = "0" * 64  # as if mdmem had written other bytes
+    v.manifest.path.write_text(json.dumps(written), encoding="utf-8")
+    compared.clear()
+    sync(Vault(v.root))
+    assert compared == [1]  # a changed manifest is compared again

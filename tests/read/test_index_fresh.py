@@ -79,3 +79,22 @@ def test_a_read_across_everyone_refreshes_everyone(vault: Vault, walked: list[ob
     (vault.root / "facts/user/home_city.md").unlink()  # the user no longer answers: all searched
     answer = ask(vault, "Who lives in Munich?")
     assert None in walked and "Munich" in answer.text
+
+
+def test_facts_is_listed_again_only_when_a_folder_came_or_went(vault: Vault, monkeypatch) -> None:
+    facts = vault.root / "facts"
+    monkeypatch.setattr(index_mod, "RACY_NS", -1)  # as if facts/ last changed long ago
+    listed: list[int] = []
+    real = index_mod.entity_folders
+    monkeypatch.setattr(index_mod, "entity_folders", lambda root: listed.append(1) or real(root))
+    ask(vault, "Where do I live?")
+    ask(vault, "Where do I work?")
+    assert len(listed) == 1  # the second ask trusted the first one's listing
+    folder = facts / "person0077"  # a new person's folder, made by hand
+    folder.mkdir()
+    text = (facts / "person0042/home_city.md").read_text(encoding="utf-8")
+    (folder / "home_city.md").write_text(
+        text.replace("person0042", "person0077").replace("Berlin", "Lisbon"), encoding="utf-8"
+    )
+    assert "Lisbon" in ask(vault, "Where does person0077 live?").text
+    assert len(listed) == 2

@@ -1,6 +1,7 @@
 """The snapshot cache: unchanged files are not parsed again; broken files keep their last good state."""
 
 import os
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,8 @@ from mdmem import Vault
 from mdmem.errors import RulesError
 from mdmem.files import sha256
 from mdmem.store.lastgood import GOOD_RULES_FILE, good_rules
-from mdmem.store.snapshot import FACTS_FILE, SNAPSHOT_FILE, Snapshot
+from mdmem.store.snapshot import SNAPSHOT_FILE, Snapshot
+from mdmem.store.snapshot_db import OLD_FILES
 from tests.conftest import make_vault
 
 
@@ -28,6 +30,14 @@ def _vault(tmp_path: Path) -> Vault:
     return v
 
 
+def _sql(v: Vault, sql: str) -> list[tuple]:
+    db = sqlite3.connect(v.meta / SNAPSHOT_FILE, isolation_level=None)
+    try:
+        return db.execute(sql).fetchall()
+    finally:
+        db.close()
+
+
 def _refresh(v: Vault) -> Snapshot:
     snap = Snapshot.open(v.meta)
     snap.refresh(v.root, lambda: v.manifest.data)
@@ -41,7 +51,7 @@ def test_unchanged_files_are_not_read_again(tmp_path: Path) -> None:
     snap.save(v.root, force=True)
     assert (v.meta / SNAPSHOT_FILE).is_file()
     again = _refresh(v)
-    assert again.parsed == 0 and not again.dirty
+    assert again.parsed == 0 and not again.touched
     path = v.root / "facts/user/employer.md"
     path.write_text(path.read_text(encoding="utf-8").replace("Acme", "Bolt"), encoding="utf-8")
     third = _refresh(v)
@@ -152,7 +162,7 @@ def test_hand_typed_tags_are_kept_as_text_and_cached(tmp_path: Path, monkeypatch
 def test_reads_do_not_save_a_small_snapshot(tmp_path: Path) -> None:
     v = _vault(tmp_path)
     v.scan(refresh=True)
-    assert not (v.meta / SNAPSHOT_FILE).exists()  # parsing two files costs less than saving
+    assert _sql(v, "SELECT count(*) FROM snap") == [(0,)]  # parsing two costs less than saving
 
 
 def test_good_rules_fall_back_to_the_last_valid_copy(tmp_path: Path) -> None:
@@ -190,7 +200,7 @@ def test_parsed_facts_are_read_only_when_facts_are(tmp_path: Path, monkeypatch) 
 def test_lost_facts_file_is_healed_from_the_files(tmp_path: Path, monkeypatch) -> None:
     v = _vault(tmp_path)
     _refresh(v).save(v.root, force=True)
-    (v.meta / FACTS_FILE).unlink()
+    _sql(v, "DELETE FROM snap_rows")
     monkeypatch.setattr("mdmem.store.snapshot._OPEN", {})
     snap = _refresh(v)
     assert snap.parsed == 0
@@ -202,3 +212,74 @@ def test_a_changed_fact_does_not_change_the_cache(tmp_path: Path) -> None:
     facts = _refresh(v).facts(v.root)[0]
     facts["user/employer"].value = "Mutated"
     assert Snapshot.open(v.meta).facts(v.root)[0]["user/employer"].value == "Acme"
+
+
+def test_only_what_changed_is_saved(tmp_path: Path, monkeypatch) -> None:
+    v = _vault(tmp_path)
+    _refresh(v).save(v.root, force=True)
+    path = v.root / "facts/user/employer.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("Acme", "Bolt"), encoding="utf-8")
+    _sql(v, "UPDATE snap_rows SET row = replace(row, '广州', 'kept') WHERE path LIKE '%home%'")
+    _refresh(v).save(v.root, force=True)
+    monkeypatch.setattr("mdmem.store.snapshot._OPEN", {})
+    facts = _refresh(v).facts(v.root)[0]
+    assert facts["user/employer"].value == "Bolt"
+    assert facts["user/home_city"].value == "kept"  # its row was not written again
+
+
+def test_an_old_json_snapshot_is_removed_unread(tmp_path: Path, monkeypatch) -> None:
+    v = _vault(tmp_path)
+    for name in OLD_FILES:
+        (v.meta / name).write_text('{"version": 2, "entries": {}}', encoding="utf-8")
+    monkeypatch.setattr("mdmem.store.snapshot._OPEN", {})
+    snap = _refresh(v)
+    assert snap.parsed == 2 and not any((v.meta / n).exists() for n in OLD_FILES)
+
+
+def test_a_database_corrupt_inside_is_rebuilt(tmp_path: Path, monkeypatch) -> None:
+    v = _vault(tmp_path)
+    _refresh(v).save(v.root, force=True)
+    db = v.meta / SNAPSHOT_FILE
+    data = bytearray(db.read_bytes())
+    data[4096:] = b"\xff" * (len(data) - 4096)  # the header is fine, every page after is not
+    db.write_bytes(bytes(data))
+    monkeypatch.setattr("mdmem.store.snapshot._OPEN", {})
+    snap = _refresh(v)
+    assert snap.parsed == 2 and snap.facts(v.root)[0]["user/employer"].value == "Acme"
+    snap.save(v.root, force=True)
+    monkeypatch.setattr("mdmem.store.snapshot._OPEN", {})
+    assert _refresh(v).parsed == 0  # and saved again
+
+
+def _depend(v: Vault, key: str, on: str) -> None:
+    path = v.root / f"facts/{key}.md"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("status: active", f"status: active\ndepends_on:\n- on: {on}\n"),
+                    encoding="utf-8")  # fmt: skip
+
+
+def test_check_reads_only_the_entities_a_cycle_can_pass_through(tmp_path: Path) -> None:
+    from mdmem.model.graph import Graph
+
+    v = _vault(tmp_path)
+    for who in ("alice", "bob", "carol", "dave"):
+        v.set("employer", f"{who} Co", entity=who, date="2025-08-15")
+        v.set("home_city", "广州", entity=who, date="2025-08-15")
+    _depend(v, "alice/employer", "bob/home_city")
+    _depend(v, "bob/home_city", "alice/employer")  # a loop across two people
+    _depend(v, "carol/employer", "user/employer")  # no loop
+    problems = Vault(v.root).check()
+    whole = Graph(v.rules, Vault(v.root).scan(refresh=True)[0]).cycle()
+    assert whole and [p.message for p in problems if "cycle" in p.message] == [
+        f"dependency cycle {' → '.join(whole)}; remove one 'depends_on' entry"
+    ]
+    read = Snapshot.open(v.meta).cycle_facts()
+    assert {k.split("/")[0] for k in read} == {"alice", "bob", "carol", "user"}  # not dave's
+
+
+def test_check_without_learned_dependencies_reads_no_fact(tmp_path: Path, monkeypatch) -> None:
+    v = _vault(tmp_path)
+    _refresh(v).save(v.root, force=True)
+    monkeypatch.setattr("mdmem.store.snapshot._OPEN", {})
+    assert Vault(v.root).check() == []
+    assert all(e.row is None for e in Snapshot.open(v.meta).entries.values())

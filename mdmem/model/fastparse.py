@@ -1,0 +1,121 @@
+"""A fast road through `factfile.parse` for the files mdmem wrote itself, proven by rendering.
+
+A cold start parses every fact file, and the YAML parser is most of that time. mdmem's own
+emitter (model/emit.py) writes a small, regular subset of YAML: block mappings and indentless
+sequences, plain or single-quoted one-line text, `[]` and `{}`. This module reads only that
+subset, builds the Fact with `factfile.from_mapping` (the same validation), and then renders
+it back: only when `render(fact)` gives exactly the file's text is the fact returned, since
+`parse(render(fact)) == fact` is the round trip the file format guarantees (tested with
+hypothesis). Anything else (a person's layout, comments, `|` blocks, double quotes, anchors,
+tags, a problem to report) returns None, and the caller parses the file in full.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from mdmem.errors import MdmemError
+from mdmem.model.factfile import Fact, from_mapping, render
+
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NULLS = frozenset(("null", "Null", "NULL", "~"))
+_NOT_PLAIN = frozenset("'\"|>[]{}&*!%@`#?,")
+
+
+class _Doubt(Exception):
+    """Outside the subset: parse in full."""
+
+
+def parse_canonical(text: str, path: str, expect: tuple[str, str] | None) -> Fact | None:
+    """The fact in text if it is exactly as mdmem renders it, else None (parse it in full)."""
+    if not text.startswith("---\n") or "\r" in text:
+        return None
+    end = text.find("\n---\n", 3)
+    if end < 0:
+        return None
+    lines = text[4 : end + 1].split("\n")
+    lines.pop()  # after the last line break
+    try:
+        data = _mapping(lines)
+    except _Doubt:
+        return None
+    if expect is not None and (data.get("entity"), data.get("attribute")) != expect:
+        return None  # the full parse says what is wrong
+    try:
+        fact = from_mapping(data, body=text[end + 5 :], path=path)
+    except MdmemError:
+        return None
+    return fact if render(fact) == text else None
+
+
+def _mapping(lines: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i]
+        key, sep, rest = line.partition(": ")
+        if not sep:
+            if not line.endswith(":"):
+                raise _Doubt
+            key = line[:-1]
+        if not _KEY.fullmatch(key) or key in _NULLS or key in out:
+            raise _Doubt
+        i += 1
+        if sep:
+            out[key] = _scalar(rest)
+            continue
+        start = i
+        while i < n and lines[i].startswith(("  ", "- ")):
+            i += 1
+        out[key] = _block(lines[start:i])
+    return out
+
+
+def _block(lines: list[str]) -> Any:
+    if not lines:
+        raise _Doubt  # `key:` with nothing after: null, which mdmem writes as `null`
+    if lines[0].startswith("- "):
+        return _sequence(lines)
+    if not all(line.startswith("  ") for line in lines):
+        raise _Doubt
+    return _mapping([line[2:] for line in lines])
+
+
+def _sequence(lines: list[str]) -> list[Any]:
+    items: list[list[str]] = []
+    for line in lines:
+        if line.startswith("- "):
+            items.append([line[2:]])
+        elif items and line.startswith("  "):
+            items[-1].append(line[2:])
+        else:
+            raise _Doubt
+    out: list[Any] = []
+    for item in items:
+        first = item[0]
+        if first[:1] not in ("'", "") and (": " in first or first.endswith(":")):
+            out.append(_mapping(item))
+        elif len(item) == 1:
+            out.append(_scalar(first))
+        else:
+            raise _Doubt
+    return out
+
+
+def _scalar(s: str) -> Any:
+    if not s or s[-1] == " ":
+        raise _Doubt
+    first = s[0]
+    if first == "'":
+        inner = s[1:-1]
+        if len(s) < 2 or s[-1] != "'" or "'" in inner.replace("''", ""):
+            raise _Doubt
+        return inner.replace("''", "'")
+    if s == "[]":
+        return []
+    if s == "{}":
+        return {}
+    if first in _NOT_PLAIN or first in "-:" or " #" in s or ": " in s or s.startswith(" "):
+        raise _Doubt
+    return None if s in _NULLS else s

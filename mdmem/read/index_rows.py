@@ -1,0 +1,54 @@
+"""How one fact is stored in the search index: its record and its token columns."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from mdmem.lang.tokens import tokens
+from mdmem.model.factfile import Fact, from_mapping
+
+
+def fact_tokens(fact: Fact) -> dict[str, str]:
+    """The four token columns of a fact, space-separated (the FTS tokenizer splits on spaces)."""
+    hist = " ".join(_text(h.get("value")) for h in fact.history)
+    return {
+        "name": " ".join(tokens(fact.attribute)),
+        "value": " ".join(tokens(_text(fact.value))),
+        "body": " ".join(tokens(fact.body)),
+        "history": " ".join(tokens(hist)),
+    }
+
+
+def owner_token(entity: str) -> str:
+    """The entity as one ASCII token for the FTS `owner` column (slugs may hold CJK or '-')."""
+    return "e" + hashlib.blake2b(entity.encode("utf-8"), digest_size=8).hexdigest()
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def fact_record(fact: Fact) -> str:
+    """The stored form of a fact: its canonical mapping and body as JSON."""
+    return json.dumps(
+        {"fact": fact.to_mapping(), "body": fact.body}, ensure_ascii=False, sort_keys=True
+    )
+
+
+def load_record(data: str, path: str) -> Fact:
+    """A fact from its stored record."""
+    rec = json.loads(data)
+    return from_mapping(rec["fact"], body=rec.get("body", ""), path=path)
+
+
+def vanished(old_data: str, old_path: str, new: Fact) -> bool:
+    """True when a token the old row held (value, history, body) is not in the new row."""
+    old = fact_tokens(load_record(old_data, old_path))
+    now = fact_tokens(new)
+    before = {t for c in ("value", "history", "body") for t in old[c].split()}
+    after = {t for c in ("value", "history", "body") for t in now[c].split()}
+    return not before <= after
