@@ -102,6 +102,10 @@ class Rules:
     path: str = "rules.yaml"
     # Defaults made for attributes no rule names, kept: a cascade asks for each several times.
     _undeclared: dict[str, Attribute] = field(default_factory=dict, compare=False, repr=False)
+    # attribute -> its upstream attributes, for the dependency count it was built at
+    _into: tuple[int, dict[str, tuple[str, ...]]] = field(
+        default=(-1, {}), compare=False, repr=False
+    )
 
     def attribute(self, name: str) -> Attribute:
         """The declared attribute, or a plain default for one no rule names."""
@@ -146,6 +150,15 @@ class Rules:
 
     def edges_from(self, attribute: str) -> list[Dependency]:
         return [d for d in self.dependencies if d.when == attribute]
+
+    def upstream_of(self, attribute: str) -> tuple[str, ...]:
+        """The attributes whose edges lead to `attribute`, in rules order."""
+        if self._into[0] != len(self.dependencies):  # built once the loader stops appending
+            into: dict[str, list[str]] = {}
+            for d in self.dependencies:
+                into.setdefault(d.then, []).append(d.when)
+            self._into = (len(self.dependencies), {k: tuple(v) for k, v in into.items()})
+        return self._into[1].get(attribute, ())
 
 
 def template_fields(template: str) -> list[str]:
