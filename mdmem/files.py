@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import re
+import sys
 import tempfile
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from mdmem.errors import MdmemError, RefusedError
 
 # What `atomic_write` names its temporary files: `.{name}.{writer's pid}.{8 random}.tmp`; the pid
 # tells a file a live writer is still filling from one a killed writer left. A file `swap` moved
 # out of the way is `.{name}.{pid}.aside.tmp` (recovery looks for those by name).
-TEMP_RE = re.compile(r"^\.(?P<name>.+?)\.(?:(?P<pid>\d+)\.)?(?:[A-Za-z0-9_]{8}|aside|ours)\.tmp$")
+TEMP_RE = re.compile(
+    r"^\.(?P<name>.+?)\.(?:(?P<pid>\d+)\.)?(?:[A-Za-z0-9_]{8}|aside|ours|new)\.tmp$"
+)
 ASIDE_GLOB = ".{name}.*.aside.tmp"
 STALE_TEMP = 3600.0  # seconds: a temporary file without a pid this old is abandoned
 
@@ -99,36 +104,105 @@ def _write_temp(path: Path, data: bytes, *, durable: bool) -> Path:
 
 
 # Compare-and-swap without a lock the other side respects (an editor takes none). A plain
-# "check, then rename" loses a save landing between the two. Instead the file is first renamed
-# aside (atomic: whatever is at the path then is caught, whether saved in place or by rename),
-# the aside is compared with what the plan read, and the new file is linked in only if the
-# path is still empty (link never replaces). The aside is kept until the whole batch is in and
-# checked once more (`release`): a save written in place into the old file by an editor that
-# opened it before the rename lands there, and is put back (`restore`).
+# "check, then rename" loses a save landing between the two. Instead the new file and the old
+# one trade places in one atomic step (Linux renameat2 RENAME_EXCHANGE): the old file, whatever
+# was at the path at that instant (saved in place or by rename), is now the "aside" file and
+# is compared with what the plan read; if it differs they trade back. Where the system cannot
+# exchange, the old file is renamed aside first and the new one linked into the empty path
+# (link never replaces a file saved there meanwhile). The aside is kept until the whole batch
+# is in and checked once more (`release`): a save written into the old file by an editor that
+# had it open lands there, and is put back (`restore`).
 
 
 def swap(path: Path, data: bytes | None, expect: bytes | None, *, durable: bool = False) -> Path | None:  # fmt: skip
     """Put data (None: no file) where the file holds exactly expect (None: no file); the old
     file, set aside, for `release` (None if there was none); WriteConflict, nothing changed, if
     the file holds anything else."""
-    tmp = _write_temp(path, data, durable=durable) if data is not None else None
-    aside = None
+    if data is None:
+        return _set_aside(path, expect) if expect is not None else None
+    new = _write_temp(path, data, durable=durable)
+    tmp: Path | None = new  # what to remove if this fails
     try:
-        if expect is not None:
+        if expect is None:
+            _place(new, path)
+            return None
+        aside = aside_of(path)
+        os.rename(new, aside)  # complete: a kill from here leaves a whole file recovery knows
+        tmp = aside
+        try:
+            exchanged = _exchange(aside, path)
+        except FileNotFoundError:  # deleted since the plan read it
+            raise WriteConflict(path.name) from None
+        if not exchanged:
+            os.rename(aside, aside_of(path, "new"))
+            tmp = aside_of(path, "new")
             aside = _set_aside(path, expect)
-        if tmp is not None:
             try:
                 _place(tmp, path)
             except WriteConflict:  # a save made the path again: it is newer than ours
-                if aside is not None:
-                    os.unlink(aside)  # it held exactly `expect`: nobody's edit
+                os.unlink(aside)  # it held exactly `expect`: nobody's edit
                 raise
+            return aside
+        tmp = None
+        if current(aside) != expect:
+            raise WriteConflict(path.name, _trade_back(aside, path, data))
+        return aside
     except BaseException:
         if tmp is not None:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
         raise
-    return aside
+
+
+_EXCHANGE: list[Any] = []  # the libc function, once looked up ([None]: the system has none)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Atomically trade the files at a and b; False where the system cannot."""
+    if not _EXCHANGE:
+        _EXCHANGE.append(_renameat2())
+    fn = _EXCHANGE[0]
+    if fn is None:
+        return False
+    if fn(-100, os.fsencode(a), -100, os.fsencode(b), 2) == 0:  # AT_FDCWD, RENAME_EXCHANGE
+        return True
+    import ctypes  # here, not at the top: importing it costs milliseconds every command
+
+    err = ctypes.get_errno()
+    if err == errno.ENOENT:
+        raise FileNotFoundError(err, os.strerror(err), str(b))
+    if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.EPERM):
+        _EXCHANGE[0] = None  # this file system (or kernel) cannot: rename and link from now on
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+def _renameat2() -> Any:
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        fn = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):  # an older C library
+        return None
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    return fn
+
+
+def _trade_back(aside: Path, path: Path, ours: bytes, expect: bytes | None | bool = True) -> str | None:  # fmt: skip
+    """After an exchange, put the old file (aside) back where ours is. If a newer save had
+    replaced ours, that one stays; the old file is dropped if it holds expect, else kept
+    beside as `<name>.conflict` (its name returned)."""
+    try:
+        _exchange(aside, path)
+    except FileNotFoundError:  # ours was deleted since: the old file goes back
+        return put_back(aside, path, expect)
+    if current(aside) == ours:
+        os.unlink(aside)
+        return None
+    _exchange(aside, path)  # a newer save: it stays at the path
+    return _keep_beside(aside, path, expect)
 
 
 def aside_of(path: Path, tag: str = "aside") -> Path:
@@ -169,16 +243,20 @@ def put_back(aside: Path, path: Path, expect: bytes | None | bool = True) -> str
         _place(aside, path)
         return None
     except WriteConflict:
-        if expect is not True and current(aside) == expect:
-            os.unlink(aside)
-            return None
-        keep = path.with_name(path.name + ".conflict")
-        n = 1
-        while os.path.lexists(keep):
-            n += 1
-            keep = path.with_name(f"{path.name}.conflict{n}")
-        os.rename(aside, keep)
-        return keep.name
+        return _keep_beside(aside, path, expect)
+
+
+def _keep_beside(aside: Path, path: Path, expect: bytes | None | bool) -> str | None:
+    if expect is not True and current(aside) == expect:
+        os.unlink(aside)  # nobody's edit
+        return None
+    keep = path.with_name(path.name + ".conflict")
+    n = 1
+    while os.path.lexists(keep):
+        n += 1
+        keep = path.with_name(f"{path.name}.conflict{n}")
+    os.rename(aside, keep)
+    return keep.name
 
 
 def release(aside: Path, expect: bytes | None) -> bool:
@@ -195,6 +273,8 @@ def restore(path: Path, aside: Path | None, ours: bytes | None, expect: bytes | 
     mdmem had written, or a save that landed in it) goes back. If someone saved over ours
     meanwhile, that save stays; the aside is dropped if it holds expect, else kept beside (its
     name returned)."""
+    if ours is not None and aside is not None and _EXCHANGE and _EXCHANGE[0] is not None:
+        return _trade_back(aside, path, ours, expect)
     if ours is not None:
         try:
             mine = _set_aside(path, ours, "ours")

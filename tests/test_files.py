@@ -11,6 +11,18 @@ from mdmem.files import WriteConflict, atomic_write, release, remove, restore, s
 OLD, NEW, THEIRS = b"mdmem wrote this\n", b"mdmem writes this\n", b"a person saved this\n"
 
 
+@pytest.fixture(params=["exchange", "rename and link"], autouse=True)
+def mode(request, monkeypatch) -> str:
+    """Every test runs with the atomic exchange (Linux) and with the rename-and-link fallback."""
+    if request.param == "exchange":
+        if files._renameat2() is None:
+            pytest.skip("no renameat2 here")
+        monkeypatch.setattr(files, "_EXCHANGE", [])
+    else:
+        monkeypatch.setattr(files, "_EXCHANGE", [None])
+    return request.param
+
+
 def temps(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
 
@@ -23,25 +35,29 @@ def test_swap_sets_the_old_file_aside_until_released(tmp_path) -> None:
     assert release(aside, OLD) and temps(tmp_path) == []
 
 
-def test_a_save_by_rename_just_before_the_rename_is_kept(tmp_path, monkeypatch) -> None:
+def test_a_save_by_rename_just_before_the_swap_is_kept(tmp_path, monkeypatch, mode) -> None:
     """The editor's rename lands after mdmem's last look at the file, before its own rename."""
     f = tmp_path / "a.md"
     f.write_bytes(OLD)
-    real = os.rename
 
-    def editor_first(src, dst):
-        if Path(src) == f:  # mdmem is about to move the file: an editor renames a save in first
-            (tmp_path / "a.md~").write_bytes(THEIRS)
-            real(tmp_path / "a.md~", f)
-        return real(src, dst)
+    def save_by_rename() -> None:
+        (tmp_path / "a.md~").write_bytes(THEIRS)
+        os.replace(tmp_path / "a.md~", f)
 
-    monkeypatch.setattr(files.os, "rename", editor_first)
+    if mode == "exchange":
+        real_exchange = files._exchange
+        monkeypatch.setattr(files, "_exchange", lambda a, b: (b == f and save_by_rename(), real_exchange(a, b))[1])  # fmt: skip
+    else:
+        real_rename = os.rename
+        monkeypatch.setattr(files.os, "rename", lambda a, b: (Path(a) == f and save_by_rename(), real_rename(a, b))[1])  # fmt: skip
     with pytest.raises(WriteConflict, match="a.md was saved by someone else"):
         atomic_write(f, NEW, expect=OLD)
     assert f.read_bytes() == THEIRS and temps(tmp_path) == []
 
 
-def test_a_save_landing_while_the_path_is_empty_is_kept(tmp_path, monkeypatch) -> None:
+def test_a_save_landing_while_the_path_is_empty_is_kept(tmp_path, monkeypatch, mode) -> None:
+    if mode == "exchange":
+        pytest.skip("an exchange never leaves the path empty")
     f = tmp_path / "a.md"
     f.write_bytes(OLD)
     real = os.link
@@ -55,6 +71,27 @@ def test_a_save_landing_while_the_path_is_empty_is_kept(tmp_path, monkeypatch) -
     with pytest.raises(WriteConflict):
         atomic_write(f, NEW, expect=OLD)
     assert f.read_bytes() == THEIRS and temps(tmp_path) == []
+
+
+def test_a_save_over_ours_right_after_the_swap_stays(tmp_path) -> None:
+    f = tmp_path / "a.md"
+    f.write_bytes(OLD)
+    aside = swap(f, NEW, OLD)
+    f.write_bytes(THEIRS)  # in place, into mdmem's new file: an edit of what mdmem wrote
+    assert aside is not None and release(aside, OLD)
+    assert f.read_bytes() == THEIRS and temps(tmp_path) == []
+
+
+def test_the_path_is_never_empty_with_an_exchange(tmp_path, monkeypatch, mode) -> None:
+    if mode != "exchange":
+        pytest.skip("rename and link leave the path empty for a moment")
+    f = tmp_path / "a.md"
+    f.write_bytes(OLD)
+    seen: list[bool] = []
+    real = files.current
+    monkeypatch.setattr(files, "current", lambda p: (seen.append(f.exists()), real(p))[1])
+    swap(f, NEW, OLD)
+    assert seen and all(seen)
 
 
 def test_a_save_written_into_the_old_file_after_the_swap_is_put_back(tmp_path) -> None:

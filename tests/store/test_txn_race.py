@@ -72,6 +72,7 @@ def test_a_kill_between_setting_aside_and_linking_loses_no_file(story_vault, mon
     def killed_at_link(src, dst):
         raise KeyboardInterrupt
 
+    monkeypatch.setattr(files, "_EXCHANGE", [None])  # the fallback: rename aside, then link
     monkeypatch.setattr(files.os, "link", killed_at_link)
     with pytest.raises(KeyboardInterrupt):
         v.set("home_city", "上海", date="2026-02-10")
@@ -93,3 +94,24 @@ def test_a_save_in_the_old_file_found_by_recovery_is_kept(story_vault, monkeypat
     assert "kept the hand edits in facts/user/employer.md" in note
     assert employer.read_text(encoding="utf-8").endswith(EDIT)
     assert not list(v.root.rglob("*.tmp"))
+
+
+def test_a_kill_just_before_an_exchange_leaves_the_before_state(story_vault, monkeypatch) -> None:
+    """Killed with the new bytes under the aside name, not yet traded in: nothing to keep."""
+    v = before_move(story_vault)
+    before = tree(v.root)
+    calls: list[int] = []
+    real = files._exchange
+
+    def killed_at_third(a, b):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(a, b)
+
+    monkeypatch.setattr(files, "_exchange", killed_at_third)
+    with pytest.raises(KeyboardInterrupt):
+        v.set("home_city", "上海", date="2026-02-10")
+    monkeypatch.undo()
+    Vault(v.root).recover()
+    assert tree(v.root) == before and not list(v.root.rglob("*.tmp"))
