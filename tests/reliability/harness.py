@@ -300,12 +300,13 @@ def main(argv: list[str]) -> int:
         work = Path(tmp)
         t = template(work, kind)
         start = time.monotonic()
+        seed = int(os.environ.get("MDMEM_HARNESS_SEED", "15"))  # another seed: other trials
         if what == "kills":
-            tally = kill_trials(t, n, work, budget=budget)
+            tally = kill_trials(t, n, work, seed=seed, budget=budget)
         else:
-            tally = edit_trials(t, n, work, budget=budget, watch="watch" in argv[4:])
+            tally = edit_trials(t, n, work, seed=seed, budget=budget, watch="watch" in argv[4:])
         took = time.monotonic() - start
-    print(json.dumps({"what": what, "kind": kind, "watch": "watch" in argv[4:], "trials": tally.trials, "seconds": round(took),
+    print(json.dumps({"what": what, "kind": kind, "watch": "watch" in argv[4:], "seed": seed, "trials": tally.trials, "seconds": round(took),
                       "command_seconds": round(t.seconds, 2), "write_window": round(t.window, 3), "outcomes": dict(tally.outcomes),
                       "failures": tally.failures[:20], "failed": len(tally.failures)}, indent=1))  # fmt: skip
     return 1 if tally.failures else 0
