@@ -3,31 +3,42 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import re
+import sys
 import tempfile
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from mdmem.errors import MdmemError, RefusedError
 
 # What `atomic_write` names its temporary files: `.{name}.{writer's pid}.{8 random}.tmp`; the pid
-# tells a file a live writer is still filling from one a killed writer left.
-TEMP_RE = re.compile(r"^\.(?P<name>.+?)\.(?:(?P<pid>\d+)\.)?[A-Za-z0-9_]{8}\.tmp$")
+# tells a file a live writer is still filling from one a killed writer left. A file `swap` moved
+# out of the way is `.{name}.{pid}.aside.tmp` (recovery looks for those by name).
+TEMP_RE = re.compile(
+    r"^\.(?P<name>.+?)\.(?:(?P<pid>\d+)\.)?(?:[A-Za-z0-9_]{8}|aside|ours|new)\.tmp$"
+)
+ASIDE_GLOB = ".{name}.*.aside.tmp"
 STALE_TEMP = 3600.0  # seconds: a temporary file without a pid this old is abandoned
 
 
 class WriteConflict(RefusedError):
     """A file changed between the moment a writer read it and the moment it would replace it."""
 
-    def __init__(self, rel: str) -> None:
+    def __init__(self, rel: str, kept: str | None = None) -> None:
+        also = (
+            f" (two saves raced: the newer is {rel}, the other was kept as {kept})" if kept else ""
+        )
         super().__init__(
-            f"{rel} was saved by someone else while mdmem was writing; nothing was written."
+            f"{rel} was saved by someone else while mdmem was writing; nothing was written{also}."
             " Run `mdmem sync` to take in that edit, then run this command again"
         )
         self.rel = rel
+        self.kept = kept
 
 
 def sha256(data: bytes | str) -> str:
@@ -46,11 +57,29 @@ def atomic_write(
     """Write through a temporary file in the same folder and an atomic rename.
 
     durable=False skips the fsyncs, for a caller that flushes a whole batch at once.
-    expect (bytes, or None for "no file") makes it a compare-and-swap: just before the rename
-    the file must still hold exactly these bytes, else WriteConflict and nothing is replaced.
+    expect (bytes, or None for "no file") makes it a compare-and-swap (`swap`): the file must
+    hold exactly these bytes when it is replaced, else WriteConflict and nothing is replaced.
     """
     if isinstance(data, str):
         data = data.encode("utf-8")
+    if not isinstance(expect, bool):
+        aside = swap(path, data, expect, durable=durable)
+        if aside is not None and not release(aside, expect):
+            raise WriteConflict(path.name, restore(path, aside, data, expect))
+        return
+    tmp = _write_temp(path, data, durable=durable)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    if durable:
+        _fsync_dir(path.parent)
+
+
+def _write_temp(path: Path, data: bytes, *, durable: bool) -> Path:
+    """data in a new temporary file beside path, with path's mode (or the umask default)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(
         dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp"
@@ -67,15 +96,194 @@ def atomic_write(
             f.flush()
             if durable:
                 os.fsync(f.fileno())
-        if expect is not True and current(path) != expect:
-            raise WriteConflict(path.name)
-        os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-    if durable:
-        _fsync_dir(path.parent)
+    return Path(tmp)
+
+
+# Compare-and-swap without a lock the other side respects (an editor takes none). A plain
+# "check, then rename" loses a save landing between the two. Instead the new file and the old
+# one trade places in one atomic step (Linux renameat2 RENAME_EXCHANGE): the old file, whatever
+# was at the path at that instant (saved in place or by rename), is now the "aside" file and
+# is compared with what the plan read; if it differs they trade back. Where the system cannot
+# exchange, the old file is renamed aside first and the new one linked into the empty path
+# (link never replaces a file saved there meanwhile). The aside is kept until the whole batch
+# is in and checked once more (`release`): a save written into the old file by an editor that
+# had it open lands there, and is put back (`restore`).
+
+
+def swap(path: Path, data: bytes | None, expect: bytes | None, *, durable: bool = False) -> Path | None:  # fmt: skip
+    """Put data (None: no file) where the file holds exactly expect (None: no file); the old
+    file, set aside, for `release` (None if there was none); WriteConflict, nothing changed, if
+    the file holds anything else."""
+    if data is None:
+        return _set_aside(path, expect) if expect is not None else None
+    new = _write_temp(path, data, durable=durable)
+    tmp: Path | None = new  # what to remove if this fails
+    try:
+        if expect is None:
+            _place(new, path)
+            return None
+        aside = aside_of(path)
+        os.rename(new, aside)  # complete: a kill from here leaves a whole file recovery knows
+        tmp = aside
+        try:
+            exchanged = _exchange(aside, path)
+        except FileNotFoundError:  # deleted since the plan read it
+            raise WriteConflict(path.name) from None
+        if not exchanged:
+            os.rename(aside, aside_of(path, "new"))
+            tmp = aside_of(path, "new")
+            aside = _set_aside(path, expect)
+            try:
+                _place(tmp, path)
+            except WriteConflict:  # a save made the path again: it is newer than ours
+                os.unlink(aside)  # it held exactly `expect`: nobody's edit
+                raise
+            return aside
+        tmp = None
+        if current(aside) != expect:
+            raise WriteConflict(path.name, _trade_back(aside, path, data))
+        return aside
+    except BaseException:
+        if tmp is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+        raise
+
+
+_EXCHANGE: list[Any] = []  # the libc function, once looked up ([None]: the system has none)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Atomically trade the files at a and b; False where the system cannot."""
+    if not _EXCHANGE:
+        _EXCHANGE.append(_renameat2())
+    fn = _EXCHANGE[0]
+    if fn is None:
+        return False
+    if fn(-100, os.fsencode(a), -100, os.fsencode(b), 2) == 0:  # AT_FDCWD, RENAME_EXCHANGE
+        return True
+    import ctypes  # here, not at the top: importing it costs milliseconds every command
+
+    err = ctypes.get_errno()
+    if err == errno.ENOENT:
+        raise FileNotFoundError(err, os.strerror(err), str(b))
+    if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.EPERM):
+        _EXCHANGE[0] = None  # this file system (or kernel) cannot: rename and link from now on
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+def _renameat2() -> Any:
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        fn = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):  # an older C library
+        return None
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    return fn
+
+
+def _trade_back(aside: Path, path: Path, ours: bytes, expect: bytes | None | bool = True) -> str | None:  # fmt: skip
+    """After an exchange, put the old file (aside) back where ours is. If a newer save had
+    replaced ours, that one stays; the old file is dropped if it holds expect, else kept
+    beside as `<name>.conflict` (its name returned)."""
+    try:
+        _exchange(aside, path)
+    except FileNotFoundError:  # ours was deleted since: the old file goes back
+        return put_back(aside, path, expect)
+    if current(aside) == ours:
+        os.unlink(aside)
+        return None
+    _exchange(aside, path)  # a newer save: it stays at the path
+    return _keep_beside(aside, path, expect)
+
+
+def aside_of(path: Path, tag: str = "aside") -> Path:
+    """Where `swap` moves path's file aside ("ours": where `restore` moves mdmem's own)."""
+    return path.with_name(f".{path.name}.{os.getpid()}.{tag}.tmp")
+
+
+def _set_aside(path: Path, expect: bytes, tag: str = "aside") -> Path:
+    aside = aside_of(path, tag)
+    try:
+        os.rename(path, aside)
+    except FileNotFoundError:
+        raise WriteConflict(path.name) from None
+    if current(aside) != expect:
+        raise WriteConflict(path.name, put_back(aside, path))
+    return aside
+
+
+def _place(tmp: Path, path: Path) -> None:
+    """Rename tmp to path only where no file is (WriteConflict if one is)."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise WriteConflict(path.name) from None
+    except OSError:  # a file system without hard links: check, then rename (a narrow window)
+        if os.path.lexists(path):
+            raise WriteConflict(path.name) from None
+        os.rename(tmp, path)
+        return
+    os.unlink(tmp)
+
+
+def put_back(aside: Path, path: Path, expect: bytes | None | bool = True) -> str | None:
+    """Return a file set aside to its path. If a newer save took the path meanwhile, that one
+    stays; the aside is dropped if it holds expect (nobody's edit), else kept beside as
+    `<name>.conflict` (whose name is returned)."""
+    try:
+        _place(aside, path)
+        return None
+    except WriteConflict:
+        return _keep_beside(aside, path, expect)
+
+
+def _keep_beside(aside: Path, path: Path, expect: bytes | None | bool) -> str | None:
+    if expect is not True and current(aside) == expect:
+        os.unlink(aside)  # nobody's edit
+        return None
+    keep = path.with_name(path.name + ".conflict")
+    n = 1
+    while os.path.lexists(keep):
+        n += 1
+        keep = path.with_name(f"{path.name}.conflict{n}")
+    os.rename(aside, keep)
+    return keep.name
+
+
+def release(aside: Path, expect: bytes | None) -> bool:
+    """The last check of a file set aside: still exactly expect? Then it is removed (True);
+    else (a save landed in it after it was set aside) it is left for `restore` (False)."""
+    if current(aside) != expect:
+        return False
+    os.unlink(aside)
+    return True
+
+
+def restore(path: Path, aside: Path | None, ours: bytes | None, expect: bytes | None) -> str | None:  # fmt: skip
+    """Undo one `swap` that put ours (None: deleted) over expect: the set-aside file (what
+    mdmem had written, or a save that landed in it) goes back. If someone saved over ours
+    meanwhile, that save stays; the aside is dropped if it holds expect, else kept beside (its
+    name returned)."""
+    if ours is not None and aside is not None and _EXCHANGE and _EXCHANGE[0] is not None:
+        return _trade_back(aside, path, ours, expect)
+    if ours is not None:
+        try:
+            mine = _set_aside(path, ours, "ours")
+        except WriteConflict:  # ours was saved over: that save is the newest state
+            if aside is None or release(aside, expect):
+                return None
+            return put_back(aside, path)
+        os.unlink(mine)
+    return put_back(aside, path, expect) if aside is not None else None
 
 
 def _umask() -> int:
@@ -106,8 +314,11 @@ def current(path: Path) -> bytes | None:
 
 def remove(path: Path, *, durable: bool = True, expect: bytes | None | bool = True) -> bool:
     """Delete a file (True if there was one); with expect, only if it still holds those bytes."""
-    if expect is not True and current(path) != expect:
-        raise WriteConflict(path.name)
+    if not isinstance(expect, bool):
+        aside = swap(path, None, expect)
+        if aside is not None and not release(aside, expect):
+            raise WriteConflict(path.name, restore(path, aside, None, expect))
+        return aside is not None
     try:
         path.unlink()
     except FileNotFoundError:

@@ -36,7 +36,7 @@ from mdmem.files import sha256
 from mdmem.model.factfile import Fact
 from mdmem.model.slug import fact_path
 from mdmem.store.journal import live_entries
-from mdmem.store.vault import Vault, refuse_broken
+from mdmem.store.vault import ExtraOps, Vault, refuse_broken
 
 # Editors' swap, backup and temporary files left beside transcripts in a folder.
 EDITOR_JUNK = (".swp", ".swo", ".swx", "~", ".tmp", ".bak", ".orig")
@@ -100,7 +100,23 @@ class _Session:
             if digest in self.seen and not statements and not found.errors:
                 res.skipped = True  # nothing new: no journal entry for a re-read
                 return res
-        statements, deferred = self._defer(statements, source)
+        found_errors = list(res.errors)
+        for _ in range(DEFER_ATTEMPTS):
+            res.errors = list(found_errors)
+            try:
+                return self._apply(res, step, statements, facts, digest, source, default_date)
+            except _BrokenMoved:  # decided again against the files as the plan read them
+                continue
+        raise RefusedError(
+            f"{source}: fact files kept breaking or being fixed while it was ingested;"
+            " nothing was applied. Run the ingest again"
+        )
+
+    def _apply(self, res: IngestResult, step: NewMessages, statements: list[Statement],
+               facts: dict[str, Fact], digest: str, source: str, default_date: str) -> IngestResult:  # fmt: skip
+        """Defer what touches a broken file, then plan and apply the rest."""
+        messages = step.messages
+        statements, deferred, guard = self._defer(statements, source)
         res.errors += [d.error for d in deferred]
         redact = forgotten_phrases(statements, facts)
         info = {"kind": "transcript", "path": source, "messages": len(messages),
@@ -116,7 +132,7 @@ class _Session:
             res.plan = self._dry_plan(statements, facts)
             res.episodes = [rel for rel, _ in step.episodes(self.vault, digest, default_date, redact, None)[0]]
             return res
-        extra = episode_ops(step, self.vault, digest, default_date, redact, res.notes, res.episodes)
+        extra = guard(episode_ops(step, self.vault, digest, default_date, redact, res.notes, res.episodes))  # fmt: skip
         result = self.vault.say(statements, command="ingest", source=info, extra=extra)
         res.plan, res.entry = result.plan, result.entry
         if res.entry is None:  # nothing changed: still journal it, so a re-run skips it
@@ -128,24 +144,25 @@ class _Session:
             self.seen[digest] = res.entry
         return res
 
-    def _defer(self, statements: list[Statement], source: str) -> tuple[list[Statement], list[Deferred]]:  # fmt: skip
+    def _defer(self, statements: list[Statement], source: str) -> tuple[list[Statement], list[Deferred], Callable[[ExtraOps], ExtraOps]]:  # fmt: skip
         """Statements about a fact whose file does not parse wait, with every other statement
         of their message: applied now, "I left my employer" would meet no current employer
-        and be dropped as already known."""
-        broken = {p.path: p for p in self.vault.scan()[1]}
+        and be dropped as already known. Decided on the last scan, outside the lock; the guard
+        returned checks, inside the lock, that the plan's own scan finds the same files broken."""
+        rels = {st.key: self.vault.rel(fact_path(self.vault.root, *st.key.split("/", 1))) for st in statements}  # fmt: skip
+        broken = {p.path: p for p in self.vault.scan()[1] if p.path in rels.values()}
+        guard = _broken_guard(self.vault, set(rels.values()), set(broken))
         if not broken:
-            return statements, []
+            return statements, [], guard
         deferred: dict[int | None, Deferred] = {}
         for st in statements:
-            entity, _, attribute = st.key.partition("/")
-            rel = self.vault.rel(fact_path(self.vault.root, entity, attribute))
             line = statement_line(st)
-            if rel in broken and line not in deferred:
-                deferred[line] = Deferred(source, line, st.key, str(broken[rel]))
+            if rels[st.key] in broken and line not in deferred:
+                deferred[line] = Deferred(source, line, st.key, str(broken[rels[st.key]]))
         if None in deferred:  # a statement tied to no message: the whole source waits
-            return [], list(deferred.values())
+            return [], list(deferred.values()), guard
         kept = [st for st in statements if statement_line(st) not in deferred]
-        return kept, list(deferred.values())
+        return kept, list(deferred.values()), guard
 
     def _dry_plan(self, statements: list[Statement], facts: dict[str, Fact]) -> Plan:
         plan = plan_statements(facts, self.vault.rules, statements, now=self.vault.now)
@@ -154,6 +171,31 @@ class _Session:
             if change.after is not None:
                 facts[change.key] = change.after
         return plan
+
+
+class _BrokenMoved(Exception):
+    """A fact file a statement is about broke, or was fixed, between the deferral and the plan."""
+
+
+DEFER_ATTEMPTS = 3
+
+
+def _broken_guard(vault: Vault, rels: set[str], broken: set[str]) -> Callable[[ExtraOps], ExtraOps]:  # fmt: skip
+    """Wrap a transaction's extra files so that, inside the lock and before anything is
+    written, the plan's scan is checked to find exactly these of rels broken (else
+    _BrokenMoved: deferred again). `extra` runs in `Vault.apply`, under the lock, while the
+    plan's scan is still the vault's current one, whether `say` planned changes or not."""
+
+    def wrap(extra: ExtraOps) -> ExtraOps:
+        def ops(journal_id: str) -> Sequence[tuple[str, str | None]]:
+            now = {p.path for p in vault.scan()[1]} & rels
+            if now != broken:
+                raise _BrokenMoved
+            return extra(journal_id)
+
+        return ops
+
+    return wrap
 
 
 def ingest_text(vault: Vault, text: str, *, source: str = "<text>", date: str | None = None,

@@ -12,13 +12,25 @@ recovery is journaled as a `recover` entry.
 from __future__ import annotations
 
 import contextlib
+import glob
 import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from mdmem.files import WriteConflict, atomic_write, current, remove, remove_temps, sha256
+from mdmem.files import (
+    ASIDE_GLOB,
+    WriteConflict,
+    atomic_write,
+    current,
+    put_back,
+    remove,
+    remove_temps,
+    restore,
+    sha256,
+    swap,
+)
 from mdmem.store.journal import Journal, make_entry
 from mdmem.store.manifest import Manifest
 
@@ -72,19 +84,7 @@ def commit(
         ],
     }
     atomic_write(txn, json.dumps(record, ensure_ascii=False, sort_keys=True))
-    done: list[dict[str, Any]] = []
-    try:
-        for op in record["ops"]:
-            _swap(root / op["path"], op["before"], op["after"])
-            done.append(op)
-    except WriteConflict as e:
-        failed = record["ops"][len(done)]["path"]
-        for op in reversed(done):  # put back what was replaced, unless edited since too
-            with contextlib.suppress(WriteConflict):
-                _swap(root / op["path"], op["after"], op["before"])
-        os.sync()
-        remove(txn)
-        raise WriteConflict(failed) from e
+    _write_all(root, record["ops"], txn)
     # Files first, journal second: a journal entry exists only for a batch wholly on disk,
     # so a crash before it is rolled back and one after it is finished.
     os.sync()
@@ -95,15 +95,45 @@ def commit(
     remove(txn)
 
 
+def _write_all(root: Path, ops: list[dict[str, Any]], txn: Path) -> None:
+    """Swap every file in, then check every old file once more (`files.swap`); on a conflict
+    put every file back as it was (keeping any save made meanwhile) and raise it."""
+    done: list[tuple[dict[str, Any], Path | None]] = []
+    failed = ""
+    try:
+        for op in ops:
+            failed = op["path"]
+            if op["before"] != op["after"]:
+                done.append((op, swap(root / failed, _b(op["after"]), _b(op["before"]))))
+        # The last check, once the whole batch is in: a save written into a file after it was
+        # set aside (an editor that had it open) is found here and put back below.
+        for op, aside in done:
+            failed = op["path"]
+            if aside is not None and current(aside) != _b(op["before"]):
+                raise WriteConflict(failed)
+    except WriteConflict as e:
+        kept = [k for op, aside in reversed(done)
+                if (k := restore(root / op["path"], aside, _b(op["after"]), _b(op["before"])))]  # fmt: skip
+        os.sync()
+        remove(txn)
+        raise WriteConflict(failed, e.kept or (kept[0] if kept else None)) from e
+    for _, aside in done:
+        if aside is not None:
+            os.unlink(aside)
+
+
+def _b(text: str | None) -> bytes | None:
+    return text.encode("utf-8") if text is not None else None
+
+
 def _swap(path: Path, old: str | None, new: str | None) -> None:
     """Put new where old is (None: no file); WriteConflict if the file holds anything else."""
     if old == new:
         return
-    expect = old.encode("utf-8") if old is not None else None
     if new is None:
-        remove(path, durable=False, expect=expect)
+        remove(path, durable=False, expect=_b(old))
     else:
-        atomic_write(path, new, durable=False, expect=expect)
+        atomic_write(path, new, durable=False, expect=_b(old))
 
 
 def recover(root: Path, journal: Journal, manifest: Manifest, *, now: str) -> str | None:
@@ -126,6 +156,8 @@ def recover(root: Path, journal: Journal, manifest: Manifest, *, now: str) -> st
     kept: list[str] = []
     for op in ops_in:
         path = root / op["path"]
+        if _from_aside(path, op, kept):
+            continue
         remove_temps(path.parent, [path.name])
         old, new = (op["before"], op["after"]) if forward else (op["after"], op["before"])
         data = current(path)
@@ -157,6 +189,32 @@ def recover(root: Path, journal: Journal, manifest: Manifest, *, now: str) -> st
     if kept:
         note += f"; kept the hand edits in {', '.join(kept)}"
     return note
+
+
+def _from_aside(path: Path, op: dict[str, Any], kept: list[str]) -> bool:
+    """A file a killed writer had set aside (`files.swap`): put back where the path is empty;
+    one holding neither state is a save that landed in it: the person's, so it goes back over
+    mdmem's bytes (True: this op is settled, the hand edit kept)."""
+    ours = (op["before"], op["after"])
+    for aside in sorted(path.parent.glob(ASIDE_GLOB.format(name=glob.escape(path.name)))):
+        data = current(aside)
+        try:
+            text = data.decode("utf-8") if data is not None else None
+        except UnicodeDecodeError:
+            text = "\0"
+        if text in ours:
+            if current(path) is None:  # killed between setting it aside and linking the new one
+                put_back(aside, path, data)
+            else:
+                aside.unlink()
+            continue
+        now = current(path)
+        if now is not None and now.decode("utf-8", "replace") in ours:
+            path.unlink()  # mdmem's bytes: the person's save takes their place
+        put_back(aside, path)
+        kept.append(op["path"])
+        return True
+    return False
 
 
 def _journal_recovery(

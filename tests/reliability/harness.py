@@ -1,7 +1,8 @@
 """Kill real `mdmem` processes mid-cascade, and save edits while they write; check what is left.
 
 Used by the slow tests (a few dozen trials) and, run as a script, for the larger counts in
-RELIABILITY.md: `python -m tests.reliability.harness kills 1000` (or `edits 1000`).
+RELIABILITY.md: `python -m tests.reliability.harness kills|edits N set|sync SECONDS [watch]`
+(`watch`: edits raced with `mdmem watch` running on the vault).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from mdmem.store.vault import Vault
 DEPENDENTS = 120  # files one `set home_city` rewrites: a cascade long enough to be hit mid-write
 NOW = "2026-03-01T12:00:00Z"
 WRITE_SECONDS = 0.15  # about how long txn.json exists during the cascade (measured; a bound)
+WATCH_SETTLE = 1.0  # seconds: the watcher's start-up, or its debounce (0.3 s) and a sync
 MDMEM = [sys.executable, "-c", "import sys; from mdmem.cli import main; sys.exit(main())"]
 
 
@@ -207,9 +209,31 @@ def kill_trials(t: Template, n: int, work: Path, seed: int = 15, budget: float =
     return tally
 
 
-def edit_trials(t: Template, n: int, work: Path, seed: int = 15, budget: float = 1e9) -> Tally:
+def start_watch(root: Path, settle: bool = True) -> subprocess.Popen[str]:
+    """`mdmem watch` on root; with settle, once its catch-up sync is done."""
+    proc = subprocess.Popen([*MDMEM, "watch", "--vault", str(root)], env=env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    assert proc.stderr is not None
+    proc.stderr.readline()  # "Watching …": the observer starts next, then a catch-up sync
+    if settle:
+        time.sleep(WATCH_SETTLE)
+    return proc
+
+
+def stop_watch(proc: subprocess.Popen[str]) -> str:
+    """Let the watcher take in what the trial left (debounce, then its sync), then Ctrl-C it."""
+    time.sleep(WATCH_SETTLE)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    return out + err
+
+
+def edit_trials(t: Template, n: int, work: Path, seed: int = 15, budget: float = 1e9,
+                watch: bool = False) -> Tally:  # fmt: skip
     """n trials: start the cascade, save a hand edit to a dependent at a random moment (in
-    place or by rename, as editors do), let the command end; the edit must be in the file."""
+    place or by rename, as editors do), let the command end; the edit must be in the file.
+    With watch, `mdmem watch` runs on the vault throughout, syncing what it sees; for `sync`
+    the watcher itself runs the cascade (its catch-up sync takes in the edit of home_city)."""
     rng = random.Random(seed)
     tally = Tally()
     stop = time.monotonic() + budget
@@ -218,10 +242,16 @@ def edit_trials(t: Template, n: int, work: Path, seed: int = 15, budget: float =
             break
         root = work / f"edit-{trial}"
         shutil.copytree(t.root, root)
+        by_watch = watch and t.command == ["sync"]
+        watcher = start_watch(root, settle=not by_watch) if watch else None
         target = root / f"facts/user/dep{rng.randrange(t.dependents):03d}.md"
         line = f"Hand edit {trial}, saved while mdmem wrote."
-        proc = subprocess.Popen([*MDMEM, *t.command, "--vault", str(root)], env=env(),
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)  # fmt: skip
+        if by_watch:
+            assert watcher is not None
+            proc = watcher
+        else:
+            proc = subprocess.Popen([*MDMEM, *t.command, "--vault", str(root)], env=env(),
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)  # fmt: skip
         if rng.random() < 0.3:  # any time (mostly before mdmem reads the file)
             time.sleep(t.seconds * rng.uniform(0.3, 1.05))
         else:  # most edits aimed at the write: once txn.json appears, within its lifetime
@@ -234,7 +264,11 @@ def edit_trials(t: Template, n: int, work: Path, seed: int = 15, budget: float =
             tmp = target.with_name(target.name + "~save")
             tmp.write_text(text, encoding="utf-8")
             os.replace(tmp, target)  # by rename
-        _, err = proc.communicate(timeout=120)
+        err = "" if by_watch else proc.communicate(timeout=120)[1]
+        if watcher is not None:
+            log = stop_watch(watcher)
+            if "Traceback" in log or "error:" in log:
+                tally.fail(trial, f"watch: {log[-300:]}")
         tally.trials += 1
         if (root / ".mdmem/txn.json").exists() or temp_files(root):
             tally.fail(trial, "a transaction or temporary file was left")
@@ -248,7 +282,7 @@ def edit_trials(t: Template, n: int, work: Path, seed: int = 15, budget: float =
         kept = line in target.read_text(encoding="utf-8")
         if not kept:
             tally.fail(trial, f"the hand edit to {target.name} was overwritten")
-        refused = proc.returncode != 0
+        refused = not by_watch and proc.returncode != 0
         if refused and "was saved by someone else" not in err:
             tally.fail(trial, f"exit {proc.returncode}: {err[-300:]}")
         tally.outcomes[
@@ -266,9 +300,13 @@ def main(argv: list[str]) -> int:
         work = Path(tmp)
         t = template(work, kind)
         start = time.monotonic()
-        tally = (kill_trials if what == "kills" else edit_trials)(t, n, work, budget=budget)
+        seed = int(os.environ.get("MDMEM_HARNESS_SEED", "15"))  # another seed: other trials
+        if what == "kills":
+            tally = kill_trials(t, n, work, seed=seed, budget=budget)
+        else:
+            tally = edit_trials(t, n, work, seed=seed, budget=budget, watch="watch" in argv[4:])
         took = time.monotonic() - start
-    print(json.dumps({"what": what, "kind": kind, "trials": tally.trials, "seconds": round(took),
+    print(json.dumps({"what": what, "kind": kind, "watch": "watch" in argv[4:], "seed": seed, "trials": tally.trials, "seconds": round(took),
                       "command_seconds": round(t.seconds, 2), "write_window": round(t.window, 3), "outcomes": dict(tally.outcomes),
                       "failures": tally.failures[:20], "failed": len(tally.failures)}, indent=1))  # fmt: skip
     return 1 if tally.failures else 0

@@ -49,14 +49,14 @@ def test_edit_saved_between_rename_of_files_is_not_overwritten(story_vault, monk
     employer = v.root / "facts/user/employer.md"
     edited = employer.read_text(encoding="utf-8") + EDIT
     facts_before, journal_before = tree(v.root), list(v.journal.entries())
-    real = txn.atomic_write
+    real = txn.swap
 
-    def editor_saves_first(path, data, **kw):
+    def editor_saves_first(path, data, expect, **kw):
         if path == employer:
             employer.write_text(edited, encoding="utf-8")
-        return real(path, data, **kw)
+        return real(path, data, expect, **kw)
 
-    monkeypatch.setattr(txn, "atomic_write", editor_saves_first)
+    monkeypatch.setattr(txn, "swap", editor_saves_first)
     with pytest.raises(WriteConflict, match="employer.md was saved by someone else"):
         v.set("home_city", "上海", date="2026-02-10")
     assert employer.read_text(encoding="utf-8") == edited
