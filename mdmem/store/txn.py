@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from mdmem.errors import RefusedError
 from mdmem.files import (
     ASIDE_GLOB,
     WriteConflict,
@@ -74,7 +75,13 @@ def commit(
         seen = sha256(data) if data is not None else None
         if expect is not None and rel in expect and seen != expect[rel]:
             raise WriteConflict(rel)
-        befores.append(data.decode("utf-8") if data is not None else None)
+        try:
+            befores.append(data.decode("utf-8") if data is not None else None)
+        except UnicodeDecodeError as e:  # bytes the transaction record could not give back
+            raise RefusedError(
+                f"{rel}: byte {e.start} is not UTF-8; mdmem will not replace a file it cannot"
+                " restore. Save it as UTF-8 (or move it out of the vault), then run this again"
+            ) from None
     record = {
         "id": entry["id"],
         "command": entry.get("command"),

@@ -9,6 +9,7 @@ import mdmem.files as files
 import mdmem.store.txn as txn
 from mdmem import Vault
 from mdmem.edit.sync import sync
+from mdmem.errors import RefusedError
 from mdmem.files import WriteConflict, current
 from tests.store.test_faults import EDIT, before_move, tree
 
@@ -115,3 +116,17 @@ def test_a_kill_just_before_an_exchange_leaves_the_before_state(story_vault, mon
     monkeypatch.undo()
     Vault(v.root).recover()
     assert tree(v.root) == before and not list(v.root.rglob("*.tmp"))
+
+
+def test_a_file_saved_in_another_encoding_is_refused_not_replaced(story_vault) -> None:
+    """A file the transaction record could not restore (not UTF-8) is left as it is."""
+    v = story_vault
+    episode = v.root / "episodes/2026/2026-02-10-chat.md"
+    episode.parent.mkdir(parents=True)
+    episode.write_bytes("---\nsource: chat\n---\n\nSchöne Grüße\n".encode("latin-1"))
+    entry = {"id": "0123456789ab", "command": "test"}
+    with pytest.raises(RefusedError, match=r"2026-02-10-chat.md: byte \d+ is not UTF-8"):
+        txn.commit(v.root, v.journal, v.manifest, entry,
+                   [("episodes/2026/2026-02-10-chat.md", "new text\n")])  # fmt: skip
+    assert "Sch\xf6ne".encode("latin-1") in episode.read_bytes()
+    assert list(v.journal.entries()) == [] and not (v.meta / "txn.json").exists()
