@@ -41,6 +41,7 @@ def sync(
                 "journal_id": result.entry["id"] if result.entry else None,
                 "rules": {"status": result.rules or "unchanged", "note": result.rules_note},
                 "actions": [_action_json(a) for a in result.actions],
+                "reindexed": result.reindexed,
                 "problems": [
                     {"path": p.path, "line": p.line, "message": p.message} for p in result.problems
                 ],
@@ -53,7 +54,7 @@ def sync(
             typer.echo("(dry run: nothing was written)", err=True)
         elif result.entry:
             typer.echo(f"Synced; journal entry {result.entry['id']}.", err=True)
-        elif not result.actions and not result.problems and not result.rules:
+        elif not (result.actions or result.problems or result.rules or result.reindexed):
             typer.echo("Nothing to sync.", err=True)
     if result.problems:
         raise typer.Exit(1)

@@ -56,6 +56,8 @@ def result_lines(result: SyncResult) -> list[str]:
     for p in result.problems:
         if p.path == RULES_FILE or not any(a.rel == p.path for a in result.actions):
             lines.append(str(p))
+    for rel in result.reindexed:
+        lines.append(f"{rel}: re-read into the passage index (edited by hand)")
     return lines
 
 

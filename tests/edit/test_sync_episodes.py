@@ -83,3 +83,4 @@ def test_watch_counts_episode_files(v: Vault) -> None:
     path.write_text(path.read_text(encoding="utf-8").replace("lake sunrise", "red barn"), "utf-8")
     w.sync_now()
     assert "I painted a red barn last year." in _indexed(v)
+
