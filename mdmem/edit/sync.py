@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from mdmem.edit.edits import Action, Edit, EditPlan, keep_layout, plan_edits
 from mdmem.engine.decide import Plan
 from mdmem.errors import MdmemError, RulesError
-from mdmem.files import WriteConflict, read_text, sha256
+from mdmem.files import WriteConflict, current, read_text, sha256
 from mdmem.model.factfile import Fact
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
@@ -44,7 +45,7 @@ class SyncResult:
     rules_note: str = ""
     baseline: int | None = None  # files recorded as they are on a first sync
     dry_run: bool = False
-    reindexed: list[str] = field(default_factory=list)  # episode files the passage index re-read
+    reindexed: list[str] = field(default_factory=list)  # episodes edited by hand, re-read for search
 
 
 class _Moved(Exception):
@@ -138,10 +139,20 @@ def _reindex_episodes(vault: Vault, result: SyncResult) -> None:
     index = PassageIndex(vault.root, vault.meta)
     try:
         index.refresh()
-        result.reindexed = index.reread
+        # Only hand edits are news: episodes ingest wrote are merely caught up with here, and a
+        # first sync (the baseline) takes every file as it is.
+        written = vault.manifest.data if result.baseline is None else None
+        if written is not None:
+            result.reindexed = [r for r in index.reread if _by_hand(vault.root / r, written.get(r))]
         result.problems += [Problem(e.path or "", e.line, e.bare_message) for e in index.problems]
     finally:
         index.close()
+
+
+def _by_hand(path: Path, ours: str | None) -> bool:
+    """Whether a file differs from the bytes mdmem last wrote there (gone counts)."""
+    data = current(path)
+    return data is None or sha256(data) != ours
 
 
 def _in_their_layout(vault: Vault, edits: list[Edit], plan: Plan) -> ExtraOps:

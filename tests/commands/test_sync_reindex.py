@@ -42,3 +42,11 @@ def test_sync_json_lists_the_episodes_reread(vault: Vault) -> None:
     rel = _edit(vault)
     out = CliRunner().invoke(app, ["sync", "--json", "--vault", str(vault.root)])
     assert json.loads(out.stdout)["reindexed"] == [rel]
+
+
+def test_episodes_ingest_wrote_are_not_called_hand_edits(vault: Vault) -> None:
+    """The index catching up with a new ingest is not news for the person."""
+    ingest_text(vault, "Melanie: I adopted a cat today.\n", source="chat2.md", date="2023-06-01")
+    out = CliRunner().invoke(app, ["sync", "--vault", str(vault.root)])
+    assert out.exit_code == 0, out.output
+    assert "re-read" not in out.output and "Nothing to sync." in out.output
