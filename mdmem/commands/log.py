@@ -109,6 +109,8 @@ def _change(c: dict[str, Any]) -> str:
     before, after = _value(c.get("before")), _value(c.get("after"))
     if c.get("decision") == "DELETE":
         text = "forgotten"
+    elif c.get("decision") == "LINKS":
+        text = "upstream links now " + (", ".join(map(str, c.get("upstream") or [])) or "none")
     elif c.get("before") is None:
         text = after
     elif before == after:

@@ -196,7 +196,7 @@ def _change_summary(change: dict[str, Any]) -> dict[str, Any]:
     before, after = change.get("before"), change.get("after")
     before = before if isinstance(before, dict) else {}
     after = after if isinstance(after, dict) else {}
-    return {
+    summary = {
         "fact": change.get("fact"),
         "decision": change.get("decision"),
         "cause": change.get("cause"),
@@ -204,3 +204,6 @@ def _change_summary(change: dict[str, Any]) -> dict[str, Any]:
         "after": after.get("value"),
         "status": after.get("status"),
     }
+    if change.get("decision") == "LINKS":  # only the links moved: say which they are now
+        summary["upstream"] = after.get("upstream") or []
+    return summary

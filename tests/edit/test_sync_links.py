@@ -1,8 +1,12 @@
 """`mdmem sync` keeps the `upstream` links in step with rules.yaml, and touches nothing else."""
 
+import json
+
 import pytest
+from typer.testing import CliRunner
 
 from mdmem import Vault
+from mdmem.cli import app
 from mdmem.edit.sync import sync
 from mdmem.store.links import DECISION
 from tests.conftest import STORY
@@ -94,3 +98,14 @@ def test_dry_run_shows_the_relinking_and_writes_nothing(v: Vault) -> None:
     assert [c.key for c in result.plan.changes] == ["user/home_address"]
     assert tree(v) == before
     assert sync(Vault(v.root)).entry is not None  # the real run still has it to do
+
+
+def test_the_log_says_which_links_a_rules_change_set(v: Vault) -> None:
+    add_rule(v)
+    sync(Vault(v.root))
+    out = CliRunner().invoke(app, ["log", "--vault", str(v.root), "--json"])
+    changes = [c for e in json.loads(out.stdout) for c in e["changes"]]
+    (change,) = [c for c in changes if c["decision"] == DECISION]
+    assert change["upstream"] == ["[[facts/user/employer]]", "[[facts/user/home_city]]"]
+    text = CliRunner().invoke(app, ["log", "--vault", str(v.root)], env={"COLUMNS": "300"}).output
+    assert "upstream links now [[facts/user/employer]], [[facts/user/home_city]]" in text
