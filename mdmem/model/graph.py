@@ -57,12 +57,9 @@ class Graph:
             if old is None or (dep.specific, dep.learned) > (old.specific, old.learned):
                 chosen[(trigger, dependent)] = dep
 
-        by_attr: dict[str, list[Dependency]] = defaultdict(list)
-        for d in rules.dependencies:
-            by_attr[d.then].append(d)
         for key in sorted(facts):
             fact = facts[key]
-            for d in by_attr.get(fact.attribute, ()):
+            for d in rules.edges_into(fact.attribute):
                 offer(f"{fact.entity}/{d.when}", key, d)
             for trigger, d in learned_dependencies(fact):
                 offer(trigger, key, d)

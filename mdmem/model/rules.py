@@ -102,8 +102,8 @@ class Rules:
     path: str = "rules.yaml"
     # Defaults made for attributes no rule names, kept: a cascade asks for each several times.
     _undeclared: dict[str, Attribute] = field(default_factory=dict, compare=False, repr=False)
-    # attribute -> its upstream attributes, for the dependency count it was built at
-    _into: tuple[int, dict[str, tuple[str, ...]]] = field(
+    # attribute -> the dependencies into it, for the dependency count it was built at
+    _into: tuple[int, dict[str, tuple[Dependency, ...]]] = field(
         default=(-1, {}), compare=False, repr=False
     )
 
@@ -151,12 +151,12 @@ class Rules:
     def edges_from(self, attribute: str) -> list[Dependency]:
         return [d for d in self.dependencies if d.when == attribute]
 
-    def upstream_of(self, attribute: str) -> tuple[str, ...]:
-        """The attributes whose edges lead to `attribute`, in rules order."""
+    def edges_into(self, attribute: str) -> tuple[Dependency, ...]:
+        """The dependencies whose `then` is `attribute`, in rules order."""
         if self._into[0] != len(self.dependencies):  # built once the loader stops appending
-            into: dict[str, list[str]] = {}
+            into: dict[str, list[Dependency]] = {}
             for d in self.dependencies:
-                into.setdefault(d.then, []).append(d.when)
+                into.setdefault(d.then, []).append(d)
             self._into = (len(self.dependencies), {k: tuple(v) for k, v in into.items()})
         return self._into[1].get(attribute, ())
 

@@ -31,7 +31,7 @@ def upstream(fact: Fact, rules: Rules) -> list[str]:
     """The wikilinks of the facts this fact depends on, sorted; none for a deleted fact."""
     if fact.status == "deleted":
         return []
-    keys = {f"{fact.entity}/{when}" for when in rules.upstream_of(fact.attribute)}
+    keys = {f"{fact.entity}/{d.when}" for d in rules.edges_into(fact.attribute)}
     keys.update(trigger for trigger, _ in learned_dependencies(fact))
     keys.discard(fact.key)
     return [f"[[facts/{k}]]" for k in sorted(keys)]
