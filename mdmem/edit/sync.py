@@ -11,13 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from mdmem.edit.edits import Action, Edit, EditPlan, keep_layout, plan_edits
 from mdmem.engine.decide import Plan
 from mdmem.errors import MdmemError, RulesError
-from mdmem.files import WriteConflict, current, read_text, sha256
+from mdmem.files import WriteConflict, read_text, sha256
 from mdmem.model.factfile import Fact
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
@@ -141,18 +140,11 @@ def _reindex_episodes(vault: Vault, result: SyncResult) -> None:
         index.refresh()
         # Only hand edits are news: episodes ingest wrote are merely caught up with here, and a
         # first sync (the baseline) takes every file as it is.
-        written = vault.manifest.data if result.baseline is None else None
-        if written is not None:
-            result.reindexed = [r for r in index.reread if _by_hand(vault.root / r, written.get(r))]
+        if result.baseline is None:
+            result.reindexed = [r for r in index.reread if vault.manifest.edited(vault.root, r)]
         result.problems += [Problem(e.path or "", e.line, e.bare_message) for e in index.problems]
     finally:
         index.close()
-
-
-def _by_hand(path: Path, ours: str | None) -> bool:
-    """Whether a file differs from the bytes mdmem last wrote there (gone counts)."""
-    data = current(path)
-    return data is None or sha256(data) != ours
 
 
 def _in_their_layout(vault: Vault, edits: list[Edit], plan: Plan) -> ExtraOps:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from mdmem.files import atomic_write, sha256
+from mdmem.files import atomic_write, current, sha256
 
 
 class Manifest:
@@ -29,6 +29,11 @@ class Manifest:
             self.data.pop(rel, None)
         else:
             self.data[rel] = sha256(text)
+
+    def edited(self, root: Path, rel: str) -> bool:
+        """Whether the file at rel differs from the bytes mdmem last wrote there (gone counts)."""
+        data = current(root / rel)
+        return data is None or sha256(data) != self.data.get(rel)
 
     def save(self) -> None:
         atomic_write(
