@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -111,23 +111,20 @@ class Journal:
 
     def purge(self, key: str) -> int:
         """Strip every value of fact `key` from the journal; returns how many records changed."""
-        lines, changed = [], 0
-        for entry in self.records():
-            new = _scrub(entry, key)
-            changed += new != entry
-            lines.append(dumps(new))
-        if changed:
-            atomic_write(self.path, "".join(line + "\n" for line in lines))
-        return changed
+        return self._rewrite(lambda entry: _scrub(entry, key))
 
     def redact(self, phrases: list[str]) -> int:
         """Replace every mention of the phrases (any case) in the journal by '[forgotten]'."""
         wanted = sorted({p for p in phrases if p.strip()}, key=lambda p: (-len(p), p))
         if not wanted:
             return 0
+        return self._rewrite(lambda entry: _redact(entry, wanted))
+
+    def _rewrite(self, change: Callable[[dict[str, Any]], Any]) -> int:
+        """Rewrite every record as stored (not replayed) through change; how many changed."""
         lines, changed = [], 0
-        for entry in self.records():  # the lines as stored, not replayed
-            new = _redact(entry, wanted)
+        for entry in self.records():
+            new = change(entry)
             changed += new != entry
             lines.append(dumps(new))
         if changed:
