@@ -26,7 +26,7 @@ from mdmem.files import sha256
 from mdmem.model.factfile import Fact
 from mdmem.model.slug import split_key
 from mdmem.store.cachedb import CACHE_FILE, paused_gc
-from mdmem.store.snapshot_db import SnapStore, changed, everything, no_gc
+from mdmem.store.snapshot_db import SnapStore, changed, everything
 from mdmem.store.snapshot_entry import Entry, decode, new_entry
 from mdmem.store.walk import stat_paths, walk, walk_digest, walk_paths
 
@@ -76,7 +76,7 @@ class Snapshot:
     def entries(self) -> dict[str, Entry]:
         """Path -> Entry of every present fact file (read from the database on first use)."""
         if self._entries is None:
-            with self._mutex, no_gc():
+            with self._mutex, paused_gc(freeze=True):
                 self._gen = self.store.meta("gen")
                 self._entries, self._gone = self.store.entries() if self._gen else ({}, {})
                 self._saved_sweep = self.store.meta("sweep") if self._entries else None
@@ -133,7 +133,7 @@ class Snapshot:
             pending = [(r, e) for r in rels if (e := entries.get(r) or gone.get(r))]
         pending = [(r, e) for r, e in pending if e.row is None and e.good_sha is not None]
         if pending:
-            with no_gc():
+            with paused_gc(freeze=True):
                 rows = self.store.rows(None if rels is None else [r for r, _ in pending])
             for rel, e in pending:
                 kept = rows.get(rel)
@@ -374,7 +374,7 @@ class Snapshot:
         last_good: dict[str, Fact] = {}
         problems: list[tuple[str, int | None, str]] = []
         new = Fact.__new__
-        with no_gc():
+        with paused_gc(freeze=True):
             for rel, e in self.entries.items():
                 row = e.row
                 if e.problem is not None:

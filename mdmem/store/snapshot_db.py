@@ -11,11 +11,10 @@ it is deleted and rebuilt from the files, never trusted and never fatal.
 from __future__ import annotations
 
 import contextlib
-import gc
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -35,28 +34,6 @@ CREATE TABLE IF NOT EXISTS snap_rows(path TEXT PRIMARY KEY, sha TEXT NOT NULL, r
 _COLS = "path, mtime_ns, ctime_ns, size, ino, sha, racy, good, base, problem, gone, learned"
 _PUT = f"INSERT OR REPLACE INTO snap VALUES({','.join('?' * 12)})"
 Rows = dict[str, tuple[str, Any]]  # path -> (sha of the parsed bytes, their parse)
-
-
-@contextlib.contextmanager
-def no_gc() -> Iterator[None]:
-    """Build many small containers without the cyclic collector looking at them.
-
-    Loading 100,000 facts makes a million containers, none of which can form a cycle: the
-    collector would run hundreds of times during the load and then sweep them all once more.
-    So it is paused, and what was built is frozen (kept out of later sweeps; it is still
-    freed when no longer used). Garbage cycles from before are collected first, so none is
-    frozen with it.
-    """
-    enabled = gc.isenabled()
-    if enabled:
-        gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.freeze()
-            gc.enable()
 
 
 class SnapStore:
