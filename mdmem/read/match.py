@@ -224,7 +224,7 @@ def mentioned_entities(entities: list[str], q: Question) -> list[str]:
         spoken = e.replace("_", " ").replace("-", " ")
         if e == "user":
             continue
-        if not spoken.isascii() and is_cjk(spoken):  # isascii first: thousands of names
+        if is_cjk(spoken):
             if "".join(spoken.split()) in q.folded:
                 out.append(e)
         elif set(spoken.split()) <= present and mentions(q, spoken):  # cheap test first
