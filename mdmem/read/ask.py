@@ -27,7 +27,7 @@ from mdmem.read import answer as tpl
 from mdmem.read.index import Index
 from mdmem.read.match import Question
 from mdmem.read.retrieve import fact_json, premise, retrieve
-from mdmem.read.route import answers_alone, labelled, old_values
+from mdmem.read.route import answers_alone, fact_values, labelled, old_values
 from mdmem.read.said import asks_what_was_said, passage_answer, recall
 from mdmem.store.vault import Vault
 
@@ -306,10 +306,8 @@ def _norm(text: str) -> str:
 
 def _said(fact: dict[str, Any], dated: bool) -> list[str]:
     """The values a fact's JSON holds (current and past), and with `dated` its dates."""
-    out: list[str] = []
+    out = fact_values(fact)
     past = [h for h in fact.get("history") or [] if isinstance(h, dict)]
-    for v in (fact.get("value"), *(h.get("value") for h in past)):
-        out += [str(x) for x in (v if isinstance(v, list) else [v]) if x is not None and str(x).strip()]
     if dated:
         out += [str(d) for h in (fact, *past) for d in (h.get("valid_from"), h.get("valid_to")) if d]
     return out

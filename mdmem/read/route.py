@@ -44,7 +44,7 @@ def loose_words(q: Question, rules: Rules, facts: list[dict[str, Any]]) -> list[
     explained = labelled(q, rules, facts)
     names: set[str] = set()
     for f in facts:
-        for value in _values(f):
+        for value in fact_values(f):
             explained |= mention_units(q, value)
         names.update(words(str(f.get("entity", "")).replace("_", " ")))
     out = []
@@ -63,13 +63,14 @@ def answers_alone(q: Question, rules: Rules, facts: list[dict[str, Any]]) -> boo
 
 def old_values(facts: list[dict[str, Any]]) -> list[str]:
     """The values the facts held before and hold no more."""
-    now = {fold(v) for f in facts for v in _values(f, history=False)}
-    return [v for f in facts for v in _values(f) if fold(v) not in now]
+    now = {fold(v) for f in facts for v in fact_values(f, history=False)}
+    return [v for f in facts for v in fact_values(f) if fold(v) not in now]
 
 
-def _values(fact: dict[str, Any], *, history: bool = True) -> list[str]:
+def fact_values(fact: dict[str, Any], *, history: bool = True) -> list[str]:
+    """The values a fact's JSON holds: current, then (with history) past, list items apart."""
     out: list[str] = []
-    past = fact.get("history") or [] if history else []
+    past = [h for h in fact.get("history") or [] if isinstance(h, dict)] if history else []
     for v in (fact.get("value"), *(h.get("value") for h in past)):
-        out += [str(x) for x in (v if isinstance(v, list) else [v]) if x is not None]
+        out += [str(x) for x in (v if isinstance(v, list) else [v]) if x is not None and str(x).strip()]
     return out
