@@ -21,33 +21,43 @@ _VALUED = {"--vault": "vault", "--entity": "entity", "-e": "entity", "--as-of": 
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def parse_ask(args: list[str]) -> dict[str, str | bool | None] | None:
-    """The options of a plain `ask` (args after the command name), or None to leave it to typer."""
-    opts: dict[str, str | bool | None] = {"vault": os.environ.get("MDMEM_VAULT") or None}
-    question: str | None = None
+def _options(args: list[str], valued: dict[str, str], flags: dict[str, str]) -> tuple[dict[str, str | bool], list[str]] | None:  # fmt: skip
+    """Options (`--name value`, `--name=value`, flags) and positional arguments, or None for
+    anything else (--help, --, an unknown option, a value missing): typer's job."""
+    opts: dict[str, str | bool] = {}
+    rest: list[str] = []
     i = 0
     while i < len(args):
         arg = args[i]
         name, eq, inline = arg.partition("=") if arg.startswith("--") else (arg, "", "")
-        if name in _VALUED:
-            if eq:
-                opts[_VALUED[name]] = inline
-            elif i + 1 < len(args):
+        if name in valued:
+            if not eq:
+                if i + 1 == len(args):
+                    return None
                 i += 1
-                opts[_VALUED[name]] = args[i]
-            else:
-                return None
-        elif arg == "--json":
-            opts["as_json"] = True
-        elif arg.startswith("-") or question is not None:
-            return None  # --help, --llm, --, a second argument: typer's job
+                inline = args[i]
+            opts[valued[name]] = inline
+        elif arg in flags:
+            opts[flags[arg]] = True
+        elif arg.startswith("-"):
+            return None
         else:
-            question = arg
+            rest.append(arg)
         i += 1
+    return opts, rest
+
+
+def parse_ask(args: list[str]) -> dict[str, str | bool | None] | None:
+    """The options of a plain `ask` (args after the command name), or None to leave it to typer."""
+    parsed = _options(args, _VALUED, {"--json": "as_json"})
+    if parsed is None or len(parsed[1]) != 1:
+        return None  # no question, or a second argument
+    opts: dict[str, str | bool | None] = {"vault": os.environ.get("MDMEM_VAULT") or None}
+    opts.update(parsed[0])
     as_of = opts.get("as_of")
-    if question is None or (isinstance(as_of, str) and not _is_day(as_of)):
+    if isinstance(as_of, str) and not _is_day(as_of):
         return None
-    opts["question"] = question
+    opts["question"] = parsed[1][0]
     return opts
 
 
@@ -85,23 +95,18 @@ def run_ask(opts: dict[str, str | bool | None]) -> int:
 def parse_mcp(args: list[str]) -> dict[str, str | float | None] | None:
     """The options of a stdio `mcp` (--vault, --wait), or None to leave it to typer: an agent
     client starts the server on every session, and typer's start is a tenth of it."""
+    parsed = _options(args, {"--vault": "vault", "--wait": "wait"}, {})
+    if parsed is None or parsed[1]:
+        return None  # --http, --host, --help, a stray argument: typer's job
+    given = parsed[0]
     opts: dict[str, str | float | None] = {"vault": os.environ.get("MDMEM_VAULT") or None, "wait": 10.0}  # fmt: skip
-    i = 0
-    while i < len(args):
-        name, eq, value = args[i].partition("=")
-        if name not in ("--vault", "--wait") or not (eq or i + 1 < len(args)):
-            return None  # --http, --host, --help, a stray argument: typer's job
-        if not eq:
-            i += 1
-            value = args[i]
-        if name == "--wait":
-            try:
-                opts["wait"] = float(value)
-            except ValueError:
-                return None
-        else:
-            opts["vault"] = value
-        i += 1
+    if isinstance(given.get("vault"), str):
+        opts["vault"] = str(given["vault"])
+    if "wait" in given:
+        try:
+            opts["wait"] = float(str(given["wait"]))
+        except ValueError:
+            return None
     return opts
 
 
