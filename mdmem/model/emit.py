@@ -82,10 +82,25 @@ def _printable_unicode(ch: str) -> bool:
     ) and ch != "\ufeff"  # fmt: skip
 
 
+# What makes PyYAML's analysis take its slow branches: a line break, or a character it would
+# escape (tab, CR, NUL and the other controls are among them, so ' ' is the only white space).
+@cache
+def _unusual() -> re.Pattern[str]:
+    return re.compile("[^\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010fffe]")
+
+
 def _analyze(s: str) -> tuple[bool, bool, bool, bool]:
     """(multiline, allow_block_plain, allow_single_quoted, allow_block), as PyYAML's analysis."""
     if not s:
         return False, True, True, False
+    if not _unusual().search(s):  # one line of printable text: the indicators decide
+        indicator = (
+            s.startswith(("---", "...")) or s[0] in "#,[]{}&*!|>'\"%@`"
+            or (s[0] in "?-" and (len(s) == 1 or s[1] == " "))
+            or ": " in s or s.endswith(":") or " #" in s
+        )  # fmt: skip
+        edge_space = s[0] == " " or s[-1] == " "
+        return False, not (edge_space or indicator), True, s[-1] != " "
     block_ind = s.startswith(("---", "..."))
     line_breaks = special = False
     leading_space = leading_break = trailing_space = trailing_break = False
@@ -234,6 +249,10 @@ def _sequence(items: list[Any], indent: int, out: list[str], inline: bool) -> bo
 
 
 def _value(v: Any, indent: int, out: list[str], *, in_mapping: bool) -> bool:
+    if type(v) is str:  # most values: straight to the cached scalar
+        text, open_end = scalar(v, indent + 2)
+        out.append(" " + text if text.endswith("\n") else " " + text + "\n")
+        return open_end
     atom = _atom(v, indent + 2)
     if atom is not None:
         out.append(" " + atom[0])
@@ -255,6 +274,10 @@ def _value(v: Any, indent: int, out: list[str], *, in_mapping: bool) -> bool:
 
 def entry(key: str, value: Any) -> tuple[str, bool]:
     """One top-level `key: value` entry of a block mapping: (text, ends with an open `|+`)."""
+    if type(value) is str:  # `_mapping` for a one-line entry, without building a list
+        text, open_end = scalar(value, 2)
+        head = scalar(key, 0, key=True)[0]
+        return f"{head}: {text}" if text.endswith("\n") else f"{head}: {text}\n", open_end
     out: list[str] = []
     open_end = _mapping({key: value}, 0, out, inline=False)
     return "".join(out), open_end

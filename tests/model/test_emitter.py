@@ -4,7 +4,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from mdmem.model.emit import Unsupported, entry, scalar
+from mdmem.model.emit import Unsupported, _analyze, entry, scalar
 from mdmem.model.factfile import FIELDS, Fact, dump_frontmatter, dump_yaml, parse, render
 
 ODD = [
@@ -80,3 +80,22 @@ def test_render_round_trips_a_full_fact() -> None:
     text = render(fact)
     assert text == "---\n" + dump_yaml(fact.to_mapping()) + "---\nNotes.\n"
     assert parse(text, expect=("user", "home_city")) == fact
+
+
+def _pyyaml_analysis(s: str) -> tuple[bool, bool, bool, bool]:
+    import io
+
+    import yaml
+
+    a = yaml.emitter.Emitter(io.StringIO(), allow_unicode=True).analyze_scalar(s)
+    return a.multiline, a.allow_block_plain, a.allow_single_quoted, a.allow_block
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.one_of(text, st.text(alphabet=st.sampled_from(list(" :#-?.x'\"`@%!|\ufeff\ufffe")), max_size=6)))
+@example("Shanghai #3")
+@example("a\u2028b")
+@example("Is your dep 00004 still “v4”? (home city changed on 2026-02-10)")
+def test_analysis_is_pyyamls(s: str) -> None:
+    """The one-line fast path and the full scan both agree with PyYAML's own analysis."""
+    assert _analyze(s) == _pyyaml_analysis(s)
