@@ -22,10 +22,13 @@ from mdmem.files import atomic_write, sha256
 from mdmem.store.journal_change import change_record, expanded
 
 
+_LINE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # made once, not per call
+
+
 def dumps(entry: dict[str, Any]) -> str:
     # Keys in the order they were built (deterministic): a mapping restored by undo keeps the
     # order mdmem wrote it in (`uncertain_because` is not re-sorted).
-    return json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
+    return _LINE.encode(entry)
 
 
 def make_entry(

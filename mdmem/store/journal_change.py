@@ -26,11 +26,15 @@ ALWAYS = ("value", "status")  # kept on both sides even when unchanged: a record
 _KEY_FIELDS = ("entity", "attribute")
 
 
+# One encoder, made once: json.dumps with options builds a new one every call.
+_SORTED = json.JSONEncoder(ensure_ascii=False, sort_keys=True)
+
+
 def digest(mapping: dict[str, Any] | None) -> str | None:
     """A short digest of a frontmatter mapping, independent of key order."""
     if mapping is None:
         return None
-    return sha256(json.dumps(mapping, ensure_ascii=False, sort_keys=True))[:12]
+    return sha256(_SORTED.encode(mapping))[:12]
 
 
 def fact_digest(fact: Fact | None) -> str | None:
@@ -38,8 +42,8 @@ def fact_digest(fact: Fact | None) -> str | None:
     return digest(fact.to_mapping()) if fact is not None else None
 
 
-def _bare(fact: Fact) -> dict[str, Any]:
-    m = fact.to_mapping()
+def _bare(fact: Fact | dict[str, Any]) -> dict[str, Any]:
+    m = fact.to_mapping() if isinstance(fact, Fact) else dict(fact)
     for k in _KEY_FIELDS:
         m.pop(k, None)
     return m
@@ -50,13 +54,14 @@ def change_record(c: Change) -> dict[str, Any]:
     rec: dict[str, Any] = {"fact": c.key, "decision": c.decision}
     if c.cause:
         rec["cause"] = c.cause
-    if c.before is None or c.after is None:
+    written = c.after.to_mapping() if c.after is not None else None
+    if c.before is None or c.after is None or written is None:
         was = _bare(c.before) if c.before is not None else None
         if was is not None and c.before is not None and c.before.body.strip():
             was["body"] = c.before.body
-        rec["was"], rec["now"] = was, _bare(c.after) if c.after is not None else None
+        rec["was"], rec["now"] = was, _bare(written) if written is not None else None
     else:
-        before, after = _bare(c.before), _bare(c.after)
+        before, after = _bare(c.before), _bare(written)
         old_h, new_h = before.pop("history", []), after.pop("history", [])
         was, now = {}, {}
         for k in (*after, *(k for k in before if k not in after)):
@@ -70,8 +75,8 @@ def change_record(c: Change) -> dict[str, Any]:
         else:
             was["history"], now["history"] = old_h, new_h
         rec["was"], rec["now"] = was, now
-    if c.after is not None:
-        rec["sha"] = fact_digest(c.after)
+    if written is not None:
+        rec["sha"] = digest(written)
     return rec
 
 
