@@ -15,14 +15,15 @@ def fact_rels(root: Path, keys: Iterable[str]) -> dict[str, str]:
     folder that is a symlink, or a file that is one, gets `fact_path`'s full check."""
     out: dict[str, str] = {}
     plain: dict[str, bool] = {}  # entity -> its folder has no symlink on the way
+    base = os.fspath(root)
     for key in keys:
         entity, _, attribute = key.partition("/")
         entity, attribute = check_slug(entity, "entity"), check_slug(attribute)
-        folder = root / "facts" / entity
-        if entity not in plain:
-            plain[entity] = folder.resolve() == folder
         rel = f"facts/{entity}/{attribute}.md"
-        if not plain[entity] or os.path.islink(folder / f"{attribute}.md"):
+        if entity not in plain:
+            folder = root / "facts" / entity
+            plain[entity] = folder.resolve() == folder
+        if not plain[entity] or os.path.islink(os.path.join(base, rel)):
             fact_path(root, entity, attribute)  # raises when it leads outside
         out[key] = rel
     return out
