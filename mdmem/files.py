@@ -16,6 +16,10 @@ from typing import Any
 
 from mdmem.errors import MdmemError, RefusedError
 
+# A file's path as a Path or as text: the write path takes text, since a cascade replaces a
+# thousand files and pathlib's object per step costs more than the system calls it wraps.
+StrPath = str | Path
+
 # What `atomic_write` names its temporary files: `.{name}.{writer's pid}.{8 random}.tmp`; the pid
 # tells a file a live writer is still filling from one a killed writer left. A file `swap` moved
 # out of the way is `.{name}.{pid}.aside.tmp` (recovery looks for those by name).
@@ -78,7 +82,7 @@ def atomic_write(
         _fsync_dir(path.parent)
 
 
-def _write_temp(path: Path, data: bytes, *, durable: bool) -> Path:
+def _write_temp(path: StrPath, data: bytes, *, durable: bool) -> str:
     """data in a new temporary file beside path, with path's mode (or the umask default).
 
     Done with plain os calls: a cascade writes a thousand of these, and tempfile.mkstemp,
@@ -104,7 +108,7 @@ def _write_temp(path: Path, data: bytes, *, durable: bool) -> Path:
             os.unlink(tmp)
         raise
     os.close(fd)
-    return Path(tmp)
+    return tmp
 
 
 def _new_temp(folder: str, name: str) -> tuple[int, str]:
@@ -132,14 +136,14 @@ def _new_temp(folder: str, name: str) -> tuple[int, str]:
 # had it open lands there, and is put back (`restore`).
 
 
-def swap(path: Path, data: bytes | None, expect: bytes | None, *, durable: bool = False) -> Path | None:  # fmt: skip
+def swap(path: StrPath, data: bytes | None, expect: bytes | None, *, durable: bool = False) -> str | None:  # fmt: skip
     """Put data (None: no file) where the file holds exactly expect (None: no file); the old
     file, set aside, for `release` (None if there was none); WriteConflict, nothing changed, if
     the file holds anything else."""
     if data is None:
         return _set_aside(path, expect) if expect is not None else None
     new = _write_temp(path, data, durable=durable)
-    tmp: Path | None = new  # what to remove if this fails
+    tmp: str | None = new  # what to remove if this fails
     try:
         if expect is None:
             _place(new, path)
@@ -150,7 +154,7 @@ def swap(path: Path, data: bytes | None, expect: bytes | None, *, durable: bool 
         try:
             exchanged = _exchange(aside, path)
         except FileNotFoundError:  # deleted since the plan read it
-            raise WriteConflict(path.name) from None
+            raise WriteConflict(os.path.basename(path)) from None
         if not exchanged:
             os.rename(aside, aside_of(path, "new"))
             tmp = aside_of(path, "new")
@@ -163,7 +167,7 @@ def swap(path: Path, data: bytes | None, expect: bytes | None, *, durable: bool 
             return aside
         tmp = None
         if current(aside) != expect:
-            raise WriteConflict(path.name, _trade_back(aside, path, data))
+            raise WriteConflict(os.path.basename(path), _trade_back(aside, path, data))
         return aside
     except BaseException:
         if tmp is not None:
@@ -175,7 +179,7 @@ def swap(path: Path, data: bytes | None, expect: bytes | None, *, durable: bool 
 _EXCHANGE: list[Any] = []  # the libc function, once looked up ([None]: the system has none)
 
 
-def _exchange(a: Path, b: Path) -> bool:
+def _exchange(a: StrPath, b: StrPath) -> bool:
     """Atomically trade the files at a and b; False where the system cannot."""
     if not _EXCHANGE:
         _EXCHANGE.append(_renameat2())
@@ -208,7 +212,7 @@ def _renameat2() -> Any:
     return fn
 
 
-def _trade_back(aside: Path, path: Path, ours: bytes, expect: bytes | None | bool = True) -> str | None:  # fmt: skip
+def _trade_back(aside: StrPath, path: StrPath, ours: bytes, expect: bytes | None | bool = True) -> str | None:  # fmt: skip
     """After an exchange, put the old file (aside) back where ours is. If a newer save had
     replaced ours, that one stays; the old file is dropped if it holds expect, else kept
     beside as `<name>.conflict` (its name returned)."""
@@ -223,37 +227,38 @@ def _trade_back(aside: Path, path: Path, ours: bytes, expect: bytes | None | boo
     return _keep_beside(aside, path, expect)
 
 
-def aside_of(path: Path, tag: str = "aside") -> Path:
+def aside_of(path: StrPath, tag: str = "aside") -> str:
     """Where `swap` moves path's file aside ("ours": where `restore` moves mdmem's own)."""
-    return path.with_name(f".{path.name}.{os.getpid()}.{tag}.tmp")
+    folder, name = os.path.split(path)
+    return os.path.join(folder, f".{name}.{os.getpid()}.{tag}.tmp")
 
 
-def _set_aside(path: Path, expect: bytes, tag: str = "aside") -> Path:
+def _set_aside(path: StrPath, expect: bytes, tag: str = "aside") -> str:
     aside = aside_of(path, tag)
     try:
         os.rename(path, aside)
     except FileNotFoundError:
-        raise WriteConflict(path.name) from None
+        raise WriteConflict(os.path.basename(path)) from None
     if current(aside) != expect:
-        raise WriteConflict(path.name, put_back(aside, path))
+        raise WriteConflict(os.path.basename(path), put_back(aside, path))
     return aside
 
 
-def _place(tmp: Path, path: Path) -> None:
+def _place(tmp: StrPath, path: StrPath) -> None:
     """Rename tmp to path only where no file is (WriteConflict if one is)."""
     try:
         os.link(tmp, path)
     except FileExistsError:
-        raise WriteConflict(path.name) from None
+        raise WriteConflict(os.path.basename(path)) from None
     except OSError:  # a file system without hard links: check, then rename (a narrow window)
         if os.path.lexists(path):
-            raise WriteConflict(path.name) from None
+            raise WriteConflict(os.path.basename(path)) from None
         os.rename(tmp, path)
         return
     os.unlink(tmp)
 
 
-def put_back(aside: Path, path: Path, expect: bytes | None | bool = True) -> str | None:
+def put_back(aside: StrPath, path: StrPath, expect: bytes | None | bool = True) -> str | None:
     """Return a file set aside to its path. If a newer save took the path meanwhile, that one
     stays; the aside is dropped if it holds expect (nobody's edit), else kept beside as
     `<name>.conflict` (whose name is returned)."""
@@ -264,20 +269,21 @@ def put_back(aside: Path, path: Path, expect: bytes | None | bool = True) -> str
         return _keep_beside(aside, path, expect)
 
 
-def _keep_beside(aside: Path, path: Path, expect: bytes | None | bool) -> str | None:
+def _keep_beside(aside: StrPath, path: StrPath, expect: bytes | None | bool) -> str | None:
     if expect is not True and current(aside) == expect:
         os.unlink(aside)  # nobody's edit
         return None
-    keep = path.with_name(path.name + ".conflict")
+    target = Path(path)
+    keep = target.with_name(target.name + ".conflict")
     n = 1
     while os.path.lexists(keep):
         n += 1
-        keep = path.with_name(f"{path.name}.conflict{n}")
+        keep = target.with_name(f"{target.name}.conflict{n}")
     os.rename(aside, keep)
     return keep.name
 
 
-def release(aside: Path, expect: bytes | None) -> bool:
+def release(aside: StrPath, expect: bytes | None) -> bool:
     """The last check of a file set aside: still exactly expect? Then it is removed (True);
     else (a save landed in it after it was set aside) it is left for `restore` (False)."""
     if current(aside) != expect:
@@ -286,7 +292,7 @@ def release(aside: Path, expect: bytes | None) -> bool:
     return True
 
 
-def restore(path: Path, aside: Path | None, ours: bytes | None, expect: bytes | None) -> str | None:  # fmt: skip
+def restore(path: StrPath, aside: StrPath | None, ours: bytes | None, expect: bytes | None) -> str | None:  # fmt: skip
     """Undo one `swap` that put ours (None: deleted) over expect: the set-aside file (what
     mdmem had written, or a save that landed in it) goes back. If someone saved over ours
     meanwhile, that save stays; the aside is dropped if it holds expect, else kept beside (its
@@ -322,10 +328,11 @@ def write_if_changed(path: Path, text: str) -> bool:
     return True
 
 
-def current(path: Path) -> bytes | None:
+def current(path: StrPath) -> bytes | None:
     """The bytes of a file now, or None when there is none."""
     try:
-        return path.read_bytes()
+        with open(path, "rb") as f:
+            return f.read()
     except FileNotFoundError:
         return None
 

@@ -31,7 +31,7 @@ def test_swap_sets_the_old_file_aside_until_released(tmp_path) -> None:
     f = tmp_path / "a.md"
     f.write_bytes(OLD)
     aside = swap(f, NEW, OLD)
-    assert f.read_bytes() == NEW and aside is not None and aside.read_bytes() == OLD
+    assert f.read_bytes() == NEW and aside is not None and Path(aside).read_bytes() == OLD
     assert release(aside, OLD) and temps(tmp_path) == []
 
 
@@ -112,7 +112,7 @@ def test_atomic_write_with_expect_checks_the_old_file_last(tmp_path, monkeypatch
     real = files.release
 
     def editor_writes_into_it(aside, expect):
-        aside.write_bytes(THEIRS)  # in place, into the file mdmem had just set aside
+        Path(aside).write_bytes(THEIRS)  # in place, into the file mdmem had just set aside
         return real(aside, expect)
 
     monkeypatch.setattr(files, "release", editor_writes_into_it)
@@ -126,7 +126,7 @@ def test_two_saves_racing_keep_both(tmp_path) -> None:
     f.write_bytes(OLD)
     aside = swap(f, NEW, OLD)
     assert aside is not None
-    aside.write_bytes(THEIRS)  # one save lands in the old file
+    Path(aside).write_bytes(THEIRS)  # one save lands in the old file
     f.write_bytes(b"another save\n")  # and another over mdmem's new one
     kept = restore(f, aside, NEW, OLD)
     assert f.read_bytes() == b"another save\n"

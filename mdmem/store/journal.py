@@ -21,7 +21,6 @@ from mdmem.engine.cascade import Change
 from mdmem.files import atomic_write, sha256
 from mdmem.store.journal_change import change_record, expanded
 
-
 _LINE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # made once, not per call
 
 

@@ -70,8 +70,9 @@ def commit(
     txn = root / ".mdmem" / TXN_FILE
     ops = list(dict(ops).items())  # a path given twice: the later text is the one that lands
     befores: list[str | None] = []
+    base = os.fspath(root)
     for rel, _ in ops:
-        data = current(root / rel)
+        data = current(f"{base}/{rel}")
         seen = sha256(data) if data is not None else None
         if expect is not None and rel in expect and seen != expect[rel]:
             raise WriteConflict(rel)
@@ -105,13 +106,14 @@ def commit(
 def _write_all(root: Path, ops: list[dict[str, Any]], txn: Path) -> None:
     """Swap every file in, then check every old file once more (`files.swap`); on a conflict
     put every file back as it was (keeping any save made meanwhile) and raise it."""
-    done: list[tuple[dict[str, Any], Path | None]] = []
+    done: list[tuple[dict[str, Any], str | None]] = []
     failed = ""
+    base = os.fspath(root)
     try:
         for op in ops:
             failed = op["path"]
             if op["before"] != op["after"]:
-                done.append((op, swap(root / failed, _b(op["after"]), _b(op["before"]))))
+                done.append((op, swap(f"{base}/{failed}", _b(op["after"]), _b(op["before"]))))
         # The last check, once the whole batch is in: a save written into a file after it was
         # set aside (an editor that had it open) is found here and put back below.
         for op, aside in done:

@@ -52,7 +52,7 @@ def test_edit_saved_between_rename_of_files_is_not_overwritten(story_vault, monk
     real = txn.swap
 
     def editor_saves_first(path, data, expect, **kw):
-        if path == employer:
+        if Path(path) == employer:
             employer.write_text(edited, encoding="utf-8")
         return real(path, data, expect, **kw)
 

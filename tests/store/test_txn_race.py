@@ -25,7 +25,7 @@ def test_a_save_into_a_file_already_swapped_is_put_back(story_vault, monkeypatch
 
     def editor_writes_late(path, data, expect, **kw):
         aside = real(path, data, expect, **kw)
-        if path == employer:
+        if Path(path) == employer:
             editor.write(edited)  # lands in the old file, now set aside
             editor.close()
         return aside
@@ -45,8 +45,8 @@ def test_a_save_into_a_file_already_swapped_is_put_back(story_vault, monkeypatch
 def crash_after_swaps(v: Vault, monkeypatch) -> None:
     """Run `set` and kill it once every file is swapped in, at the last check of the old files."""
 
-    def killed_at_last_check(path: Path) -> bytes | None:
-        if path.name.endswith(".aside.tmp"):
+    def killed_at_last_check(path: str | Path) -> bytes | None:
+        if str(path).endswith(".aside.tmp"):
             raise KeyboardInterrupt
         return current(path)
 
