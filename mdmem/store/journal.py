@@ -103,13 +103,20 @@ class Journal:
             os.fsync(f.fileno())
 
     def _repair_tail(self) -> None:
-        """Drop a torn last line left by a crash, so the next entry starts on its own line."""
+        """Drop a torn last line left by a crash, so the next entry starts on its own line.
+        Only the last byte is read in the usual case: a journal grows with every write."""
         try:
-            data = self.path.read_bytes()
+            with self.path.open("rb") as f:
+                if f.seek(0, os.SEEK_END) == 0:
+                    return
+                f.seek(-1, os.SEEK_END)
+                if f.read(1) == b"\n":
+                    return
+                f.seek(0)
+                data = f.read()
         except FileNotFoundError:
             return
-        if data and not data.endswith(b"\n"):
-            atomic_write(self.path, data[: data.rfind(b"\n") + 1])
+        atomic_write(self.path, data[: data.rfind(b"\n") + 1])
 
     def purge(self, key: str) -> int:
         """Strip every value of fact `key` from the journal; returns how many records changed."""
