@@ -21,19 +21,18 @@ from typing import Any
 
 from mdmem.errors import RefusedError
 from mdmem.files import (
-    ASIDE_GLOB,
     WriteConflict,
     atomic_write,
     current,
     put_back,
     remove,
-    remove_temps,
     restore,
     sha256,
     swap,
 )
 from mdmem.store.journal import Journal, make_entry
 from mdmem.store.manifest import Manifest
+from mdmem.temps import ASIDE_GLOB, remove_temps
 
 TXN_FILE = "txn.json"
 # Files under .mdmem/ written only by the lock holder: a temporary copy of one is a crash's.

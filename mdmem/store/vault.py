@@ -13,13 +13,14 @@ from typing import Any
 
 from mdmem.engine.decide import Plan, Statement, plan_statements
 from mdmem.errors import MdmemError, RefusedError, VaultLocked, VaultNotFound
-from mdmem.files import atomic_write, remove_temps
+from mdmem.files import atomic_write
 from mdmem.model.factfile import Fact, render
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
 from mdmem.model.rules_yaml import load_rules
 from mdmem.model.slug import check_slug, fact_path
 from mdmem.store import txn
+from mdmem.store.cachedb import paused_gc
 from mdmem.store.episodes import fact_values, redact_episodes, redact_text
 from mdmem.store.fact_paths import fact_rels
 from mdmem.store.guards import (
@@ -40,6 +41,7 @@ from mdmem.store.packs import pack_path
 from mdmem.store.rules_cache import load_rules_cached
 from mdmem.store.snapshot import SAVE_AFTER, Snapshot
 from mdmem.store.walk import fact_files
+from mdmem.temps import remove_temps
 
 DEFAULT_ENTITY = "user"
 ExtraOps = Callable[[str], Sequence[tuple[str, str | None]]]  # journal id -> (path, text or None)
@@ -47,9 +49,7 @@ RULES_FILE = "rules.yaml"
 PASSAGES_FILE = "passages.sqlite"  # the passage search cache under .mdmem/
 META_GITIGNORE = "# mdmem's caches, index and lock are rebuildable; the journal is history.\n*\n!.gitignore\n!journal.jsonl\n"
 # A crash mid-write can leave `.name.XXXXXXXX.tmp` beside a file until the next write removes it.
-ROOT_GITIGNORE = (
-    "# mdmem's temporary files (a crash can leave one; the next write removes it)\n.*.tmp\n"
-)
+ROOT_GITIGNORE = "# mdmem's temporary files (a crash can leave one; the next write removes it)\n.*.tmp\n"
 
 
 def utc_now() -> str:
@@ -248,7 +248,7 @@ class Vault:
         """Decide and apply statements as one journaled batch (nothing written on dry_run)."""
         for st in statements:
             refuse_long(st)
-        with self.lock:
+        with self.lock, paused_gc():  # a batch builds plans, texts and records: all acyclic
             self.recover()
             facts, problems = self.scan(refresh=True)
             now = self.now
