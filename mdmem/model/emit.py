@@ -23,14 +23,14 @@ _ESCAPES = {
     "\x0d": "r", "\x1b": "e", '"': '"', "\\": "\\", "\x85": "N", "\xa0": "_", "\u2028": "L",
     "\u2029": "P",
 }  # fmt: skip
-# Text that is plain in every position: letters, digits and a few harmless marks, not starting
-# with an indicator, no ': ' or ' #', no leading/trailing space. The slow path decides the rest.
+# Text that is plain in every position: word characters and a few harmless marks, not starting
+# with a digit or an indicator, no ': ' or ' #', no leading/trailing space. The slow path
+# decides the rest (and gives the same answer for these; only slower).
 @cache
 def _simple() -> re.Pattern[str]:  # compiled on first use: `ask` never renders
-    return re.compile(
-        r"[A-Za-z_\u00c0-\u2027\u202a-\u9fff][\w./@+\-\u00c0-\u2027\u202a-\u9fff]*"
-        r"(?: [\w./@+\-\u00c0-\u2027\u202a-\u9fff]+)*"
-    )
+    # \w, not ranges of code points: a class spanning tens of thousands of characters takes
+    # the regex compiler ~10 ms, paid by every command that writes.
+    return re.compile(r"(?!\d)\w[\w./@+\-]*(?: [\w./@+\-]+)*")
 
 # PyYAML's implicit resolvers (yaml/resolver.py), which SafeDumper consults to decide whether a
 # plain scalar would read back as text; copied so that rendering does not need yaml loaded.
@@ -84,9 +84,10 @@ def _printable_unicode(ch: str) -> bool:
 
 # What makes PyYAML's analysis take its slow branches: a line break, or a character it would
 # escape (tab, CR, NUL and the other controls are among them, so ' ' is the only white space).
+# Listed as the few ranges outside the printable ones: cheap to compile.
 @cache
 def _unusual() -> re.Pattern[str]:
-    return re.compile("[^\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010fffe]")
+    return re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff\U0010ffff]")
 
 
 def _analyze(s: str) -> tuple[bool, bool, bool, bool]:
