@@ -80,9 +80,13 @@ def print_changes(changes: list[Change], *, dry_run: bool = False) -> None:
     if not changes:
         stdout.print(doc("nothing_changed"))
         return
+    # One Text, one print: a cascade can list a thousand changes, and rich's cost is per call.
+    lines = Text()
     for c in changes:
         style = STATUS_STYLE.get(c.after.status if c.after else "deleted", "")
-        stdout.print(f"[{style}]{escape(change_line(c))}[/]")
+        lines.append(change_line(c), style=style)
+        lines.append("\n")
+    stdout.print(lines, end="")
     if dry_run:
         stdout.print(f"[dim]{escape(doc('dry_run'))}[/]")
 
