@@ -18,6 +18,7 @@ from mdmem.temps import write_temp
 # thousand files and pathlib's object per step costs more than the system calls it wraps.
 StrPath = str | Path
 
+
 class WriteConflict(RefusedError):
     """A file changed between the moment a writer read it and the moment it would replace it."""
 
