@@ -156,3 +156,12 @@ def test_the_file_mode_is_kept(tmp_path) -> None:
     f.chmod(0o640)
     atomic_write(f, NEW, expect=OLD)
     assert f.stat().st_mode & 0o777 == 0o640
+
+
+def test_a_write_into_a_missing_folder_makes_it_and_leaves_no_temp(tmp_path) -> None:
+    f = tmp_path / "facts" / "alice" / "home_city.md"
+    atomic_write(f, NEW)
+    assert f.read_bytes() == NEW and temps(f.parent) == []
+    g = tmp_path / "facts" / "bob" / "employer.md"
+    assert swap(g, OLD, None) is None  # a new file through compare-and-swap: no aside
+    assert g.read_bytes() == OLD and temps(g.parent) == []
