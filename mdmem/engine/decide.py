@@ -115,7 +115,7 @@ def decide(before: Fact | None, st: Statement, rules: Rules, now: str) -> tuple[
         )
         history = list(before.history)
         if before.value is not None or before.kind:
-            history.append(_archive(before, at, reason))
+            history.append(archive(before, at, reason))
         return "EXPIRE", before.evolve(
             value=None, status="expired", history=history, recorded_at=now, source=st.source,
             evidence=st.evidence or None, uncertain_because=None, derived_from=None, kind=None,
@@ -192,15 +192,10 @@ def _assert(
         return kept, _backfill(before, st, now) if kept == "BACKFILL" else None
     history = list(before.history)
     if before.value is not None or before.kind:
-        history.append(_archive(before, at, "superseded by a new statement"))
+        history.append(archive(before, at, "superseded by a new statement"))
     return "UPDATE", new.evolve(
         history=history, body=before.body, extra=before.extra, depends_on=deps
     )
-
-
-def _archive(fact: Fact, valid_to: str, reason: str) -> dict[str, object]:
-    """A history entry for the fact's current state; its kind and items go with it."""
-    return archive(fact, valid_to, reason)
 
 
 def _shape(
@@ -225,7 +220,7 @@ def _shape(
     history = list(before.history)
     if before.value is not None or before.kind:
         reason = "none now, said the person" if st.form == "none" else "superseded by a new statement"
-        history.append(_archive(before, at, reason))
+        history.append(archive(before, at, reason))
     return "UPDATE", new.evolve(
         history=history, body=before.body, extra=before.extra, depends_on=deps
     )
