@@ -164,7 +164,7 @@ def eval_convert(
     from mdmem.eval.meme import load_meme, meme_to_scenario
     from mdmem.eval.scenario import scenario_from_mapping
     from mdmem.files import atomic_write
-    from mdmem.model.factfile import dump_yaml
+    from mdmem.model.yaml_text import dump_yaml
 
     written = 0
     for path in episodes:

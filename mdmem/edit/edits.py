@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from mdmem.engine.cascade import Change, Effect, archive, cascade
 from mdmem.engine.decide import Plan, Statement
 from mdmem.errors import MdmemError
-from mdmem.model.factfile import Fact, Value, dump_yaml, parse, render
+from mdmem.model.factfile import Fact, Value, parse, render
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
+from mdmem.model.yaml_text import dump_yaml
 
 EDIT = "edit"  # the source of every statement a hand edit makes
 

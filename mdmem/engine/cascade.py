@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from typing import Any
 
 from mdmem.lang.phrases import LANGS, phrase
@@ -252,20 +252,20 @@ def _apply(
         if fact.status == "active" and rules.same_value(fact.attribute, fact.value, value):
             return None
         if fact.value is not None and rules.same_value(fact.attribute, fact.value, value):
-            return _evolve(fact, status="active", uncertain_because=None, derived_from=derived_from)
+            return fact.evolve(status="active", uncertain_because=None, derived_from=derived_from)
         history = list(fact.history)
         if fact.value is not None or fact.kind:
             history.append(archive(fact, eff.at, f"re-derived: {trig_label} changed"))
         trigger = state.get(eff.key)  # a derived value was never said: it points where its input was
-        return _evolve(
-            fact, value=value, kind=None, items={}, status="active", valid_from=eff.at,
+        return fact.evolve(
+            value=value, kind=None, items={}, status="active", valid_from=eff.at,
             valid_to=None, recorded_at=now,
             source=f"rule:{edge.dep.id}", derived_from=derived_from, uncertain_because=None,
             evidence=trigger.evidence if trigger is not None else None, history=history,
         )  # fmt: skip
     if fact.status == "expired" and not (eff.kind == "deleted" and _mentions(fact, eff.key)):
         return None  # already known to be no longer true: doubt adds nothing
-    target = _evolve(fact, status="uncertain" if kind == "uncertain" else "expired")
+    target = fact.evolve(status="uncertain" if kind == "uncertain" else "expired")
     if kind == "expire" and (fact.value is not None or fact.kind):
         target.history = [*fact.history, archive(fact, eff.at, f"expired: {trig_label} changed")]
         target.value, target.kind, target.items = None, None, {}
@@ -276,28 +276,6 @@ def _apply(
     target.uncertain_because = because
     target.derived_from = None
     return target
-
-
-# The fields that can hold lists and mappings; the others hold text, shared safely.
-_CONTAINERS = tuple(f.name for f in fields(Fact) if f.type not in ("str", "str | None"))
-
-
-def _evolve(fact: Fact, **changes: Any) -> Fact:
-    """`fact.evolve(**changes)` at a fraction of the cost: a fact holds plain YAML data, which
-    a plain walk copies; copy.deepcopy is kept for anything else (the emitter writes no
-    anchors, so objects shared in a file need not stay shared in the copy)."""
-    kept = {n: _clone(getattr(fact, n)) for n in _CONTAINERS if n not in changes}
-    return replace(fact, **kept, **changes)
-
-
-def _clone(v: Any) -> Any:
-    if v is None or type(v) in (str, int, float, bool):
-        return v
-    if type(v) is dict:
-        return {k: _clone(x) for k, x in v.items()}
-    if type(v) is list:
-        return [_clone(x) for x in v]
-    return copy.deepcopy(v)
 
 
 def _mentions(fact: Fact, key: str) -> bool:

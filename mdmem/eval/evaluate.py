@@ -25,7 +25,7 @@ from mdmem.eval.scenario import (
     load_scenario,
     scenario_from_mapping,
 )
-from mdmem.model.factfile import dump_yaml
+from mdmem.model.yaml_text import dump_yaml
 
 if TYPE_CHECKING:
     from mdmem.extract.finder import Finder

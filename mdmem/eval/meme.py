@@ -10,7 +10,7 @@ from typing import Any
 
 from mdmem.eval.scenario import GATED, ScenarioError
 from mdmem.lang.detect import has_cjk
-from mdmem.model.factfile import dump_yaml
+from mdmem.model.yaml_text import dump_yaml
 
 # MEME's task names (and the spellings seen in the wild) → mdmem's task types.
 TASK_TYPES = {

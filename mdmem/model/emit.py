@@ -2,7 +2,7 @@
 
 PyYAML's pure-Python emitter is most of the time of a cascade (about 0.5 ms a file), and its C
 emitter writes different bytes for some values. This module renders the subset mdmem writes
-(str, None, bool, int, lists and mappings with text keys) exactly as `factfile.dump_yaml`'s
+(str, None, bool, int, lists and mappings with text keys) exactly as `yaml_text.dump_yaml`'s
 PyYAML settings do: insertion order, allow_unicode, no line folding, no anchors, indentless
 sequences in mappings, `|` for multi-line text. The style rules below are a port of
 yaml/emitter.py (analyze_scalar, choose_scalar_style and the writers) restricted to those

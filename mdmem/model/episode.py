@@ -36,8 +36,8 @@ from typing import Any
 import yaml
 
 from mdmem.errors import FactFileError
-from mdmem.model.factfile import dump_yaml, load_yaml
 from mdmem.model.slug import slugify
+from mdmem.model.yaml_text import dump_yaml, load_yaml
 
 FIELDS = ("source", "sha256", "date", "speakers", "journal")
 NO_TIME = "—"

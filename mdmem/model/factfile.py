@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field, replace
+from dataclasses import fields as field_list
 from typing import Any
 
 import yaml
@@ -14,6 +15,7 @@ from mdmem.errors import FactFileError, SlugError
 from mdmem.model.emit import Unsupported, entry
 from mdmem.model.slug import check_slug, split_key
 from mdmem.model.yaml_nodes import duplicate_key, first_anchor
+from mdmem.model.yaml_text import Loader, SafeLoader, dump_yaml
 
 STATUSES = ("active", "tentative", "uncertain", "expired", "deleted")
 ACTIONS = ("derive", "confirm", "expire")
@@ -65,8 +67,13 @@ class Fact:
         return f"{self.entity}/{self.attribute}"
 
     def evolve(self, **changes: Any) -> Fact:
-        """A deep copy with some fields changed (facts are treated as values)."""
-        return replace(copy.deepcopy(self), **changes)
+        """A deep copy with some fields changed (facts are treated as values).
+
+        A fact holds plain YAML data, which a plain walk copies at a fraction of
+        copy.deepcopy's cost (the cascade evolves thousands); deepcopy is kept for anything
+        else. Objects shared inside one fact need not stay shared: the emitter writes no anchors."""
+        kept = {n: _clone(getattr(self, n)) for n in _CONTAINERS if n not in changes}
+        return replace(self, **kept, **changes)
 
     def to_mapping(self) -> dict[str, Any]:
         """The frontmatter mapping in canonical field order; empty fields left out."""
@@ -91,79 +98,24 @@ class Fact:
         return None
 
 
+# The fields that can hold lists and mappings; the others hold text, shared safely.
+_CONTAINERS = tuple(f.name for f in field_list(Fact) if f.type not in ("str", "str | None"))
+
+
+def _clone(v: Any) -> Any:
+    if v is None or type(v) in (str, int, float, bool):
+        return v
+    if type(v) is dict:
+        return {k: _clone(x) for k, x in v.items()}
+    if type(v) is list:
+        return [_clone(x) for x in v]
+    return copy.deepcopy(v)
+
+
 def _ordered(mapping: dict[str, Any], order: tuple[str, ...]) -> dict[str, Any]:
     known = {k: mapping[k] for k in order if mapping.get(k) is not None}
     rest = {k: mapping[k] for k in sorted(mapping, key=str) if k not in order}
     return {**known, **rest}
-
-
-# --- YAML: a tolerant loader and a strict, stable dumper -----------------------------------
-
-
-_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: ~10x faster
-
-
-class _Loader(_BaseLoader):  # type: ignore[misc,valid-type]
-    """Safe YAML where every plain scalar but null stays text: `value: 20` and
-    `valid_from: 2026-02-10` typed by hand are the strings a person meant."""
-
-
-_Loader.yaml_implicit_resolvers = {
-    ch: [(tag, rx) for tag, rx in resolvers if tag == "tag:yaml.org,2002:null"]
-    for ch, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-
-
-def _as_written(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> str:
-    return str(node.value)
-
-
-def _set_as_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[Any, Any]:
-    return {loader.construct_object(k): None for k, _ in node.value}
-
-
-def _pairs_as_list(loader: yaml.SafeLoader, node: yaml.SequenceNode) -> list[Any]:
-    return [loader.construct_object(item, deep=True) for item in node.value]
-
-
-# A tag typed by hand (`seen: !!timestamp 2026-01-01`, `!!binary …`) would make a date or bytes
-# that JSON (the journal, the caches) cannot hold: keep the text as the person wrote it.
-for _tag in ("timestamp", "binary", "int", "float", "bool"):
-    _Loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _as_written)
-_Loader.add_constructor("tag:yaml.org,2002:set", _set_as_mapping)
-for _tag in ("omap", "pairs"):
-    _Loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _pairs_as_list)
-
-
-class _Dumper(yaml.SafeDumper):
-    def ignore_aliases(self, data: Any) -> bool:  # never write &id001 anchors
-        return True
-
-
-def _str_representer(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
-    if any(c in data for c in "\x85\u2028\u2029"):
-        style: str | None = '"'  # YAML reads these as line breaks unless escaped
-    else:
-        style = (
-            "|" if "\n" in data else None
-        )  # the emitter falls back to quotes when | can't hold it
-    return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
-
-
-_Dumper.add_representer(str, _str_representer)
-
-
-def dump_yaml(data: Any) -> str:
-    """Canonical YAML: insertion order, UTF-8 text, no folding, no anchors."""
-    return yaml.dump(
-        data, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
-        default_flow_style=False, width=1 << 30,
-    )  # fmt: skip
-
-
-def load_yaml(text: str) -> Any:
-    """Load YAML with the tolerant loader used for fact files."""
-    return yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
 
 
 def dump_frontmatter(mapping: dict[str, Any]) -> str:
@@ -211,7 +163,7 @@ def parse(text: str, path: str = "<fact>", expect: tuple[str, str] | None = None
         raise FactFileError(
             "the frontmatter has no closing '---' line; add one after the last field", path=path
         ) from None
-    anchor = first_anchor(fm, _BaseLoader)
+    anchor = first_anchor(fm, SafeLoader)
     if anchor is not None:  # an alias can stand for a billion nodes: none in a fact file
         raise FactFileError(
             "YAML anchors and aliases (&name, *name) are not allowed in a fact file;"
@@ -220,7 +172,7 @@ def parse(text: str, path: str = "<fact>", expect: tuple[str, str] | None = None
             line=anchor,
         )
     try:
-        loader = _Loader(fm)
+        loader = Loader(fm)
         try:
             node = loader.get_single_node()
             twice = duplicate_key(node)

@@ -11,7 +11,7 @@ import yaml
 from mdmem.errors import RulesError, SlugError
 from mdmem.files import read_required
 from mdmem.model.dag import find_cycle
-from mdmem.model.factfile import ACTIONS, _Loader
+from mdmem.model.factfile import ACTIONS
 from mdmem.model.rules import (
     ATTR_KEYS,
     CARDINALITIES,
@@ -28,6 +28,7 @@ from mdmem.model.rules import (
 from mdmem.model.slug import check_slug
 from mdmem.model.vocab import UnknownList, alternation, expand, fragment
 from mdmem.model.yaml_nodes import check_rules_nodes
+from mdmem.model.yaml_text import Loader
 
 
 class _LineMap(dict):  # type: ignore[type-arg]
@@ -41,7 +42,7 @@ class _LineSeq(list):  # type: ignore[type-arg]
     literal: list[bool]  # an item written as a `|` block: its text starts on the next line
 
 
-class _LineLoader(_Loader):
+class _LineLoader(Loader):
     pass
 
 

@@ -27,7 +27,7 @@ CACHE_FILE = "rules.cache.json"
 FORMAT = 1
 # The modules whose code decides whether a rules text validates and what it becomes: a cache
 # written by other code (another mdmem version, a local change) is foreign.
-_VALIDATORS = ("rules", "rules_yaml", "vocab", "yaml_nodes", "slug", "dag", "factfile")
+_VALIDATORS = ("rules", "rules_yaml", "vocab", "yaml_nodes", "slug", "dag", "factfile", "yaml_text")
 
 
 @cache

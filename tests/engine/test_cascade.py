@@ -267,7 +267,9 @@ def test_a_first_value_said_as_a_change_cascades() -> None:
 
 
 def test_a_planned_fact_shares_nothing_with_the_one_it_replaces() -> None:
-    from mdmem.engine.cascade import _evolve
+    """Fact.evolve copies by a plain walk, not copy.deepcopy: the same fact, nothing shared."""
+    import copy
+    from dataclasses import replace
 
     before = Fact(
         "user", "employer", ["Acme", "Initech"], valid_from="2025-01-01",
@@ -276,8 +278,8 @@ def test_a_planned_fact_shares_nothing_with_the_one_it_replaces() -> None:
         history=[{"value": "Globex", "status": "archived", "valid_to": "2025-01-01"}],
         items={"Acme": {"since": "2024"}}, extra={"note": {"mine": ["a", 1, 2.5, True]}},
     )  # fmt: skip
-    after = _evolve(before, status="uncertain")
-    assert after == before.evolve(status="uncertain")
+    after = before.evolve(status="uncertain")
+    assert after == replace(copy.deepcopy(before), status="uncertain")
     for name in ("value", "derived_from", "depends_on", "history", "items", "extra"):
         assert getattr(after, name) is not getattr(before, name), name
     after.history[0]["value"] = "changed"

@@ -5,7 +5,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from mdmem.model.emit import Unsupported, _analyze, entry, scalar
-from mdmem.model.factfile import FIELDS, Fact, dump_frontmatter, dump_yaml, parse, render
+from mdmem.model.factfile import FIELDS, Fact, dump_frontmatter, parse, render
+from mdmem.model.yaml_text import dump_yaml
 
 ODD = [
     "", " ", "  lead", "trail ", "a: b", "a:b", "key: value # no", "#hash", "a #b", "a#b", "-",
