@@ -149,20 +149,26 @@ def _reindex_episodes(vault: Vault, result: SyncResult) -> None:
 
 def _in_their_layout(vault: Vault, edits: list[Edit], plan: Plan) -> ExtraOps:
     """The edited files mdmem must change, patched in the person's own layout (after the
-    canonical writes of the same transaction, so these bytes are the ones that land)."""
-    final = {c.key: c.after for c in plan.changes}
-    ops: list[tuple[str, str | None]] = []
-    for e in edits:
-        after = final.get(e.key)
-        if e.now is not None and after is not None and e.kind in ("changed", "new"):
-            text = read_text(vault.root / e.rel)
-            if text is not None:
-                ops.append((e.rel, keep_layout(text, e.now, after)))
-    for c in plan.changes:  # relinked by new rules: only the links change, in their layout too
-        text = read_text(vault.root / f"facts/{c.key}.md") if c.decision == links.DECISION else None
-        if text is not None and c.before is not None and c.after is not None:
-            ops.append((f"facts/{c.key}.md", keep_layout(text, c.before, c.after)))
-    return lambda _entry_id: ops
+    canonical writes of the same transaction, so these bytes are the ones that land).
+    Built when `Vault.apply` asks, once it has set every fact's links: the patch must carry
+    them, or the file would not hold what the journal records."""
+
+    def ops(_entry_id: str) -> list[tuple[str, str | None]]:
+        final = {c.key: c.after for c in plan.changes}
+        out: list[tuple[str, str | None]] = []
+        for e in edits:
+            after = final.get(e.key)
+            if e.now is not None and after is not None and e.kind in ("changed", "new"):
+                text = read_text(vault.root / e.rel)
+                if text is not None:
+                    out.append((e.rel, keep_layout(text, e.now, after)))
+        for c in plan.changes:  # relinked by new rules: only the links change, in their layout too
+            text = read_text(vault.root / f"facts/{c.key}.md") if c.decision == links.DECISION else None
+            if text is not None and c.before is not None and c.after is not None:
+                out.append((f"facts/{c.key}.md", keep_layout(text, c.before, c.after)))
+        return out
+
+    return ops
 
 
 def find_edits(vault: Vault, snap: Snapshot, written: dict[str, str]) -> list[Edit]:

@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 from mdmem import Vault
 from mdmem.cli import app
 from mdmem.edit.sync import sync
+from mdmem.edit.undo import undo
 from mdmem.store.links import DECISION
 from tests.conftest import STORY
 
@@ -109,3 +110,18 @@ def test_the_log_says_which_links_a_rules_change_set(v: Vault) -> None:
     assert change["upstream"] == ["[[facts/user/employer]]", "[[facts/user/home_city]]"]
     text = CliRunner().invoke(app, ["log", "--vault", str(v.root)], env={"COLUMNS": "300"}).output
     assert "upstream links now [[facts/user/employer]], [[facts/user/home_city]]" in text
+
+
+def test_a_hand_added_dependency_lands_with_its_link_in_the_file_and_stays_undoable(v: Vault) -> None:
+    """The edit is written in the person's layout, after the links are set: the file holds
+    what the journal says it holds, so `undo` finds it as left."""
+    path = v.root / "facts/user/birthday.md"
+    text = path.read_text(encoding="utf-8")
+    assert "value: 03-14\n" in text
+    edited = text.replace("value: 03-14\n", "value: 03-15\ndepends_on:\n- on: employer\n  action: confirm\n")
+    path.write_text(edited, encoding="utf-8")
+    result = sync(Vault(v.root))
+    assert result.entry is not None
+    assert "'[[facts/user/employer]]'" in path.read_text(encoding="utf-8")
+    assert sync(Vault(v.root)).entry is None
+    assert undo(Vault(v.root), result.entry["id"]).entry is not None
