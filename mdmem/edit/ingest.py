@@ -48,7 +48,7 @@ TRANSCRIPT_TYPES = (".md", ".txt", ".jsonl", ".json")
 def ingested_sources(vault: Vault) -> dict[str, dict[str, Any]]:
     """SHA-256 → journal entry, for every source ingested and not undone since."""
     out: dict[str, dict[str, Any]] = {}
-    for e in live_entries(vault.journal.entries()):
+    for e in live_entries(vault.journal.records()):
         src = e.get("source") or {}
         if isinstance(src, dict) and src.get("sha256"):
             out.setdefault(str(src["sha256"]), e)

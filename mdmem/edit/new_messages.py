@@ -28,7 +28,7 @@ def applied_messages(vault: Vault, source: str) -> tuple[set[str], int]:
     written before message identity existed covered (those count as applied by position)."""
     hashes: set[str] = set()
     legacy = 0
-    for e in live_entries(vault.journal.entries()):
+    for e in live_entries(vault.journal.records()):
         src = e.get("source") or {}
         if (
             not isinstance(src, dict)

@@ -54,7 +54,7 @@ def _known_value(fact: Fact, st: Statement, vault: Vault) -> bool:
 def forgotten_keys(vault: Vault, facts: Mapping[str, Fact]) -> set[str]:
     """Facts that are tombstones now, or were forgotten at any time (the journal says so)."""
     keys = {k for k, f in facts.items() if f.status == "deleted"}
-    for e in live_entries(vault.journal.entries()):
+    for e in live_entries(vault.journal.records()):
         for ch in e.get("changes") or []:
             if isinstance(ch, dict) and ch.get("decision") == "DELETE" and ch.get("fact"):
                 keys.add(str(ch["fact"]))

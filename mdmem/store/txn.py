@@ -229,7 +229,7 @@ def _journal_recovery(
     journal: Journal, record: dict[str, Any], outcome: str, kept: list[str], now: str
 ) -> None:
     """One `recover` entry per interrupted transaction (a crash during recovery adds no second)."""
-    for e in journal.entries():
+    for e in journal.records():  # ids and sources only: no replay
         src = e.get("source")
         if isinstance(src, dict) and src.get("kind") == "recover" and src.get("transaction") == record["id"]:  # fmt: skip
             return
