@@ -15,7 +15,6 @@ import os
 import re
 import sys
 from datetime import date
-from pathlib import Path
 
 _VALUED = {"--vault": "vault", "--entity": "entity", "-e": "entity", "--as-of": "as_of"}
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -70,16 +69,16 @@ def _is_day(value: str) -> bool:
 
 def run_ask(opts: dict[str, str | bool | None]) -> int:
     """Answer as `mdmem ask` does; the exit code (MdmemError: 'Error: …' and its code)."""
+    from mdmem.commands import vault_at
     from mdmem.errors import MdmemError
     from mdmem.model.slug import check_slug
     from mdmem.read.ask import ask
-    from mdmem.store.vault import Vault
 
     try:
         raw = opts.get("entity")
         entity = check_slug(raw, "entity") if isinstance(raw, str) else None
         path = opts.get("vault")
-        vault = Vault(Path(path)) if isinstance(path, str) else Vault.find()
+        vault = vault_at(path if isinstance(path, str) else None)
         answer = ask(vault, str(opts["question"]), as_of=opts.get("as_of"),  # type: ignore[arg-type]
                      entity=entity)  # fmt: skip
     except MdmemError as e:
@@ -112,13 +111,13 @@ def parse_mcp(args: list[str]) -> dict[str, str | float | None] | None:
 
 def run_mcp(opts: dict[str, str | float | None]) -> int:
     """Serve the vault over stdio as `mdmem mcp` does; the exit code."""
+    from mdmem.commands import vault_at
     from mdmem.errors import MdmemError
-    from mdmem.store.vault import Vault
 
     wait = float(opts["wait"] or 0)
     try:
         path = opts.get("vault")
-        vault = Vault(Path(path), wait=wait) if isinstance(path, str) else Vault.find(wait=wait)
+        vault = vault_at(path if isinstance(path, str) else None, wait)
         from mdmem.server.app import serve  # the MCP SDK loads only now
 
         serve(vault.root, wait=wait)

@@ -104,3 +104,31 @@ def test_fast_ask_prints_what_typer_prints(
 )  # fmt: skip
 def test_unusual_ask_goes_to_typer(args: list[str]) -> None:
     assert parse_ask(args) is None
+
+
+def _crashed_copy(vault: Path, to: Path) -> Path:
+    """A copy of the vault as a `set` killed mid-write leaves it: one file replaced, no journal."""
+    import shutil
+
+    shutil.copytree(vault, to)
+    fact = to / "facts/user/home_city.md"
+    before = fact.read_text(encoding="utf-8")
+    after = before + "Written by the interrupted change.\n"
+    record = {"id": "deadbeef0001", "command": "set",
+              "ops": [{"path": "facts/user/home_city.md", "before": before, "after": after}]}  # fmt: skip
+    (to / ".mdmem/txn.json").write_text(json.dumps(record), encoding="utf-8")
+    fact.write_text(after, encoding="utf-8")
+    return to
+
+
+def test_fast_ask_tells_what_recovery_did_as_typer_does(
+    story_vault: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fast_vault, slow_vault = _crashed_copy(story_vault, tmp_path / "a"), _crashed_copy(story_vault, tmp_path / "b")
+    opts = parse_ask(["Where do I live?", "--vault", str(fast_vault)])
+    assert opts is not None
+    code = run_ask(opts)
+    fast = capsys.readouterr()
+    slow = CliRunner().invoke(load("ask"), ["ask", "Where do I live?", "--vault", str(slow_vault)])
+    assert "Recovered: rolled back interrupted change deadbeef0001 (set)" in slow.stderr
+    assert (code, fast.out, fast.err) == (slow.exit_code, slow.stdout, slow.stderr)
