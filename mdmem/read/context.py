@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from mdmem.lang.detect import has_cjk
@@ -167,7 +167,7 @@ def _fact_items(
                 state = doc("context_uncertain", value=value, date=changed) + (
                     doc(
                         "context_because",
-                        fact=names.get(cause) or _named(cause, names),
+                        fact=_name(cause, names),
                         change=_change(why),
                     )  # fmt: skip
                     if cause
@@ -231,8 +231,8 @@ def _change_items(heads: list[Event], names: Mapping[str, str]) -> list[Item]:
     latest = sorted(journal, key=lambda h: (h.recorded, h.at, h.id), reverse=True)[:RECENT_LIMIT]
     items = []
     for n, h in enumerate(latest):
-        lines = [f"- {h.at[:10]} {_named(h.fact, names)}: {_named(_line(h), names)}"]
-        lines += [f"  - {_named(c.fact, names)}: {_named(_line(c), names)}" for c in h.children]
+        lines = [f"- {h.at[:10]} {_name(h.fact, names)}: {_line(h, names)}"]
+        lines += [f"  - {_name(c.fact, names)}: {_line(c, names)}" for c in h.children]
         data = {"at": h.at[:10], "fact": h.fact, "change": describe(h), "value": change_text(h),
                 "cascade": [{"fact": c.fact, "change": describe(c), "value": change_text(c)}
                             for c in h.children]}  # fmt: skip
@@ -241,9 +241,16 @@ def _change_items(heads: list[Event], names: Mapping[str, str]) -> list[Item]:
     return items
 
 
-def _line(e: Event) -> str:
+def _line(e: Event, names: Mapping[str, str]) -> str:
+    """Why and how the fact changed, its cause named as the document names facts."""
     value = change_text(e)
-    return describe(e) + (f": {value}" if value else "")
+    shown = replace(e, cause=_name(e.cause, names)) if e.cause else e
+    return describe(shown) + (f": {value}" if value else "")
+
+
+def _name(key: str, names: Mapping[str, str]) -> str:
+    """A fact key's name: looked up, not searched for among every key of the vault."""
+    return names[key] if key in names else _named(key, names)
 
 
 # --- rendering and the budget ----------------------------------------------------------------
