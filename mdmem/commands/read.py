@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
 from datetime import date
 from enum import StrEnum
 from pathlib import Path
@@ -115,7 +114,7 @@ def context(
         data = ctx.to_json()
         if query:
             data["passages"] = [p.to_json() for p in said]
-        typer.echo(json.dumps(data, ensure_ascii=False, indent=2) + "\n", nl=False)
+        print_json(data)
     else:
         section = passages_markdown(said, ctx.lang)
         typer.echo(ctx.to_markdown() + ("\n" + section if section else ""), nl=False)

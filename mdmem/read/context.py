@@ -11,7 +11,6 @@ Same vault, same output: every order is explicit.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -382,7 +381,3 @@ def _prefixes(group: str) -> list[str]:
         return []
     parts = group.split("\n")
     return ["\n".join(parts[: n + 1]) for n in range(len(parts))]
-
-
-def context_json(ctx: Context) -> str:
-    return json.dumps(ctx.to_json(), ensure_ascii=False, indent=2) + "\n"
