@@ -41,6 +41,8 @@ def did_you_mean(name: str, known: list[str]) -> str:
 
 def check_known(v: Vault, entity: str, attribute: str, new: bool) -> None:
     """A typo must not make a fact of its own: an unknown attribute needs --new."""
+    if attribute in v.rules.attributes:  # the usual case: no need to read every fact
+        return
     known = known_attributes(v)
     if attribute in known:
         return
