@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
@@ -22,7 +21,7 @@ from mdmem.lang.phrases import phrase
 from mdmem.lang.tokens import fold, tokens
 from mdmem.llm import LLMError, complete
 from mdmem.model.factfile import DATE_RE, Fact
-from mdmem.model.rules import Rules
+from mdmem.model.rules import Rules, norm
 from mdmem.read import answer as tpl
 from mdmem.read.index import Index
 from mdmem.read.match import Question
@@ -129,12 +128,13 @@ def _route(result: Answer, rules: Rules) -> str | None:
     if result.mode not in ("current", "topic", "past", "history"):
         return None
     q = Question.of(result.question)
-    named = result.mode == "topic" or bool(labelled(q, rules, result.facts))
+    labels = labelled(q, rules, result.facts)
+    named = result.mode == "topic" or bool(labels)
     # A question that takes an old value for current gets the correction: the fact is said
     # (also when it names the value in part: "St. Brigid's" for "St. Brigid's Hospital").
     asked = set(q.query)
     named = named or any(asked & set(tokens(v, query=True)) for v in old_values(result.facts))
-    if answers_alone(q, rules, result.facts):
+    if answers_alone(q, rules, result.facts, labels):
         return "after" if _by_words(result) else None
     # A fact in doubt or removed is said even when only its words matched: that is news.
     active = all(f.get("status") == "active" for f in result.facts)
@@ -300,10 +300,6 @@ def llm_prompt(result: Answer) -> list[dict[str, str]]:
     ]
 
 
-def _norm(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
 def _said(fact: dict[str, Any], dated: bool) -> list[str]:
     """The values a fact's JSON holds (current and past), and with `dated` its dates."""
     out = fact_values(fact)
@@ -317,12 +313,12 @@ def lost(template: str, text: str, facts: list[dict[str, Any]], mode: str = "cur
     """What the template answer says that a model's text drops: each value of the facts the
     template names, their dates when they are history (a doubtful fact, a question about the
     past), and its state words (unknown/uncertain, removed). Empty: nothing lost."""
-    t, m = _norm(template), _norm(text)
+    t, m = norm(template), norm(text)
     history = mode in ("history", "past", "as_of")
     missing = [v for f in facts for v in _said(f, history or f.get("status") != "active")
-               if _norm(v) in t and _norm(v) not in m]  # fmt: skip
+               if norm(v) in t and norm(v) not in m]  # fmt: skip
     for words, name in ((UNCERTAIN_WORDS, "uncertain/unknown"), (REMOVED_WORDS, "removed")):
-        if any(_norm(w) in t for w in words) and not any(_norm(w) in m for w in words):
+        if any(norm(w) in t for w in words) and not any(norm(w) in m for w in words):
             missing.append(f"that it is {name}")
     return list(dict.fromkeys(missing))
 

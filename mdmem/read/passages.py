@@ -244,12 +244,11 @@ class PassageIndex:
             " WHERE fts MATCH ? ORDER BY rank, rowid LIMIT ?",
             (match, limit * (30 if near else 10)),
         ).fetchall()
-        rank_of = dict(best)
         rows = [
             (*self.db.execute(
                 "SELECT path, anchor, date, time, speaker, text FROM rows WHERE id=?", (i,)
-            ).fetchone(), rank_of[i])
-            for i, _ in best
+            ).fetchone(), rank)
+            for i, rank in best
         ]  # fmt: skip
         found = [
             Passage(p, a, d, t, s, x, -rank * (SPEAKER_BOOST if s == speaker else 1.0)

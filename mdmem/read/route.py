@@ -38,10 +38,11 @@ def labelled(q: Question, rules: Rules, facts: Iterable[dict[str, Any]]) -> set[
     return out
 
 
-def loose_words(q: Question, rules: Rules, facts: list[dict[str, Any]]) -> list[str]:
-    """The question's content words that neither the facts' labels nor their values explain,
-    nor the names of the people they are about."""
-    explained = labelled(q, rules, facts)
+def loose_words(q: Question, rules: Rules, facts: list[dict[str, Any]],
+                labels: set[int] | None = None) -> list[str]:  # fmt: skip
+    """The question's content words that neither the facts' labels (`labelled`, computed
+    unless given) nor their values explain, nor the names of the people they are about."""
+    explained = set(labelled(q, rules, facts) if labels is None else labels)
     names: set[str] = set()
     for f in facts:
         for value in fact_values(f):
@@ -55,9 +56,10 @@ def loose_words(q: Question, rules: Rules, facts: list[dict[str, Any]]) -> list[
     return out
 
 
-def answers_alone(q: Question, rules: Rules, facts: list[dict[str, Any]]) -> bool:
+def answers_alone(q: Question, rules: Rules, facts: list[dict[str, Any]],
+                  labels: set[int] | None = None) -> bool:  # fmt: skip
     """Whether the facts explain the question well enough to stand without quoted passages."""
-    left = loose_words(q, rules, facts)
+    left = loose_words(q, rules, facts, labels)
     return sum(0.5 if len(w) == 1 and not w.isascii() else 1.0 for w in left) < LOOSE
 
 
