@@ -147,3 +147,10 @@ def canonical(rules: Rules, attribute: str, value: str) -> str:
             if norm(spelling) == n:
                 return spelling
     return value
+
+
+def slot_names(rules: Rules, attribute: str) -> tuple[str, ...]:
+    """What a slot is called: its name (spaces for underscores), its labels and aliases."""
+    a = rules.attributes.get(attribute)
+    name = attribute.replace("_", " ")
+    return (name, *a.label.values(), *a.aliases) if a is not None else (name,)

@@ -15,9 +15,10 @@ from collections.abc import Collection
 from typing import Any
 
 from mdmem.errors import SlugError
-from mdmem.extract.candidates import Found, Resolver
+from mdmem.extract.candidates import Found, Resolver, slot_names
 from mdmem.extract.dates import find_when
 from mdmem.extract.modality import clause_start, mood, sentences
+from mdmem.extract.model_prompt import KINDS  # one list for the schema and the check
 from mdmem.extract.prefilter import PatternSet
 from mdmem.extract.rule_finder import find_candidates
 from mdmem.extract.transcript import Message
@@ -25,7 +26,6 @@ from mdmem.model.factfile import ACTIONS, DATE_RE
 from mdmem.model.rules import Rules, norm
 from mdmem.model.slug import check_slug
 
-KINDS = ("assert", "invalidate", "forget", "verbatim", "rule")
 _SELF = {"user", "me", "i", "speaker", "myself", "self", "the user", "用户", "我", "自己"}
 _NONE = {"", "null", "none", "n/a", "unknown", "无"}
 INJECTION = re.compile(
@@ -168,11 +168,10 @@ def where(rules: Rules, attribute: str, values: list[str], quote: str, text: str
 
 def names_the_slot(rules: Rules, attribute: str, value: str) -> bool:
     """'new job' for job_title, 'my address': the slot's own name, not a value of it."""
-    a = rules.attributes.get(attribute)
     core = _FILLER.sub("", value.strip()).strip()
     if rules.group(attribute, core):  # 'metro' is commute_mode's alias and also its value
         return False
-    words = {attribute.replace("_", " ")} | (set(a.label.values()) | set(a.aliases) if a else set())
+    words = slot_names(rules, attribute)
     return norm(core) in {norm(w) for w in words}
 
 
@@ -200,11 +199,9 @@ def asked_for(msg: Message, attribute: str, kind: str, resolver: Resolver,
     if kind == "invalidate" and "invalidate" in kinds:
         return "invalidate"
     if kind == "invalidate":  # "I don't commute any more": no pattern, but a change of state
-        a = resolver.rules.attributes.get(attribute)
-        names = {attribute.replace("_", " "), *(a.label.values() if a else ()), *(a.aliases if a else ())}
         for s in sentences(msg.text):
             low = s.lower()
-            for n in names:
+            for n in slot_names(resolver.rules, attribute):
                 at = low.find(n.lower())
                 if len(n) > 1 and at >= 0 and mood(s, 0, at, at + len(n)).no_longer:
                     return "invalidate"

@@ -96,6 +96,7 @@ class _Request:
     key: str
     answer: str | None = None
     error: str | None = None
+    cached: bool = False  # the answer came from the cache: nothing to keep
 
 
 @dataclass
@@ -127,7 +128,7 @@ class ModelFinder:
                 except LLMError as e:
                     error = str(e)
                 else:
-                    if cfg.cache_dir is not None:
+                    if cfg.cache_dir is not None and not req.cached:
                         AnswerCache(cfg.cache_dir).put(req.key, cfg.model, req.answer)
             if error is not None:
                 for m in req.chunk.targets:
@@ -172,7 +173,7 @@ class ModelFinder:
         for req in requests:
             hit = cache.get(req.key) if cache is not None else None
             if hit is not None:
-                req.answer = hit
+                req.answer, req.cached = hit, True
                 cfg.usage.cached += 1
             else:
                 todo.append(req)
@@ -268,7 +269,7 @@ def model_finder(model: str | LLMConfig | None = None, api_base: str | None = No
         cfg = LLMConfig(model, **settings(options))
     if api_base and not cfg.api_base:
         cfg.api_base = api_base
-    for name in ("retries", "chunk", "window", "concurrency"):
-        if int(getattr(cfg, name)) < (1 if name in ("chunk", "concurrency") else 0):
-            raise MdmemError(f"the model finder's {name} must be at least {1 if name in ('chunk', 'concurrency') else 0}")  # fmt: skip
+    for name, least in (("retries", 0), ("chunk", 1), ("window", 0), ("concurrency", 1)):
+        if int(getattr(cfg, name)) < least:
+            raise MdmemError(f"the model finder's {name} must be at least {least}")
     return ModelFinder(cfg)

@@ -14,6 +14,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from mdmem.extract.candidates import slot_names
 from mdmem.extract.transcript import Message, is_human_role
 from mdmem.model.factfile import Fact
 from mdmem.model.rules import Rules, norm
@@ -103,8 +104,7 @@ def relevant(rules: Rules, text: str) -> set[str]:
     low = norm(text)
     out = set()
     for name, a in rules.attributes.items():
-        words = (name.replace("_", " "), *a.label.values(), *a.aliases)
-        if any(len(w) > 1 and norm(w) in low for w in words) or any(
+        if any(len(w) > 1 and norm(w) in low for w in slot_names(rules, name)) or any(
             len(s) > 1 and norm(s) in low for g in a.values for s in g
         ):
             out.add(name)

@@ -128,8 +128,7 @@ def _sentences(text: str, budget: Budget) -> Iterator[str]:
     for line in text.split("\n"):
         for piece in pieces(line):
             budget.check()
-            for sentence in sentences(piece):
-                yield from pieces(sentence)
+            yield from sentences(piece)  # parts of a piece: none longer than it
 
 
 def _overlaps(g: Found, rules: list[Found]) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mdmem.engine.decide import Statement, keeps_value
-from mdmem.extract.candidates import Found, Resolver, canonical
+from mdmem.extract.candidates import Found, Resolver, canonical, slot_names
 from mdmem.extract.dates import When, find_when, minutes, parse_date
 from mdmem.extract.finder import Extraction
 from mdmem.extract.guard import UNREAD, Budget
@@ -191,11 +191,7 @@ class Extractor:
     def _names(self, attribute: str | None) -> tuple[str, ...]:
         """What a slot is called: its name, labels and aliases (cached)."""
         if attribute not in self._slot_names:
-            a = self.rules.attributes.get(attribute or "")
-            names = (attribute or "").replace("_", " ")
-            self._slot_names[attribute] = (
-                (names, *a.label.values(), *a.aliases) if a is not None else (names,)
-            )
+            self._slot_names[attribute] = slot_names(self.rules, attribute or "")
         return self._slot_names[attribute]
 
     def _items(self, attribute: str | None, value: Value) -> list[Value]:
