@@ -17,6 +17,7 @@ from typing import Any
 from mdmem.errors import SlugError
 from mdmem.extract.candidates import Found, Resolver, slot_names
 from mdmem.extract.dates import find_when
+from mdmem.extract.guard import Runaway
 from mdmem.extract.modality import clause_start, mood, sentences
 from mdmem.extract.model_prompt import KINDS  # one list for the schema and the check
 from mdmem.extract.prefilter import PatternSet
@@ -193,7 +194,10 @@ def asked_for(msg: Message, attribute: str, kind: str, resolver: Resolver,
               patterns: PatternSet[tuple[str, str]]) -> str | None:  # fmt: skip
     """'forget' or 'invalidate' when the rule path's reader finds the message asking to forget
     or saying the end of this slot; None when it does not (the model's word is not enough)."""
-    kinds = {f.kind for _, f in find_candidates(msg.text, patterns, resolver) if f.attribute == attribute}
+    try:
+        kinds = {f.kind for _, f in find_candidates(msg.text, patterns, resolver) if f.attribute == attribute}
+    except Runaway:  # a message too slow to read confirms nothing: the candidate is not applied
+        return None
     if "forget" in kinds:
         return "forget"
     if kind == "invalidate" and "invalidate" in kinds:

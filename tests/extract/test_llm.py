@@ -378,3 +378,23 @@ def test_concurrency_bounds_calls_at_once(vault, monkeypatch):
     cfg = LLMConfig(MODEL, concurrency=2, retries=0)
     r = ingest_text(vault, text, extractor=finder_for(cfg))
     assert r.errors == [] and cfg.usage.calls == 6 and state["most"] == 2
+
+
+def test_a_message_too_slow_to_check_loses_the_forget_not_the_ingest(vault, monkeypatch):
+    """The rule reader confirms a model's forget; when it runs out of time on the message, the
+    forget is not applied and the rest of the answer still is."""
+    from mdmem.extract import model_check
+    from mdmem.extract.guard import Runaway
+
+    def slow(*a, **kw):
+        raise Runaway(2.0)
+
+    monkeypatch.setattr(model_check, "find_candidates", slow)
+    vault.set("gym", "Iron Temple")
+    text = "User: Please forget my gym. I moved to Shanghai.\n"
+    r, _ = run(vault, text, answer(
+        fact(attribute="gym", kind="forget", value=None, quote="Please forget my gym."),
+        fact(attribute="home_city", value="Shanghai", quote="I moved to Shanghai."),
+    ))  # fmt: skip
+    assert vault.get("gym").status == "active" and vault.get("home_city").value == "Shanghai"
+    assert any("does not ask to forget gym" in n for n in r.notes)
