@@ -1,4 +1,4 @@
-"""The model options `ingest`, `eval` and `ask` share: --llm-timeout, --llm-retries,
+"""The model options `ingest` and `eval` share: --llm-timeout, --llm-retries,
 --llm-concurrency, --no-cache (each also read from MDMEM_LLM_* in the environment)."""
 
 from __future__ import annotations
