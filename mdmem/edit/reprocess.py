@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from mdmem.edit.new_messages import NewMessages
+from mdmem.edit.new_messages import NewMessages, statement_line
 from mdmem.engine.decide import Statement, decide
 from mdmem.model.factfile import Fact
 from mdmem.store.journal import live_entries
@@ -29,7 +29,7 @@ def only_new(
     state = dict(facts)
     out: list[Statement] = []
     for st in statements:
-        said_now = _line(st.source) in fresh
+        said_now = statement_line(st) in fresh
         if not said_now and (st.kind != "assert" or st.key in forgotten):
             continue
         before = state.get(st.key)
@@ -59,8 +59,3 @@ def forgotten_keys(vault: Vault, facts: Mapping[str, Fact]) -> set[str]:
             if isinstance(ch, dict) and ch.get("decision") == "DELETE" and ch.get("fact"):
                 keys.add(str(ch["fact"]))
     return keys
-
-
-def _line(source: str) -> int | None:
-    _, _, where = source.rpartition("#L")
-    return int(where) if where.isdigit() else None

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from mdmem.errors import RulesError
-from mdmem.files import atomic_write, read_required
+from mdmem.files import atomic_write, read_required, sha256
 from mdmem.model.factfile import ACTIONS
 from mdmem.model.rules import CARDINALITIES, STABILITIES, Attribute, Dependency, Rules, Topic
 from mdmem.model.rules_yaml import parse_rules
@@ -52,7 +52,7 @@ def load_rules_cached(meta: Path, path: Path) -> Rules:
 def parse_cached(meta: Path, text: str, path: str = "rules.yaml", *, lazy: bool = False) -> Rules:
     """`parse_rules(text, path, lazy=lazy)`, from the cache when this text validated before;
     a text that validates now is cached (a failing one is not: its error is worked out anew)."""
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    digest = sha256(text)
     cached = read_cache(meta / CACHE_FILE, digest, path)
     if cached is not None:
         return cached
@@ -71,7 +71,7 @@ def write_cache(file: Path, digest: str, rules: Rules) -> None:
         return
     payload = json.dumps(to_plain(rules), ensure_ascii=False, separators=(",", ":")).encode()
     header = {"mdmem_rules_cache": FORMAT, "code": code_fingerprint(), "text_sha256": digest,
-              "payload_sha256": hashlib.sha256(payload).hexdigest()}  # fmt: skip
+              "payload_sha256": sha256(payload)}  # fmt: skip
     atomic_write(file, json.dumps(header).encode() + b"\n" + payload, durable=False)
 
 
@@ -89,7 +89,7 @@ def read_cache(file: Path, digest: str, path: str) -> Rules | None:
             and header.get("mdmem_rules_cache") == FORMAT
             and header.get("text_sha256") == digest
             and header.get("code") == code_fingerprint()
-            and header.get("payload_sha256") == hashlib.sha256(payload).hexdigest()
+            and header.get("payload_sha256") == sha256(payload)
         ):
             return None
         return from_plain(json.loads(payload), path)
