@@ -107,7 +107,17 @@ def fact_values(fact: Fact) -> list[str]:
 
 def redact_text(text: str, phrases: Iterable[str]) -> str:
     """Every occurrence of each phrase (any case) replaced by '[forgotten]', longest first."""
-    for phrase in sorted({p for p in phrases if p.strip()}, key=lambda p: (-len(p), p)):
+    return replace_phrases(text, longest_first(phrases))
+
+
+def longest_first(phrases: Iterable[str]) -> list[str]:
+    """The phrases to redact, blanks dropped, longest first (a phrase inside another goes after)."""
+    return sorted({p for p in phrases if p.strip()}, key=lambda p: (-len(p), p))
+
+
+def replace_phrases(text: str, ordered: list[str]) -> str:
+    """`redact_text` with the phrases already put in order by `longest_first`."""
+    for phrase in ordered:
         text = re.sub(re.escape(phrase), FORGOTTEN, text, flags=re.I)
     return text
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from mdmem.engine.cascade import Change
 from mdmem.files import atomic_write, sha256
+from mdmem.store.episodes import longest_first, replace_phrases
 from mdmem.store.journal_change import change_record, expanded
 
 _LINE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # made once, not per call
@@ -118,13 +118,15 @@ class Journal:
             return
         atomic_write(self.path, data[: data.rfind(b"\n") + 1])
 
-    def purge(self, key: str) -> int:
-        """Strip every value of fact `key` from the journal; returns how many records changed."""
-        return self._rewrite(lambda entry: _scrub(entry, key))
+    def purge(self, key: str, phrases: Iterable[str] = ()) -> int:
+        """Strip every value of fact `key` from the journal, and every mention of the phrases
+        (`redact`), in one rewrite; returns how many records changed."""
+        wanted = longest_first(phrases)
+        return self._rewrite(lambda entry: _redact(_scrub(entry, key), wanted))
 
-    def redact(self, phrases: list[str]) -> int:
+    def redact(self, phrases: Iterable[str]) -> int:
         """Replace every mention of the phrases (any case) in the journal by '[forgotten]'."""
-        wanted = sorted({p for p in phrases if p.strip()}, key=lambda p: (-len(p), p))
+        wanted = longest_first(phrases)
         if not wanted:
             return 0
         return self._rewrite(lambda entry: _redact(entry, wanted))
@@ -143,9 +145,7 @@ class Journal:
 
 def _redact(value: Any, phrases: list[str]) -> Any:
     if isinstance(value, str):
-        for phrase in phrases:
-            value = re.sub(re.escape(phrase), "[forgotten]", value, flags=re.I)
-        return value
+        return replace_phrases(value, phrases)
     if isinstance(value, list):
         return [_redact(v, phrases) for v in value]
     if isinstance(value, dict):

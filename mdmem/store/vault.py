@@ -333,8 +333,7 @@ class Vault:
                           extra=lambda _id: redact_episodes(self.root, phrases).ops)  # fmt: skip
         if purge and not dry_run:
             with self.lock:
-                self.journal.purge(st.key)
-                self.journal.redact(phrases)
+                self.journal.purge(st.key, phrases)
         return result
 
     def forget_text(self, phrase: str, *, purge: bool = False, dry_run: bool = False) -> Result:
