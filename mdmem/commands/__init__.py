@@ -13,11 +13,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     import typer
-
-    from mdmem.store.vault import Vault
 
 HELP = "Long-term memory about a person, kept as plain Markdown fact files."
 
@@ -93,20 +89,6 @@ def main(argv: list[str] | None = None) -> None:
         app(args=args, prog_name="mdmem")
     except KeyboardInterrupt:
         sys.exit(130)
-
-
-def vault_at(path: str | Path | None, wait: float = 10.0) -> Vault:
-    """The vault at path (None: the nearest one upward), telling stderr what crash recovery
-    did: the one opening of a vault for every command, typer's or not."""
-    from mdmem.store.vault import Vault
-
-    v = Vault(path, wait=wait) if path is not None else Vault.find(wait=wait)
-    v.report = _recovered  # a crash's leftovers
-    return v
-
-
-def _recovered(note: str) -> None:
-    sys.stderr.write(f"Recovered: {note}\n")
 
 
 def __getattr__(name: str) -> Any:

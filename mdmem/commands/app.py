@@ -106,9 +106,11 @@ def command(name: str | None = None, **kwargs: Any) -> Callable[[F], F]:
 
 def open_vault(path: Path | None, wait: float = 10.0) -> Vault:
     """The vault named by --vault / MDMEM_VAULT, else the nearest one upward."""
-    from mdmem.commands import vault_at
+    from mdmem.store.vault import Vault
 
-    return vault_at(path, wait)
+    v = Vault(path, wait=wait) if path is not None else Vault.find(wait=wait)
+    v.report = lambda note: typer.echo(f"Recovered: {note}", err=True)  # a crash's leftovers
+    return v
 
 
 def print_json(data: Any) -> None:

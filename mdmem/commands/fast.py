@@ -15,6 +15,11 @@ import os
 import re
 import sys
 from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mdmem.store.vault import Vault
 
 _VALUED = {"--vault": "vault", "--entity": "entity", "-e": "entity", "--as-of": "as_of"}
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -67,9 +72,22 @@ def _is_day(value: str) -> bool:
         return False
 
 
+def _vault_at(path: str | Path | None, wait: float = 10.0) -> Vault:
+    """The vault at path (None: the nearest one upward), telling stderr what crash recovery
+    did, as `commands.app.open_vault` does for typer's commands (this module loads no typer)."""
+    from mdmem.store.vault import Vault
+
+    v = Vault(path, wait=wait) if path is not None else Vault.find(wait=wait)
+    v.report = _recovered  # a crash's leftovers
+    return v
+
+
+def _recovered(note: str) -> None:
+    sys.stderr.write(f"Recovered: {note}\n")
+
+
 def run_ask(opts: dict[str, str | bool | None]) -> int:
     """Answer as `mdmem ask` does; the exit code (MdmemError: 'Error: …' and its code)."""
-    from mdmem.commands import vault_at
     from mdmem.errors import MdmemError
     from mdmem.model.slug import check_slug
     from mdmem.read.ask import ask
@@ -78,7 +96,7 @@ def run_ask(opts: dict[str, str | bool | None]) -> int:
         raw = opts.get("entity")
         entity = check_slug(raw, "entity") if isinstance(raw, str) else None
         path = opts.get("vault")
-        vault = vault_at(path if isinstance(path, str) else None)
+        vault = _vault_at(path if isinstance(path, str) else None)
         answer = ask(vault, str(opts["question"]), as_of=opts.get("as_of"),  # type: ignore[arg-type]
                      entity=entity)  # fmt: skip
     except MdmemError as e:
@@ -111,13 +129,12 @@ def parse_mcp(args: list[str]) -> dict[str, str | float | None] | None:
 
 def run_mcp(opts: dict[str, str | float | None]) -> int:
     """Serve the vault over stdio as `mdmem mcp` does; the exit code."""
-    from mdmem.commands import vault_at
     from mdmem.errors import MdmemError
 
     wait = float(opts["wait"] or 0)
     try:
         path = opts.get("vault")
-        vault = vault_at(path if isinstance(path, str) else None, wait)
+        vault = _vault_at(path if isinstance(path, str) else None, wait)
         from mdmem.server.app import serve  # the MCP SDK loads only now
 
         serve(vault.root, wait=wait)
