@@ -38,6 +38,12 @@ class IngestResult:
         c.update(ch.decision for ch in self.plan.changes if ch.cause)
         return c
 
+    def cascaded(self) -> Counter[str]:
+        """The facts a cascade left changed, one each by its last change, as the table shows
+        them (`counts` has every change: a fact doubted twice in a batch counts twice there)."""
+        final = {ch.key: ch for ch in self.plan.changes}
+        return Counter(ch.decision for ch in final.values() if ch.cause)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "source": self.source, "sha256": self.sha256, "skipped": self.skipped,
@@ -57,7 +63,7 @@ def summary(results: list[IngestResult]) -> str:
     cascades: Counter[str] = Counter()
     for r in results:
         c.update(d for _, d in r.plan.decisions)
-        cascades.update(ch.decision for ch in r.plan.changes if ch.cause)
+        cascades.update(r.cascaded())
     skipped = sum(r.skipped for r in results)
     failed = sum(bool(r.errors) for r in results)
     head = f"{len(results)} source{'s' * (len(results) != 1)}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -332,3 +333,14 @@ def test_cli_ingest_table_shows_the_backfilled_value(vault, tmp_path, monkeypatc
     assert res.exit_code == 0, res.output
     [row] = [line for line in res.stdout.splitlines() if "BACKFILL" in line]
     assert "+ Vancouver (2019-01-01 – 2023-06-01)" in row and "Toronto" not in row
+
+
+def test_the_summary_counts_each_cascaded_fact_once_as_the_table_shows_it(vault):
+    """Two statements in one batch can doubt the same fact twice; the person sees one row."""
+    ingest_paths(vault, [ROOT / "sample_vault/transcripts/2025-08-15-en.md"])
+    [r] = ingest_paths(vault, [ROOT / "sample_vault/transcripts/2026-02-10-en.md"])
+    final = {c.key: c for c in r.plan.changes}
+    uncertain = sum(c.decision == "UNCERTAIN" for c in final.values() if c.cause)
+    assert uncertain < sum(c.decision == "UNCERTAIN" for c in r.plan.changes)  # doubted twice
+    counted = re.search(r"UNCERTAIN (\d+)", summary([r]).split("cascades:")[1])
+    assert counted is not None and int(counted[1]) == uncertain
