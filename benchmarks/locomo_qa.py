@@ -108,7 +108,7 @@ def first_line(text: str) -> str:
 
 def named_people(question: str, people: list[str]) -> set[str]:
     """The conversation's people whose first name the question uses."""
-    said = set(norm(question).replace(" s ", " ").split())
+    said = set(norm(question.replace("`", "'")).split())
     return {p for p in people if norm(p).split()[0] in said}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 PHRASES: dict[str, str] = {
     # --- answers, one per fact state (docs/states.md) ---
     "nothing": "I don't know: nothing in memory answers that.",
+    "nothing_about": "I know nothing about {who}.",
     "stale": "That is out of date. ",
     "doubtful": "That may no longer hold. ",
     "yes": "Yes. ",

@@ -10,24 +10,27 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
 from mdmem.errors import MdmemError
 from mdmem.lang import phrases
-from mdmem.lang.detect import detect_lang
 from mdmem.lang.phrases import phrase
+from mdmem.lang.questions import YES_NO
 from mdmem.lang.tokens import fold, tokens
 from mdmem.llm import LLMError, complete
 from mdmem.model.factfile import DATE_RE, Fact
 from mdmem.model.rules import Rules, norm
 from mdmem.read import answer as tpl
+from mdmem.read import compose
+from mdmem.read.compose import EVIDENCE
 from mdmem.read.index import Index
-from mdmem.read.match import Question
+from mdmem.read.passages import Passage, PassageIndex
+from mdmem.read.question import Question
 from mdmem.read.retrieve import fact_json, premise, retrieve
 from mdmem.read.route import answers_alone, fact_values, labelled, old_values
-from mdmem.read.said import asks_what_was_said, passage_answer, recall
+from mdmem.read.said import search
 from mdmem.store.vault import Vault
 
 PASSAGES = 3  # passages quoted when the words answer: enough to find it, few enough to read
@@ -35,25 +38,6 @@ PASSAGES = 3  # passages quoted when the words answer: enough to find it, few en
 # Phrases that say "uncertain/unknown" and "removed": the evaluator reads these (evaluate.py).
 UNCERTAIN_WORDS = phrases.UNCERTAIN_WORDS
 REMOVED_WORDS = phrases.REMOVED_WORDS
-
-_HISTORY = re.compile(
-    r"\b(?:over time|from (?:the )?earliest|earliest to latest|oldest to newest|in (?:chronological )?order"
-    r"|history|timeline|chronolog\w*|how (?:has|have|did) .{0,40}chang\w*|changes|list (?:all|every)"
-    r"|all (?:the )?\w+(?: \w+)? (?:i|we)(?:'ve| have) (?:ever )?\w+|every \w+ (?:i|we)(?:'ve| have)|so far)\b"
-    r"|变化|变过|换过|历史|历程|怎么变|如何变|先后|依次|顺序|从最早|按时间|一直以来|哪些.{0,6}过|过哪些|过几",
-    re.I,
-)
-_PAST = re.compile(
-    r"\b(?:used to|before|previous(?:ly)?|former(?:ly)?|earlier|in the past|originally|at first"
-    r"|prior|back then|once)\b|以前|之前|过去|原来|原先|曾经|先前|从前|当初|早先|一开始|上一[个份家]",
-    re.I,
-)
-_YES_NO = re.compile(
-    r"^\s*(?:do|does|did|is|are|am|was|were|have|has|can|could|should|will|would)\b"
-    r"|(?:吗|么|是不是|对吗|对不对|有没有|是否)\s*[？?]?\s*$",
-    re.I,
-)
-
 
 @dataclass
 class Answer:
@@ -68,16 +52,27 @@ class Answer:
     topic: str | None = None
     model: str | None = None
     evidence: list[dict[str, Any]] = field(default_factory=list)  # passages quoted
+    answer: str = ""  # the first line: the answer itself (compose.py)
+    type: str = "what"  # the question's type (lang/questions.py)
+    source: str = "none"  # what the first line comes from: fact | event | plan | passage | none
+    basis: list[dict[str, Any]] = field(default_factory=list)  # whose facts or words it states
+    confidence: float = 0.0
+    fact_objects: list[Fact] = field(default_factory=list, repr=False)  # the facts themselves
 
     def to_json(self) -> dict[str, Any]:
         return {
             "question": self.question,
-            "answer": self.text,
+            "answer": self.answer or self.text.split("\n", 1)[0],
+            "text": self.text,
             "lang": self.lang,
+            "type": self.type,
             "mode": self.mode,
             "as_of": self.as_of,
             "topic": self.topic,
             "model": self.model,
+            "source": self.source,
+            "confidence": self.confidence,
+            "basis": self.basis,
             "facts": self.facts,
             "evidence": self.evidence,
         }
@@ -100,34 +95,85 @@ def ask(
     llm: str | None = None,
     api_base: str | None = None,
     llm_options: dict[str, Any] | None = None,
+    evidence: int = EVIDENCE,
 ) -> Answer:
-    """Answer a question from the vault: current state first, history when asked."""
+    """Answer a question from the vault: the answer on the first line, then its evidence."""
     if as_of is not None and not _is_day(as_of):
         raise MdmemError(f"--as-of {as_of!r} is not a date; write it like 2025-06-01")
-    with Index(vault.root) as index:
-        # Each read refreshes the folders it reads; what changed is parsed once, for the
-        # snapshot too. A warm ask about one person stats that person's files only.
-        index.refresh_as_read(vault.parsed)
-        result = answer_from_index(index, vault.rules, question, as_of=as_of, entity=entity)
-    if as_of is None:
-        route = _route(result, vault.rules)
+    if not question.strip():
+        raise MdmemError("the question is empty; ask it in words, like: mdmem ask \"Where do I live?\"")
+    if evidence < 0:
+        raise MdmemError(f"--evidence {evidence} is below 0; give how many quotes to show, like --evidence 3")
+    q = Question.of(question)
+    said = PassageIndex(vault.root, vault.meta)
+    try:
+        said.refresh()
+        with Index(vault.root) as index:
+            # Each read refreshes the folders it reads; what changed is parsed once, for the
+            # snapshot too. A warm ask about one person stats that person's files only.
+            index.refresh_as_read(vault.parsed)
+            q = _named(q.naming(index.entities(), said.speakers()), index)
+            unknown = [n for n in q.strangers if not said.search(tokens(n), limit=1)]
+            if unknown and not q.people and not q.speakers and entity is None:
+                result = Answer(question, "", q.lang, "none", as_of=as_of, type=q.type)
+                _finish(result, compose.nothing_about(unknown, q.lang))
+                return result
+            result = answer_from_index(index, vault.rules, q, as_of=as_of, entity=entity)
+        found: list[Passage] = []
+        route = _route(result, q, vault.rules) if as_of is None else None
         if route is not None:
-            _from_passages(vault, result, instead=route == "instead")
+            found = _passages(said, q, result, instead=route == "instead")
+    finally:
+        said.close()
+    _compose(result, q, found, route, evidence)
     if llm is not None:
         text = llm_answer(result, model=llm, api_base=api_base, options=llm_options)
         if text != result.text:  # else the model dropped what the template says: not its answer
             result.text, result.model = text, llm
+            result.answer = text.strip().split("\n", 1)[0]
     return result
 
 
-def _route(result: Answer, rules: Rules) -> str | None:
+def _named(q: Question, index: Index) -> Question:
+    """The question without the capitalised words that are values of facts ('Is Google still
+    my employer?'): only the rest may be people memory knows nothing of."""
+    values = {n for n in q.strangers if index.search(tokens(n), limit=1)}
+    return replace(q, names=tuple(n for n in q.names if n not in values)) if values else q
+
+
+def _finish(result: Answer, c: compose.Composed) -> None:
+    result.answer = c.first.split("\n", 1)[0]
+    result.text = "\n".join([c.first, *c.quotes])
+    result.source, result.basis, result.confidence = c.source, c.basis, c.confidence
+    result.evidence = c.evidence
+
+
+def _compose(result: Answer, q: Question, found: list[Passage], route: str | None, evidence: int) -> None:  # fmt: skip
+    """The answer line and its evidence: the facts' sentence when they answer (quotes after
+    it when they may say less than the words did), else a span of the best passage."""
+    facts = result.fact_objects
+    spoken = compose.from_passages(q, found, result.lang, evidence=evidence) if found else None
+    if result.mode != "none" and (route != "instead" or spoken is None):
+        c = compose.from_facts(result.text, facts, q, result.lang)
+        if spoken is not None:
+            c.quotes, c.evidence = spoken.quotes, spoken.evidence
+        _finish(result, c)
+        return
+    if spoken is None:
+        result.mode, result.facts = "none", []
+        _finish(result, compose.Composed(tpl.nothing(result.lang)))
+        return
+    result.mode, result.facts = "said", []
+    _finish(result, spoken)
+
+
+def _route(result: Answer, q: Question, rules: Rules) -> str | None:
     """How what was said joins the answer: None (the facts answer), "after" the facts, or
     "instead" of facts that only share a word with the question (route.py)."""
-    if result.mode == "none" or asks_what_was_said(result.question):
+    if result.mode == "none" or q.said:
         return "after"
     if result.mode not in ("current", "topic", "past", "history"):
         return None
-    q = Question.of(result.question)
     labels = labelled(q, rules, result.facts)
     named = result.mode == "topic" or bool(labels)
     # A question that takes an old value for current gets the correction: the fact is said
@@ -155,50 +201,42 @@ def _by_words(result: Answer) -> bool:
     return bool(partial) or not named and all(f.get("status") == "active" for f in facts)
 
 
-def _from_passages(vault: Vault, result: Answer, *, instead: bool = False) -> None:
-    """Quote what was said when no fact answers, or `instead` of facts that do not; after the
-    facts when the question asks for the words ('what did I tell you about…') or more than
-    they say: the structured state still comes first."""
-    found = recall(vault, result.question, limit=PASSAGES)
+def _passages(said: PassageIndex, q: Question, result: Answer, *, instead: bool = False) -> list[Passage]:  # fmt: skip
+    """What was said that bears on the question, when no fact answers, `instead` of facts that
+    do not, or after the facts when the question asks for the words or more than they say.
+    After a fact, a passage that says only a value it no longer holds would answer the old
+    value: the fact has already said what is current."""
+    found = search(said, q, limit=PASSAGES)
     if not instead and result.mode != "history":
-        # After a fact, a passage that says only a value it no longer holds would answer the
-        # old value: the fact has already said what is current.
         old = [fold(v) for v in old_values(result.facts)]
         found = [p for p in found if not any(v in fold(p.text) for v in old)]
-    if not found:
-        return
-    quoted = passage_answer(result.question, found, result.lang)
-    if result.mode == "none" or instead:
-        result.text, result.mode, result.facts = quoted, "said", []
-    else:
-        result.text = f"{result.text}\n{quoted}"
-    result.evidence = [p.to_json() for p in found]
+    return found
 
 
 def answer_from_index(
     index: Index,
     rules: Rules,
-    question: str,
+    question: str | Question,
     *,
     as_of: str | None = None,
     entity: str | None = None,
 ) -> Answer:
     """The template answer from an up-to-date index (pure apart from reading the index)."""
-    lang = detect_lang(question)
-    q = Question.of(question)
+    q = question if isinstance(question, Question) else Question.of(question).naming(index.entities(), [])
+    lang = q.lang
     matches, topic = retrieve(index, rules, q, entity=entity)
-    mode = "as_of" if as_of else "history" if _HISTORY.search(question) else "current"
-    if mode == "current" and _PAST.search(question):
+    mode = "as_of" if as_of else "history" if q.history else "current"
+    if mode == "current" and q.past:
         mode = "past"
     if topic is not None and mode == "current":
         mode = "topic"
-    ans = Answer(question, "", lang, mode, as_of=as_of, topic=topic)
+    ans = Answer(q.text, "", lang, mode, as_of=as_of, topic=topic, type=q.type)
     if not matches:
         ans.mode = "none"
         ans.text = tpl.nothing(lang)
         return ans
     ans.facts = [fact_json(m) for m in matches]
-    facts = [m.fact for m in matches]
+    facts = ans.fact_objects = [m.fact for m in matches]
     if mode == "topic":
         assert topic is not None
         ans.text = tpl.topic_answer(facts, rules.topics[topic], rules, lang)
@@ -210,7 +248,7 @@ def answer_from_index(
             tpl.history_sentence(f, rules, lang, full=mode == "history") for f in facts
         )
     else:
-        yes_no = bool(_YES_NO.search(question))
+        yes_no = bool(YES_NO.search(q.text))
         ans.text = _join(_current(f, q, rules, lang, yes_no, index, facts) for f in facts)
     return ans
 

@@ -19,6 +19,7 @@ from typing import Any
 from mdmem.lang.tokens import tokens, weight
 from mdmem.model.factfile import Fact
 from mdmem.model.rules import Rules
+from mdmem.model.slug import slugify
 from mdmem.read.answer import NOTE_SLOT, is_note
 from mdmem.read.index import Hit, Index
 from mdmem.read.infer import inferred
@@ -139,9 +140,16 @@ def retrieve(
     if entity is not None:
         return _retrieve(index, rules, q, [entity])
     known = index.entities()
-    named = mentioned_entities(known, q)
+    named = list(q.people) if q.resolved else mentioned_entities(known, q)
     if named:
         return _retrieve(index, rules, q, named)
+    if q.speakers or q.strangers:
+        # Someone is named who has no facts of their own: only what they own may answer
+        # (Caroline's dog), never someone else's fact.
+        scope = [e for e in known for s in q.speakers if e.startswith(slugify(s) + "-")]
+        if len(q.speakers) == 1 and not q.strangers and len(q.all_speakers) == 1 and DEFAULT_ENTITY in known:
+            scope.append(DEFAULT_ENTITY)  # the only speaker of the vault is its owner
+        return _retrieve(index, rules, q, scope) if scope else ([], None)
     if DEFAULT_ENTITY in known:  # the person by default; anyone else when that finds nothing
         found = _retrieve(index, rules, q, [DEFAULT_ENTITY])
         if found[0] or known == [DEFAULT_ENTITY]:

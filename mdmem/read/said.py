@@ -12,51 +12,26 @@ import re
 from dataclasses import replace
 from datetime import date, timedelta
 
-from mdmem.read.passages import Passage, PassageIndex, named_speaker
+from mdmem.lang.detect import detect_lang
+from mdmem.lang.questions import SAID, question_type
+from mdmem.read.passages import Passage, PassageIndex
+from mdmem.read.question import Question, named_period
 from mdmem.store.vault import Vault
 
-_WHEN = re.compile(
-    r"^\s*when\b|\bwhat (?:date|day|year|month|time)\b|\bhow long ago\b|\bwhich (?:day|year|month)\b"
-    r"|什么时候|哪天|哪一天|何时|几号|哪年|哪一年|哪个月|几月",
-    re.I,
-)
-_SAID = re.compile(
-    r"\b(?:what|everything) (?:did|have) (?:i|we|you|he|she|they|\w+) (?:tell|told|say|said|share|shared|mention|mentioned)\b"
-    r"|\b(?:recite|word for word|verbatim|exact (?:words|text|log|message|quote)|quote)\b"
-    r"|我(?:跟你|和你|对你)?(?:说过|讲过|提过|分享过)|原话|原文|逐字|一字不差",
-    re.I,
-)
+__all__ = ["named_period"]
+
 _WEEK = re.compile(r"\bweek\b|周|星期", re.I)
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
            "September", "October", "November", "December")  # fmt: skip
 
 
 def is_when_question(question: str) -> bool:
-    return bool(_WHEN.search(question))
+    return question_type(question, detect_lang(question)) == "when"
 
 
 def asks_what_was_said(question: str) -> bool:
     """True for questions about the words themselves, which a fact cannot answer."""
-    return bool(_SAID.search(question))
-
-
-_YEAR = re.compile(r"\b(1[89]\d\d|2\d\d\d)\b|(\d{4})年")
-
-
-def named_period(question: str) -> tuple[str, str] | None:
-    """The period a question names outright ('in May 2022', 'on September 8, 2023'), as
-    (first day, last day) widened by a week, since people tell of a day some days later;
-    None when it names none or only a relative one ('last Friday')."""
-    from mdmem.extract.dates import find_when  # see resolved()
-
-    years = {a or b for a, b in _YEAR.findall(question)}
-    found = find_when(question, "2000-01-01") if years else None
-    if found is None or found.start[:4] not in years:
-        return None
-    start = date.fromisoformat(found.start) - timedelta(days=7)
-    end = date.fromisoformat(found.through) - timedelta(days=1) if found.through else None
-    last = (end or date.fromisoformat(found.start)) + timedelta(days=7)  # `through` is exclusive
-    return start.isoformat(), last.isoformat()
+    return bool(SAID.search(question))
 
 
 def day_text(day: str, lang: str) -> str:
@@ -126,16 +101,27 @@ def passage_answer(question: str, passages: list[Passage], lang: str) -> str:
     return "\n".join(lines)
 
 
-def recall(vault: Vault, question: str, *, limit: int = 3) -> list[Passage]:
+def recall(vault: Vault, question: str | Question, *, limit: int = 3) -> list[Passage]:
     """The passages that best answer a question, the index brought up to date first."""
     index = PassageIndex(vault.root, vault.meta)
     try:
         index.refresh()
-        who = named_speaker(question, index.speakers())
-        found = index.search(question, speaker=who, limit=limit, near=named_period(question))
-        return with_replies(index, found)
+        q = question if isinstance(question, Question) else Question.of(question)
+        return search(index, q.naming([], index.speakers()), limit=limit)
     finally:
         index.close()
+
+
+ONLY = True
+
+
+def search(index: PassageIndex, q: Question, *, limit: int = 3) -> list[Passage]:
+    """The passages of an up-to-date index that best answer a question: only those said by
+    the people it names, when it names speakers; each question passage with its reply."""
+    who = q.speakers[0] if len(q.speakers) == 1 else None
+    only = (q.speakers or None) if ONLY else None
+    found = index.search(q.query, speaker=who, limit=limit, near=q.period, only=only)
+    return with_replies(index, found)
 
 
 def with_replies(index: PassageIndex, found: list[Passage]) -> list[Passage]:

@@ -1,0 +1,267 @@
+"""Spans taken from what was said: the words of a passage that answer a question, never more.
+
+A passage is cut into sentences; the sentence that shares most of the question's words holds
+the answer. From it the question's type takes its span (when → the resolved date of what it
+tells, where → the place, who → the person, how many → the number, why → the reason, what →
+the clause the question's words leave over). Nothing is paraphrased: a span is words of the
+passage (a date is the passage's own time words resolved against its session's day).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from mdmem.lang.tokens import fold, is_cjk, stem, tokens, weight
+from mdmem.read.question import Question
+
+_SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+[\"'”’)]*|$)")
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’.\-]*[A-Za-z0-9]|[A-Za-z0-9]")
+_CLAUSE = re.compile(r"[,;:()\u2013\u2014，；：]| - ")
+# Words that carry no answer: who is speaking, to be and to have, fillers, frames.
+_FRAME = frozenset(
+    """i i'm i've i'd i'll me my mine myself we we're we've our us you you're your he she him
+    her his they them their it it's its this that these those there here is am are was were be
+    been being have has had do does did done got get gets getting so really just also too very
+    actually pretty totally definitely quite a an the and or but of to in on at for with from by
+    about as into some any all lot lots kind sort thing things stuff one ones what which who when
+    where why how yeah yes no oh wow hey hi thanks thank well like can could would should will
+    gonna wanna now then still always ever even much many more most not never if than because
+    'cause cause since while during after before up out over off again around last ago recently
+    today yesterday tonight week weekend month year new great awesome amazing cool nice good way
+    glad happy sure fun bit little""".split()
+)
+_EDGE = frozenset(
+    """a an the my our your his her their its some any this that these those to of in on at for
+    with from by and or but so as into about is am are was were be been have has had do did
+    really just also too very actually yesterday today recently lately now then there here
+    again last week weekend ago which who that when where it i we you he she they me us""".split()
+)
+_REASON = re.compile(
+    r"\b(?:because|'cause|cause|since|so that|as it|due to|thanks to|in order to)\b\s*", re.I
+)
+_NUMBER = re.compile(
+    r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|once|twice"
+    r"|a couple|a few|several|both)\b", re.I,
+)  # fmt: skip
+_NOT = re.compile(r"\b(?:not|never|no|n't|nope|haven't|hasn't|didn't|don't|doesn't|wasn't|isn't)\b|不|没", re.I)
+_PLACE_CUE = re.compile(r"\b(?:in|at|to|from|near|around|visit(?:ed|ing)?|went to|moved to|live in)\s+$", re.I)
+_INTERJECTIONS = frozenset("hey hi wow thanks thank yeah yes oh congrats sorry ok okay well so and but hello cool great aw awesome".split())
+_RELATIONS = re.compile(
+    r"\bmy (?:(?:best|close|old|new) )?(mom|mother|dad|father|parents|sister|brother|sibling|siblings|wife|husband"
+    r"|partner|boyfriend|girlfriend|son|daughter|kids|children|grandma|grandmother|grandpa|grandfather|aunt|uncle"
+    r"|cousin|friend|friends|family|neighbou?r|boss|coworkers?|colleagues?|team|teammates|mentor|teacher|coach)\b",
+    re.I,
+)  # fmt: skip
+# Time words whose span is fuzzy: said as a span before the day they were said, not as a day.
+_FUZZY = re.compile(
+    r"\b(?:last|this past|the past|past) (week|weekend)\b|\b(?:a|one) week ago\b|\b(a few|few|couple of|a couple of) days ago\b"
+    r"|\bthe other day\b",
+    re.I,
+)  # fmt: skip
+_POINTING = re.compile(r"\W*(?:here'?s|here is|look at|check (?:it|this) out|this is)\b", re.I)
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Span:
+    """What a passage answers: the text, the sentence it was taken from, and how surely."""
+
+    text: str
+    sentence: str
+    cover: float  # share of the question's content words the sentence holds (0..1)
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.findall(text) if s.strip()]
+
+
+def _stems(text: str) -> set[str]:
+    return set(tokens(text, query=True))
+
+
+def cover(q: Question, text: str) -> float:
+    """The share of the question's content (by weight) that the text's words hold."""
+    asked = [t for t in q.query if fold(t) not in _speaker_words(q)]
+    if not asked:
+        return 0.0
+    have = _stems(text)
+    total = sum(weight(t) for t in asked)
+    return sum(weight(t) for t in asked if t in have) / total
+
+
+def _speaker_words(q: Question) -> set[str]:
+    return {stem(fold(w)) for p in (*q.speakers, *q.people) for w in re.split(r"[\s_-]+", p) if w}
+
+
+def best_sentence(q: Question, text: str) -> tuple[str, float]:
+    """The sentence of text that holds most of the question (the first of equals); a question
+    or a sentence that only points at a picture says less than a statement."""
+    best, score, kept = text.strip(), -1.0, 0.0
+    for s in sentences(text) or [text]:
+        c = cover(q, s)
+        worth = c * (0.5 if s.rstrip().endswith(("?", "？")) or _POINTING.match(s) else 1.0)
+        if worth > score:
+            best, score, kept = s, worth, c
+    return best, kept
+
+
+def span(q: Question, text: str, said_on: str, lang: str) -> Span:
+    """The words of a passage that answer the question, by its type."""
+    sentence, c = best_sentence(q, text)
+    if q.type == "when":
+        return Span(when_text(sentence, said_on, lang, whole=text), sentence, c)
+    if is_cjk(sentence):
+        return Span(_clause_zh(q, sentence), sentence, c)
+    found = None
+    if q.type == "yes_no":
+        found = ("No" if _NOT.search(sentence) else "Yes") if c >= 0.5 else None
+    elif q.type == "where":
+        found = _place(q, sentence)
+    elif q.type == "who":
+        found = _person(q, sentence)
+    elif q.type == "how_many":
+        m = _NUMBER.search(sentence)
+        found = m.group(1) if m else None
+    if found is None and q.why:
+        m = _REASON.search(sentence)
+        found = _trim(_CLAUSE.split(sentence[m.end():])[0]) if m else None
+    return Span(found or _leftover(q, sentence) or _trim(sentence), sentence, c)
+
+
+def when_text(sentence: str, said_on: str, lang: str, *, whole: str = "") -> str:
+    """The time a sentence tells, resolved against the day it was said: '7 May 2023', 'May
+    2023', 'the week before 16 May 2023'; the day it was said when it names none."""
+    from mdmem.extract.dates import find_when  # its patterns compile only when a span needs them
+
+    fuzzy = _FUZZY.search(sentence)
+    if fuzzy and lang != "zh":
+        unit = fuzzy.group(1) or ("days" if "day" in fuzzy.group(0) else "week")
+        what = {"week": "the week", "weekend": "the weekend"}.get(unit.lower(), f"{unit} days")
+        if "other day" in fuzzy.group(0).lower():
+            what = "a few days"
+        return f"{what} before {day_text(said_on, lang)}"
+    for text in (sentence, whole):
+        found = find_when(text, said_on) if text else None
+        if found is not None and not found.open_start:
+            return period_text(found.start, found.through, lang)
+    return day_text(said_on, lang)
+
+
+def period_text(start: str, through: str | None, lang: str) -> str:
+    """A span of time as a person says it: a day, a month, a year."""
+    first = date.fromisoformat(start)
+    days = (date.fromisoformat(through) - first).days if through else 1
+    if days >= 365 and first.month == 1 and first.day == 1:
+        return f"{first.year}年" if lang == "zh" else str(first.year)
+    if days >= 28 and first.day == 1:
+        return f"{first.year}年{first.month}月" if lang == "zh" else f"{MONTHS[first.month - 1]} {first.year}"
+    if days == 7 and lang != "zh":
+        return f"the week of {day_text(start, lang)}"
+    return day_text(start, lang)
+
+
+def day_text(day: str, lang: str) -> str:
+    """'7 May 2023' / '2023年5月7日'."""
+    d = date.fromisoformat(day[:10])
+    return f"{d.year}年{d.month}月{d.day}日" if lang == "zh" else f"{d.day} {MONTHS[d.month - 1]} {d.year}"
+
+
+def week_before(day: str) -> str:
+    return (date.fromisoformat(day[:10]) - timedelta(days=7)).isoformat()
+
+
+def _words(sentence: str) -> list[re.Match[str]]:
+    return list(_WORD.finditer(sentence))
+
+
+def _asked(q: Question, word: str) -> bool:
+    w = fold(word).replace("’", "'")
+    return stem(w) in q.stems or w in q.stems
+
+
+def _leftover(q: Question, sentence: str) -> str | None:
+    """The run of words the question does not use, within one clause, that says most: 'I took
+    my turtles to the beach in Tampa' for 'What did Nate take to the beach in Tampa?' leaves
+    'turtles'. A run right after a word of the question (its object) counts double."""
+    best: tuple[float, int, str] | None = None
+    for clause in _CLAUSE.split(sentence):
+        ws = _words(clause)
+        run: list[re.Match[str]] = []
+        after = False
+        for i, m in enumerate([*ws, None]):
+            if m is not None and not _asked(q, m.group(0)):
+                if not run:
+                    after = i > 0 and _asked(q, ws[i - 1].group(0))
+                run.append(m)
+                continue
+            content = [r for r in run if fold(r.group(0)).replace("’", "'") not in _FRAME]
+            if content:
+                text = _trim(clause[run[0].start() : run[-1].end()])
+                worth = len(content) * (2.0 if after else 1.0) - 0.1 * max(0, len(run) - 8)
+                if text and (best is None or worth > best[0]):
+                    best = (worth, len(run), text)
+            run = []
+    return best[2] if best else None
+
+
+def _trim(text: str) -> str:
+    """A span without the little words at its ends ('my turtles to the' → 'turtles')."""
+    ws = _words(text)
+    while ws and fold(ws[0].group(0)).replace("’", "'") in _EDGE:
+        ws.pop(0)
+    while ws and fold(ws[-1].group(0)).replace("’", "'") in _EDGE:
+        ws.pop()
+    if not ws:
+        return ""
+    return text[ws[0].start() : ws[-1].end()].strip(" ,;:'\"“”")
+
+
+def _names(q: Question, sentence: str) -> list[tuple[int, str]]:
+    """Capitalised runs of the sentence (its first word only after a cue), not the question's
+    own names: (offset, text)."""
+    out = []
+    ws = _words(sentence)
+    speakers = {fold(w) for p in q.all_speakers for w in p.split()}
+    i = 0
+    while i < len(ws):
+        w = ws[i].group(0)
+        if w[:1].isupper() and fold(w) not in _INTERJECTIONS and w not in ("I", "I'm", "I've") and not _asked(q, w) and fold(w) not in speakers:
+            j = i
+            while j + 1 < len(ws) and ws[j + 1].group(0)[:1].isupper():
+                j += 1
+            first = ws[i].start() == 0 or sentence[: ws[i].start()].rstrip()[-1:] in ".!?\"“"
+            if not first or j > i:
+                out.append((ws[i].start(), sentence[ws[i].start() : ws[j].end()]))
+            i = j + 1
+            continue
+        i += 1
+    return out
+
+
+def _place(q: Question, sentence: str) -> str | None:
+    names = _names(q, sentence)
+    cued = [n for at, n in names if _PLACE_CUE.search(sentence[:at])]
+    if cued or names:
+        return (cued or [n for _, n in names])[0]
+    m = re.search(r"\b(?:in|at|to|near)\s+((?:the|a|an|my|our)\s+)?([a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})", sentence)
+    return _trim(m.group(0)) if m else None
+
+
+def _person(q: Question, sentence: str) -> str | None:
+    names = [n for _, n in _names(q, sentence) if fold(n) not in _speaker_words(q)]
+    if names:
+        return names[0]
+    m = _RELATIONS.search(sentence)
+    if m:
+        who = q.speakers[0] if q.speakers else ""
+        return f"{who}'s {m.group(1)}" if who else m.group(0)
+    return None
+
+
+def _clause_zh(q: Question, sentence: str) -> str:
+    """A Chinese sentence's clause that holds most of the question."""
+    parts = [p.strip(" 。！？") for p in _CLAUSE.split(sentence) if p.strip(" 。！？")]
+    return max(parts, key=lambda p: cover(q, p), default=sentence)
