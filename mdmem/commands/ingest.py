@@ -8,13 +8,12 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
-from mdmem.commands import render
+from mdmem.commands import dates, render
 from mdmem.commands.app import (
     DryRunOpt,
     JsonOpt,
     VaultOpt,
     WaitOpt,
-    check_date,
     command,
     open_vault,
     print_json,
@@ -120,8 +119,8 @@ def ingest(
         str | None,
         typer.Option(
             "--date",
-            callback=check_date,
-            help="Date of messages that carry none (default: the file's modification time).",
+            callback=dates.callback("--date"),
+            help="Date of messages that carry none: a day, or words like 'yesterday' (default: the file's modification time).",
         ),
     ] = None,  # fmt: skip
     llm: Annotated[
