@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import calendar
 import re
-from collections.abc import Callable
 from datetime import date, datetime, timedelta
 
 from mdmem.errors import MdmemError
@@ -71,21 +70,6 @@ def _words(text: str, value: str, option: str, now: str) -> tuple[str, str]:
         start = d - timedelta(days=d.weekday())
         return start.isoformat(), (start + timedelta(days=6)).isoformat()
     return d.isoformat(), d.isoformat()
-
-
-def callback(option: str, *, end: bool = False) -> Callable[[str | None], str | None]:
-    """A typer callback reading the option as a span's first day (or, with `end`, its last):
-    a usage error naming the option when it is not a date."""
-
-    def read(value: str | None) -> str | None:
-        import typer
-
-        try:
-            return (last_day if end else first_day)(value, option)
-        except MdmemError as e:
-            raise typer.BadParameter(str(e).removeprefix(f"{option} ")) from None
-
-    return read
 
 
 def first_day(value: str | None, option: str) -> str | None:

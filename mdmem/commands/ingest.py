@@ -8,13 +8,14 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
-from mdmem.commands import dates, render
+from mdmem.commands import render
 from mdmem.commands.app import (
     DryRunOpt,
     JsonOpt,
     VaultOpt,
     WaitOpt,
     command,
+    date_option,
     open_vault,
     print_json,
 )
@@ -119,7 +120,7 @@ def ingest(
         str | None,
         typer.Option(
             "--date",
-            callback=dates.callback("--date"),
+            callback=date_option("--date"),
             help="Date of messages that carry none: a day, or words like 'yesterday' (default: the file's modification time).",
         ),
     ] = None,  # fmt: skip

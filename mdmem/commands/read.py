@@ -9,8 +9,7 @@ from typing import Annotated
 
 import typer
 
-from mdmem.commands import dates
-from mdmem.commands.app import JsonOpt, VaultOpt, command, open_vault, print_json
+from mdmem.commands.app import JsonOpt, VaultOpt, command, date_option, open_vault, print_json
 from mdmem.files import atomic_write
 from mdmem.model.slug import check_slug, split_key
 from mdmem.store.vault import Vault
@@ -18,7 +17,7 @@ from mdmem.store.vault import Vault
 AsOfOpt = Annotated[
     str | None,
     typer.Option(
-        "--as-of", callback=dates.callback("--as-of", end=True),
+        "--as-of", callback=date_option("--as-of", end=True),
         help="Answer as of this day (2025-06-01), the end of this month (2025-06) or year, or words ('last month').",
     ),
 ]  # fmt: skip
@@ -127,11 +126,11 @@ def timeline(
     entity: EntityFilter = None,
     since: Annotated[
         str | None,
-        typer.Option("--since", callback=dates.callback("--since"), help="From this day (or month, year, 'last month') on."),
+        typer.Option("--since", callback=date_option("--since"), help="From this day (or month, year, 'last month') on."),
     ] = None,
     until: Annotated[
         str | None,
-        typer.Option("--until", callback=dates.callback("--until", end=True), help="Up to this day (or the end of this month, year)."),
+        typer.Option("--until", callback=date_option("--until", end=True), help="Up to this day (or the end of this month, year)."),
     ] = None,
     fmt: Annotated[
         TimelineFormat, typer.Option("--format", help="table, md, json, mermaid or svg.")

@@ -8,7 +8,6 @@ of answer.py in the question's language, or, with `llm=`, hands the same facts t
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -27,7 +26,8 @@ from mdmem.read import compose
 from mdmem.read.compose import EVIDENCE
 from mdmem.read.index import Index
 from mdmem.read.passages import Passage, PassageIndex
-from mdmem.read.question import Question
+from mdmem.read.question import BadDate, Question
+from mdmem.read.question import as_of as question_day
 from mdmem.read.retrieve import fact_json, premise, retrieve
 from mdmem.read.route import answers_alone, fact_values, labelled, old_values
 from mdmem.read.said import search
@@ -118,7 +118,18 @@ def ask(
                 result = Answer(question, "", q.lang, "none", as_of=as_of, type=q.type)
                 _finish(result, compose.nothing_about(unknown, q.lang))
                 return result
-            result = answer_from_index(index, vault.rules, q, as_of=as_of, entity=entity)
+            asked = as_of
+            if as_of is None:
+                try:
+                    asked = question_day(q, vault.now[:10])
+                except BadDate as bad:
+                    result = Answer(question, "", q.lang, "none", type=q.type)
+                    _finish(result, compose.Composed(phrase("bad_date", q.lang, date=str(bad))))
+                    return result
+            result = answer_from_index(index, vault.rules, q, as_of=asked, entity=entity)
+            if as_of is None and asked is not None and result.mode == "none":
+                result = answer_from_index(index, vault.rules, q, entity=entity)  # the time is the words'
+            as_of = result.as_of
         found: list[Passage] = []
         route = _route(result, q, vault.rules) if as_of is None else None
         if route is not None:

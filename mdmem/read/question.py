@@ -25,8 +25,7 @@ _NAME_SPOT = re.compile(
     r"|\b(?:do|does|did|is|was|are|were|has|have|had|can|could|will|would|about|with|and)\s+([A-Z][a-z]+)\b"
 )
 _NOT_NAMES = frozenset(
-    """i january february march april may june july august september october november december
-    monday tuesday wednesday thursday friday saturday sunday christmas easter i'm""".split()
+    ["i", "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "christmas", "easter", "i'm"]
 )
 _YEAR = re.compile(r"\b(1[89]\d\d|2\d\d\d)\b|(\d{4})年")
 
@@ -146,3 +145,40 @@ def named_period(question: str) -> tuple[str, str] | None:
     end = date.fromisoformat(found.through) - timedelta(days=1) if found.through else None
     last = (end or date.fromisoformat(found.start)) + timedelta(days=7)  # `through` is exclusive
     return start.isoformat(), last.isoformat()
+
+
+_ISO_LIKE = re.compile(r"(?<![\d-])(\d{4})-(\d{1,2})(?:-(\d{1,2}))?(?![\d-])")
+_ZH_MONTH = re.compile(r"(去年|今年|前年)\s*([0-9]{1,2}|十[一二]?|[一二三四五六七八九])\s*月")
+_ZH_NUM = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10, "十一": 11, "十二": 12}
+
+
+class BadDate(ValueError):
+    """A question holds something written as a date that is none (2025-13)."""
+
+
+def as_of(q: Question, today: str) -> str | None:
+    """The day a question asks about, when it names a time already past ('Where did I work in
+    March 2025?', 'as of 2025-06', 'last summer', 去年三月): the last day of that time. None
+    when it names none; BadDate for a date that does not exist ('as of 2025-13')."""
+    import calendar
+
+    for m in _ISO_LIKE.finditer(q.text):
+        y, mo, d = int(m.group(1)), int(m.group(2)), m.group(3)
+        if not 1 <= mo <= 12 or d is not None and not 1 <= int(d) <= calendar.monthrange(y, mo)[1]:
+            raise BadDate(m.group(0))
+    from mdmem.read.spans import MONTHS
+
+    text = _ISO_LIKE.sub(lambda m: m.group(0) if m.group(3) else f"{MONTHS[int(m.group(2)) - 1]} {m.group(1)}", q.text)
+    text = re.sub(r"\bas (?:of|at)\b", "in", text, flags=re.I)
+    text = _ZH_MONTH.sub(lambda m: f"{int(today[:4]) - {'去年': 1, '今年': 0, '前年': 2}[m.group(1)]}年"
+                                   f"{int(m.group(2)) if m.group(2).isdigit() else _ZH_NUM[m.group(2)]}月", text)  # fmt: skip
+    if text == q.text and not _YEAR.search(text) and not re.search(r"\blast (?:spring|summer|fall|autumn|winter|year|month)\b|去年|上个月", text, re.I):
+        return None
+    from mdmem.extract.dates import find_when
+
+    found = find_when(text, today)
+    if found is None or found.open_start or found.end is not None or found.through is None:
+        return None
+    last = (date.fromisoformat(found.through) - timedelta(days=1)).isoformat()
+    return last if last < today else None
+

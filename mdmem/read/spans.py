@@ -21,22 +21,10 @@ _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’.\-]*[A-Za-z0-9]|[A-Za-z0-9]")
 _CLAUSE = re.compile(r"[,;:()\u2013\u2014，；：]| - ")
 # Words that carry no answer: who is speaking, to be and to have, fillers, frames.
 _FRAME = frozenset(
-    """i i'm i've i'd i'll me my mine myself we we're we've our us you you're your he she him
-    her his they them their it it's its this that these those there here is am are was were be
-    been being have has had do does did done got get gets getting so really just also too very
-    actually pretty totally definitely quite a an the and or but of to in on at for with from by
-    about as into some any all lot lots kind sort thing things stuff one ones what which who when
-    where why how yeah yes no oh wow hey hi thanks thank well like can could would should will
-    gonna wanna now then still always ever even much many more most not never if than because
-    'cause cause since while during after before up out over off again around last ago recently
-    today yesterday tonight week weekend month year new great awesome amazing cool nice good way
-    glad happy sure fun bit little""".split()
+    ["i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we", "we're", "we've", "our", "us", "you", "you're", "your", "he", "she", "him", "her", "his", "they", "them", "their", "it", "it's", "its", "this", "that", "these", "those", "there", "here", "is", "am", "are", "was", "were", "be", "been", "being", "have", "has", "had", "do", "does", "did", "done", "got", "get", "gets", "getting", "so", "really", "just", "also", "too", "very", "actually", "pretty", "totally", "definitely", "quite", "a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with", "from", "by", "about", "as", "into", "some", "any", "all", "lot", "lots", "kind", "sort", "thing", "things", "stuff", "one", "ones", "what", "which", "who", "when", "where", "why", "how", "yeah", "yes", "no", "oh", "wow", "hey", "hi", "thanks", "thank", "well", "like", "can", "could", "would", "should", "will", "gonna", "wanna", "now", "then", "still", "always", "ever", "even", "much", "many", "more", "most", "not", "never", "if", "than", "because", "'cause", "cause", "since", "while", "during", "after", "before", "up", "out", "over", "off", "again", "around", "last", "ago", "recently", "today", "yesterday", "tonight", "week", "weekend", "month", "year", "new", "great", "awesome", "amazing", "cool", "nice", "good", "way", "glad", "happy", "sure", "fun", "bit", "little"]
 )
 _EDGE = frozenset(
-    """a an the my our your his her their its some any this that these those to of in on at for
-    with from by and or but so as into about is am are was were be been have has had do did
-    really just also too very actually yesterday today recently lately now then there here
-    again last week weekend ago which who that when where it i we you he she they me us""".split()
+    ["a", "an", "the", "my", "our", "your", "his", "her", "their", "its", "some", "any", "this", "that", "these", "those", "to", "of", "in", "on", "at", "for", "with", "from", "by", "and", "or", "but", "so", "as", "into", "about", "is", "am", "are", "was", "were", "be", "been", "have", "has", "had", "do", "did", "really", "just", "also", "too", "very", "actually", "yesterday", "today", "recently", "lately", "now", "then", "there", "here", "again", "last", "week", "weekend", "ago", "which", "who", "that", "when", "where", "it", "i", "we", "you", "he", "she", "they", "me", "us"]
 )
 _REASON = re.compile(
     r"\b(?:because|'cause|cause|since|so that|as it|due to|thanks to|in order to)\b\s*", re.I
@@ -47,7 +35,7 @@ _NUMBER = re.compile(
 )  # fmt: skip
 _NOT = re.compile(r"\b(?:not|never|no|n't|nope|haven't|hasn't|didn't|don't|doesn't|wasn't|isn't)\b|不|没", re.I)
 _PLACE_CUE = re.compile(r"\b(?:in|at|to|from|near|around|visit(?:ed|ing)?|went to|moved to|live in)\s+$", re.I)
-_INTERJECTIONS = frozenset("hey hi wow thanks thank yeah yes oh congrats sorry ok okay well so and but hello cool great aw awesome".split())
+_INTERJECTIONS = frozenset(["hey", "hi", "wow", "thanks", "thank", "yeah", "yes", "oh", "congrats", "sorry", "ok", "okay", "well", "so", "and", "but", "hello", "cool", "great", "aw", "awesome"])
 _RELATIONS = re.compile(
     r"\bmy (?:(?:best|close|old|new) )?(mom|mother|dad|father|parents|sister|brother|sibling|siblings|wife|husband"
     r"|partner|boyfriend|girlfriend|son|daughter|kids|children|grandma|grandmother|grandpa|grandfather|aunt|uncle"

@@ -452,8 +452,8 @@ def test_cli_ask_text_json_and_as_of(moved: Vault) -> None:
     )
     data = json.loads(r.stdout)
     assert data["as_of"] == "2025-06-01" and "Guangzhou" in data["answer"]
-    r = runner.invoke(app, ["ask", "Where do I live?", "--as-of", "June", "--vault", root])
-    assert r.exit_code == 2
+    r = runner.invoke(app, ["ask", "Where do I live?", "--as-of", "2025-13", "--vault", root])
+    assert r.exit_code == 2 and "--as-of" in r.output and "no month 13" in r.output
 
 
 # --- a forgotten value appears in no output of any command --------------------------------

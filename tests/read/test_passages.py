@@ -148,10 +148,11 @@ def test_context_query_adds_what_was_said_after_the_facts(tmp_path: Path) -> Non
     runner = CliRunner()
     args = ["context", "--vault", str(tmp_path / "s"), "--query", "the noodle place downstairs"]
     text = runner.invoke(app, args).output
-    facts, said = text.split("## What was said")
-    assert "Shanghai" in facts and "noodle place downstairs" in said.splitlines()[2]
+    facts, said = text.split("## Answer")
+    assert "Shanghai" in facts and "noodle place downstairs" in said
     data = json.loads(runner.invoke(app, [*args, "--json"]).output)
     assert "noodle place" in data["passages"][0]["text"]
+    assert data["answer"]["answer"] == said.strip().splitlines()[0]
     assert "passages" not in json.loads(runner.invoke(app, args[:3] + ["--json"]).output)
 
 
