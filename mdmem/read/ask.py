@@ -164,6 +164,13 @@ def _compose(result: Answer, q: Question, found: list[Passage], route: str | Non
     it when they may say less than the words did), else a span of the best passage."""
     facts = result.fact_objects
     spoken = compose.from_passages(q, found, result.lang, evidence=evidence) if found else None
+    typed = spoken is not None and q.type in ("when", "where", "who", "how_many") and route == "after"
+    if typed and result.mode == "current" and spoken is not None and spoken.confidence >= 0.6:
+        # The facts say less than the words did, and the words hold the time, place, person
+        # or number asked: that is the answer; the facts' sentence comes with the evidence.
+        spoken.quotes.insert(0, result.text)
+        _finish(result, spoken)
+        return
     if result.mode != "none" and (route != "instead" or spoken is None):
         c = compose.from_facts(result.text, facts, q, result.lang)
         if spoken is not None:

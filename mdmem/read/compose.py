@@ -55,12 +55,25 @@ def from_facts(text: str, facts: list[Fact], q: Question, lang: str) -> Composed
         said = _life_answer(life[0], q.type, lang)
         if said:
             first, source = said, str(life[0].kind)
+    listed = [f for f in facts if f.status == "active" and isinstance(f.value, list) and f.value]
+    if q.type == "how_many" and len(listed) == 1 and "\n" not in text:
+        items = [str(v) for v in listed[0].value]  # type: ignore[union-attr]
+        first = f"{_count(len(items), lang)}: {_join(items, lang)}. {text}"
     sure = {"active": 0.9, "tentative": 0.6, "deleted": 0.9}
     return Composed(
         first, source=source,
         basis=[{"entity": f.entity, "attribute": f.attribute} for f in facts],
         confidence=min((sure.get(f.status, 0.5) for f in facts), default=0.0),
     )  # fmt: skip
+
+
+_COUNTS = "zero one two three four five six seven eight nine ten eleven twelve".split()
+
+
+def _count(n: int, lang: str) -> str:
+    if lang == "zh":
+        return f"{n}个"
+    return _COUNTS[n].capitalize() if n < len(_COUNTS) else str(n)
 
 
 def _life_answer(fact: Fact, kind: str, lang: str) -> str | None:
@@ -147,7 +160,7 @@ def _quotes(found: list[Passage], best: Passage, sp: Span, q: Question, lang: st
     order = [best, *[p for p in found if p is not best]]
     lines: list[str] = []
     shown: list[dict[str, Any]] = []
-    for i, p in enumerate(order):
+    for p in order:
         if len(lines) >= n:
             break
         if p.reply and shown and shown[-1]["anchor"] != _before(found, p):
@@ -163,7 +176,6 @@ def _quotes(found: list[Passage], best: Passage, sp: Span, q: Question, lang: st
         else:
             shown.append({**p.to_json(), "quote": text})
         lines.append(line)
-        del i
     return lines, shown
 
 
@@ -191,10 +203,6 @@ def trimmed(text: str, sentence: str) -> str:
         return text
     at = text.find(sentence)
     return ("…" if at > 0 else "") + sentence + ("…" if at + len(sentence) < len(text.rstrip()) else "")
-
-
-def confidence_of(c: float) -> float:
-    return round(c, 2)
 
 
 __all__ = ["EVIDENCE", "Composed", "cover", "from_facts", "from_passages", "nothing_about", "own"]

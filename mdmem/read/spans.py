@@ -106,10 +106,11 @@ def span(q: Question, text: str, said_on: str, lang: str) -> Span:
     found = None
     if q.type == "yes_no":
         found = ("No" if _NOT.search(sentence) else "Yes") if c >= 0.5 else None
-    elif q.type == "where":
-        found = _place(q, sentence)
+    elif q.type == "where":  # a place after 'in', 'at', 'to' first, in any sentence of it
+        cued = [c for c in (_cued_place(q, t) for t in [sentence, *sentences(text)]) if c]
+        found = cued[0] if cued else _place(q, sentence)
     elif q.type == "who":
-        found = _person(q, sentence)
+        found = next((w for w in (_person(q, t) for t in [sentence, *sentences(text)]) if w), None)
     elif q.type == "how_many":
         m = _NUMBER.search(sentence)
         found = m.group(1) if m else None
@@ -227,6 +228,10 @@ def _names(q: Question, sentence: str) -> list[tuple[int, str]]:
             continue
         i += 1
     return out
+
+
+def _cued_place(q: Question, sentence: str) -> str | None:
+    return next((n for at, n in _names(q, sentence) if _PLACE_CUE.search(sentence[:at])), None)
 
 
 def _place(q: Question, sentence: str) -> str | None:

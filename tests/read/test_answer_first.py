@@ -1,0 +1,139 @@
+"""Answer first (docs/reading.md#the-answer-first): the first line answers, about the right
+person; then at most a quote or two; and the issue's bad input gets one line or a clear error."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from mdmem.cli import app
+from mdmem.edit.ingest import ingest_text
+from mdmem.read.ask import ask
+from mdmem.read.question import Question
+from mdmem.store.vault import Vault
+
+CHAT_1 = """## 2023-05-08 13:56
+
+Caroline: I went to a support group yesterday. It was powerful.
+Melanie: That's great! I moved to Utrecht last year, my brother lives in Delft.
+Caroline: I started sailing lessons last week. My instructor is Marek.
+Melanie: I have two kids and I love painting sunsets.
+"""
+CHAT_2 = """## 2023-06-01 10:00
+
+Melanie: We went camping at Lake Tahoe with the kids. Then we went hiking.
+Caroline: I adopted a dog, her name is Pixie. I take her to the beach in Santa Cruz.
+"""
+
+
+@pytest.fixture(scope="module")
+def two(tmp_path_factory: pytest.TempPathFactory) -> Vault:
+    v = Vault.create(tmp_path_factory.mktemp("two") / "v", "personal")
+    ingest_text(v, CHAT_1, source="chat/1.md", date="2023-05-08")
+    ingest_text(v, CHAT_2, source="chat/2.md", date="2023-06-01")
+    return v
+
+
+def first(v: Vault, q: str, **kw: object) -> str:
+    return ask(v, q, **kw).text.split("\n", 1)[0]  # type: ignore[arg-type]
+
+
+def test_the_first_line_is_a_date_for_when(two: Vault) -> None:
+    assert first(two, "When did Caroline go to the support group?") == "7 May 2023"
+    assert first(two, "When did Caroline start sailing lessons?") == "The week before 8 May 2023"
+
+
+def test_the_first_line_is_a_place_or_a_person(two: Vault) -> None:
+    assert first(two, "Where does Caroline take her dog?") == "Santa Cruz"
+    assert first(two, "Who is Caroline's sailing instructor?") == "Marek"
+    assert first(two, "How many kids does Melanie have?") == "Two"
+
+
+def test_evidence_follows_trimmed_with_date_and_speaker(two: Vault) -> None:
+    a = ask(two, "When did Caroline go to the support group?")
+    lines = a.text.split("\n")
+    assert lines[1] == "On 8 May 2023 Caroline said: “I went to a support group yesterday. It was powerful.”"
+    assert len(lines) <= 3
+    assert len(ask(two, "When did Caroline go to the support group?", evidence=0).text.split("\n")) == 1
+    data = a.to_json()
+    assert data["answer"] == "7 May 2023" and data["source"] == "passage"
+    assert data["evidence"][0]["speaker"] == "Caroline" and 0 < data["confidence"] <= 1
+    assert {"answer", "evidence", "facts", "confidence"} <= set(data)
+
+
+def test_a_question_about_one_person_is_answered_from_their_words_only(two: Vault) -> None:
+    a = ask(two, "Where did Caroline move last year?")
+    assert "Utrecht" not in a.text.split("\n", 1)[0]  # Melanie moved there, not Caroline
+    assert all(b.get("speaker") == "Caroline" for b in a.basis)
+    a = ask(two, "Where did Melanie go camping?")
+    assert a.answer == "Lake Tahoe" and a.basis[0]["speaker"] == "Melanie"
+
+
+def test_a_person_memory_never_heard_of_is_said_so(two: Vault) -> None:
+    a = ask(two, "Where does Zoe live?")
+    assert a.text == "I know nothing about Zoe." and a.facts == [] and a.evidence == []
+
+
+def test_questions_are_read_once_into_one_value() -> None:
+    q = Question.of("When did Caroline start sailing lessons?").naming([], ["Caroline", "Melanie"])
+    assert (q.type, q.lang, q.speakers) == ("when", "en", ("Caroline",))
+    assert Question.of("我以前在哪里工作？").type == "where" and Question.of("我以前在哪里工作？").past
+    assert Question.of("How many pets do I have?").type == "how_many"
+    assert Question.of("Which cities has he lived in?").many
+    assert Question.of("Did I move?").type == "yes_no" and Question.of("你叫什么？").type == "what"
+    assert Question.of("What did she do in May 2023?").period == ("2023-04-24", "2023-06-07")
+
+
+def test_a_fact_list_is_counted(tmp_path: Path) -> None:
+    v = Vault.create(tmp_path / "v", "personal")
+    v.set("pets", ["Ash", "Birch", "Cedar"], date="2025-01-01")
+    assert first(v, "How many pets do I have?").startswith("Three: Ash, Birch and Cedar.")
+
+
+@pytest.fixture
+def sample(tmp_path: Path) -> Path:
+    import shutil
+
+    from tests.conftest import ROOT
+
+    shutil.copytree(ROOT / "sample_vault", tmp_path / "s", ignore=shutil.ignore_patterns(".mdmem"))
+    return tmp_path / "s"
+
+
+def test_dates_and_chinese_wordings_in_questions(sample: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MDMEM_NOW", "2026-03-01T12:00:00Z")
+    v = Vault(sample)
+    assert "Lingnan Tech" in first(v, "我以前在哪里工作？")
+    assert "Lingnan Tech" in first(v, "我在哪工作？")
+    assert first(v, "Where did I live last summer?").startswith("On 2025-08-31, your home city was Guangzhou")
+    assert "2025-06-30" in first(v, "Where do I live as of 2025-06?")
+    assert "2025-03-31" in first(v, "去年三月我住在哪？")
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["what?", "Where " + "do I really live " * 300 + "?", "Où est-ce que j'habite ?",
+     "What will I do next year?", "Where does Zoe live?", "Where do I live as of 2025-13?"],
+)  # fmt: skip
+def test_bad_input_gets_one_line(sample: Path, question: str) -> None:
+    a = ask(Vault(sample), question)
+    assert "\n" not in a.text.strip() or a.source == "fact"
+    if "Zoe" in question or "2025-13" in question:
+        assert a.facts == [] and "Shanghai" not in a.text  # never someone else's fact
+    if "2025-13" in question:
+        assert "2025-13" in a.text
+
+
+def test_bad_option_dates_name_the_option(sample: Path) -> None:
+    runner = CliRunner()
+    r = runner.invoke(app, ["ask", "Where do I live?", "--as-of", "2025-13", "--vault", str(sample)])
+    assert r.exit_code == 2 and "--as-of" in r.output
+    r = runner.invoke(app, ["timeline", "--since", "the day after never", "--vault", str(sample)])
+    assert r.exit_code == 2 and "--since" in r.output
+    r = runner.invoke(app, ["ask", "Where do I live?", "--as-of", "2025-06", "--json", "--vault", str(sample)])
+    assert json.loads(r.stdout)["as_of"] == "2025-06-30"
+    r = runner.invoke(app, ["ask", "", "--vault", str(sample)])
+    assert r.exit_code == 1 and "empty" in r.output
