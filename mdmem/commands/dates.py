@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 
 from mdmem.errors import MdmemError
 from mdmem.store.vault import utc_now
@@ -66,9 +66,6 @@ def _words(text: str, value: str, option: str, now: str) -> tuple[str, str]:
     if period == "month":
         last = calendar.monthrange(d.year, d.month)[1]
         return f"{d.year:04d}-{d.month:02d}-01", f"{d.year:04d}-{d.month:02d}-{last:02d}"
-    if period == "week":
-        start = d - timedelta(days=d.weekday())
-        return start.isoformat(), (start + timedelta(days=6)).isoformat()
     return d.isoformat(), d.isoformat()
 
 

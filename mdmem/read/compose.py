@@ -67,7 +67,7 @@ def from_facts(text: str, facts: list[Fact], q: Question, lang: str) -> Composed
     )  # fmt: skip
 
 
-_COUNTS = "zero one two three four five six seven eight nine ten eleven twelve".split()
+_COUNTS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 
 
 def _count(n: int, lang: str) -> str:
