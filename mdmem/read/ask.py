@@ -25,11 +25,12 @@ from mdmem.read import answer as tpl
 from mdmem.read import compose
 from mdmem.read.compose import EVIDENCE
 from mdmem.read.index import Index
+from mdmem.read.match import naming
 from mdmem.read.passages import Passage, PassageIndex
 from mdmem.read.question import BadDate, Question
 from mdmem.read.question import as_of as question_day
 from mdmem.read.retrieve import fact_json, premise, retrieve
-from mdmem.read.route import answers_alone, fact_values, labelled, old_values
+from mdmem.read.route import fact_values, old_values, passage_route
 from mdmem.read.said import search
 from mdmem.store.vault import Vault
 
@@ -112,7 +113,7 @@ def ask(
             # Each read refreshes the folders it reads; what changed is parsed once, for the
             # snapshot too. A warm ask about one person stats that person's files only.
             index.refresh_as_read(vault.parsed)
-            q = _named(q.naming(index.entities(), said.speakers()), index)
+            q = _named(naming(q, index.entities(), said.speakers()), index)
             unknown = [n for n in q.strangers if not said.search(tokens(n), limit=1)]
             if unknown and not q.people and not q.speakers and entity is None:
                 result = Answer(question, "", q.lang, "none", as_of=as_of, type=q.type)
@@ -131,7 +132,7 @@ def ask(
                 result = answer_from_index(index, vault.rules, q, entity=entity)  # the time is the words'
             as_of = result.as_of
         found: list[Passage] = []
-        route = _route(result, q, vault.rules) if as_of is None else None
+        route = passage_route(result.mode, result.facts, q, vault.rules) if as_of is None else None
         if route is not None:
             found = _passages(said, q, result, instead=route == "instead")
     finally:
@@ -185,40 +186,6 @@ def _compose(result: Answer, q: Question, found: list[Passage], route: str | Non
     _finish(result, spoken)
 
 
-def _route(result: Answer, q: Question, rules: Rules) -> str | None:
-    """How what was said joins the answer: None (the facts answer), "after" the facts, or
-    "instead" of facts that only share a word with the question (route.py)."""
-    if result.mode == "none" or q.said:
-        return "after"
-    if result.mode not in ("current", "topic", "past", "history"):
-        return None
-    labels = labelled(q, rules, result.facts)
-    named = result.mode == "topic" or bool(labels)
-    # A question that takes an old value for current gets the correction: the fact is said
-    # (also when it names the value in part: "St. Brigid's" for "St. Brigid's Hospital").
-    asked = set(q.query)
-    named = named or any(asked & set(tokens(v, query=True)) for v in old_values(result.facts))
-    if answers_alone(q, rules, result.facts, labels):
-        return "after" if _by_words(result) else None
-    # A fact in doubt or removed is said even when only its words matched: that is news.
-    active = all(f.get("status") == "active" for f in result.facts)
-    return "after" if named or not active else "instead"
-
-
-def _by_words(result: Answer) -> bool:
-    """Whether the facts may say less than what was said, which is then quoted after them: no
-    fact was named by its slot, only hit by words of its value ('Why did Jon start his dance
-    studio?' hits his liking dancing), or one holds no name or a list that may be partial."""
-    if result.mode not in ("current", "topic"):
-        return False
-    facts = result.facts
-    named = [f for f in facts if f.get("score_rules", 0) > 0 or result.mode == "topic"]
-    # A fact that holds no name ('children: mentioned, not by name') or a list that may be
-    # partial says less than the words did.
-    partial = [f for f in facts if f.get("status") == "active" and (f.get("value") is None or isinstance(f.get("value"), list))]  # fmt: skip
-    return bool(partial) or not named and all(f.get("status") == "active" for f in facts)
-
-
 def _passages(said: PassageIndex, q: Question, result: Answer, *, instead: bool = False) -> list[Passage]:  # fmt: skip
     """What was said that bears on the question, when no fact answers, `instead` of facts that
     do not, or after the facts when the question asks for the words or more than they say.
@@ -240,7 +207,7 @@ def answer_from_index(
     entity: str | None = None,
 ) -> Answer:
     """The template answer from an up-to-date index (pure apart from reading the index)."""
-    q = question if isinstance(question, Question) else Question.of(question).naming(index.entities(), [])
+    q = question if isinstance(question, Question) else naming(Question.of(question), index.entities(), [])
     lang = q.lang
     matches, topic = retrieve(index, rules, q, entity=entity)
     mode = "as_of" if as_of else "history" if q.history else "current"

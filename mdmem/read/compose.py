@@ -16,10 +16,11 @@ from typing import Any
 from mdmem.lang.phrases import phrase
 from mdmem.lang.tokens import fold, tokens
 from mdmem.model.factfile import Fact
+from mdmem.read.days import notation_text
 from mdmem.read.passages import Passage
 from mdmem.read.question import Question
 from mdmem.read.said import quote
-from mdmem.read.spans import Span, cover, day_text, span
+from mdmem.read.spans import Span, best_sentence, cover, span
 
 EVIDENCE = 2  # quotes after the answer line unless more are asked for
 LIST_ITEMS = 4  # items gathered for a question that asks for several things
@@ -83,22 +84,11 @@ def _life_answer(fact: Fact, kind: str, lang: str) -> str | None:
     if not raw:
         return None
     if key in ("when", "due"):
-        first, _, last = str(raw).partition("/")
-        text = _day_or_month(first, lang) + (f" – {_day_or_month(last, lang)}" if last else "")
+        text = notation_text(str(raw), lang)
         return f"{text} ({fact.value})" if fact.value else text
     if isinstance(raw, list):
         return phrase("list_sep", lang).join(str(x) for x in raw)
     return str(raw)
-
-
-def _day_or_month(text: str, lang: str) -> str:
-    from mdmem.read.spans import period_text
-
-    if len(text) == 10:
-        return day_text(text, lang)
-    if len(text) == 7:
-        return period_text(f"{text}-01", None, lang).rsplit(" ", 1)[0] + f" {text[:4]}" if lang != "zh" else f"{text[:4]}年{int(text[5:])}月"
-    return text
 
 
 def own(q: Question, found: list[Passage]) -> list[Passage]:
@@ -191,8 +181,6 @@ def _reply_of(found: list[Passage], p: Passage) -> Passage | None:
 
 
 def _sentence_for(q: Question, text: str) -> str:
-    from mdmem.read.spans import best_sentence
-
     return best_sentence(q, text)[0]
 
 

@@ -178,6 +178,11 @@ def mentioned_entities(entities: list[str], q: Question) -> list[str]:
     return out
 
 
+def naming(q: Question, entities: list[str], speakers: list[str]) -> Question:
+    """The question with the entities and the speakers it names, read once at the door."""
+    return q.naming(mentioned_entities(entities, q), speakers)
+
+
 def value_spellings(rules: Rules, q: Question) -> list[str]:
     """Every spelling of each `values` group the question mentions (Shanghai → 上海, 上海市)."""
     extra: list[str] = []

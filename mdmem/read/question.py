@@ -1,9 +1,9 @@
 """A question read once, at the door: its language, words, type, time and the people it names.
 
-`Question.of(text)` tokenises and classifies; `naming(...)` adds whom it names, against the
-entities and speakers the vault knows. Retrieval (retrieve.py, match.py), the routing (ask.py,
-route.py), passage search (said.py) and the composer (compose.py) all read this one value
-instead of reading the text again.
+`Question.of(text)` tokenises and classifies; `match.naming(q, entities, speakers)` adds whom
+it names, out of the entities and speakers the vault knows. Retrieval (retrieve.py, match.py),
+the routing (ask.py, route.py), passage search (said.py) and the composer (compose.py) all read
+this one value instead of reading the text again.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from datetime import date, timedelta
 from mdmem.lang import questions as qt
 from mdmem.lang.detect import detect_lang
 from mdmem.lang.tokens import STOP, ZH_STOP_CHARS, fold, stem, token_re, tokens, words
+from mdmem.read.days import MONTHS
 
 FUNCTION_WORD = 0.3
 
@@ -93,14 +94,12 @@ class Question:
             said=bool(qt.SAID.search(text)), period=named_period(text), names=names,
         )  # fmt: skip
 
-    def naming(self, entities: list[str], speakers: list[str]) -> Question:
-        """The same question with the entities and speakers it names."""
-        from mdmem.read.match import mentioned_entities
-
+    def naming(self, people: list[str], speakers: list[str]) -> Question:
+        """The same question with the entities it names (match.naming finds them) and the
+        speakers whose first name it uses, out of everyone who said something."""
         said = set(words(self.text))
         who = [s for s in speakers if fold(s).split() and fold(s).split()[0] in said]
-        people = tuple(mentioned_entities(entities, self))
-        return replace(self, people=people, speakers=tuple(who), all_speakers=tuple(speakers), resolved=True)
+        return replace(self, people=tuple(people), speakers=tuple(who), all_speakers=tuple(speakers), resolved=True)
 
     @property
     def strangers(self) -> list[str]:
@@ -166,8 +165,6 @@ def as_of(q: Question, today: str) -> str | None:
         y, mo, d = int(m.group(1)), int(m.group(2)), m.group(3)
         if not 1 <= mo <= 12 or d is not None and not 1 <= int(d) <= calendar.monthrange(y, mo)[1]:
             raise BadDate(m.group(0))
-    from mdmem.read.spans import MONTHS
-
     text = _ISO_LIKE.sub(lambda m: m.group(0) if m.group(3) else f"{MONTHS[int(m.group(2)) - 1]} {m.group(1)}", q.text)
     text = re.sub(r"\bas (?:of|at)\b", "in", text, flags=re.I)
     text = _ZH_MONTH.sub(lambda m: f"{int(today[:4]) - {'去年': 1, '今年': 0, '前年': 2}[m.group(1)]}年"

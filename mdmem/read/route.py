@@ -5,7 +5,7 @@ and its values explain the question's words, the people named and the question's
 ("what", "name", "now") aside. "Who is Tim's favorite basketball player?" shares only
 "favorite" with the likes and dislikes: "basketball player" is left over, so the passages that
 say it are quoted after the fact. A fact matched only by the words of its value never answers
-alone (ask.py's `_by_words`).
+alone (`_by_words`). `passage_route` says how what was said joins the facts' answer.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from mdmem.lang.tokens import fold, stem, words
+from mdmem.lang.tokens import fold, stem, tokens, words
 from mdmem.model.rules import Rules
 from mdmem.read.match import Question, attribute_cover, covered, mention_units
 
@@ -61,6 +61,39 @@ def answers_alone(q: Question, rules: Rules, facts: list[dict[str, Any]],
     """Whether the facts explain the question well enough to stand without quoted passages."""
     left = loose_words(q, rules, facts, labels)
     return sum(0.5 if len(w) == 1 and not w.isascii() else 1.0 for w in left) < LOOSE
+
+
+def passage_route(mode: str, facts: list[dict[str, Any]], q: Question, rules: Rules) -> str | None:
+    """How what was said joins the answer: None (the facts answer), "after" the facts, or
+    "instead" of facts that only share a word with the question."""
+    if mode == "none" or q.said:
+        return "after"
+    if mode not in ("current", "topic", "past", "history"):
+        return None
+    labels = labelled(q, rules, facts)
+    named = mode == "topic" or bool(labels)
+    # A question that takes an old value for current gets the correction: the fact is said
+    # (also when it names the value in part: "St. Brigid's" for "St. Brigid's Hospital").
+    asked = set(q.query)
+    named = named or any(asked & set(tokens(v, query=True)) for v in old_values(facts))
+    if answers_alone(q, rules, facts, labels):
+        return "after" if _by_words(mode, facts) else None
+    # A fact in doubt or removed is said even when only its words matched: that is news.
+    active = all(f.get("status") == "active" for f in facts)
+    return "after" if named or not active else "instead"
+
+
+def _by_words(mode: str, facts: list[dict[str, Any]]) -> bool:
+    """Whether the facts may say less than what was said, which is then quoted after them: no
+    fact was named by its slot, only hit by words of its value ('Why did Jon start his dance
+    studio?' hits his liking dancing), or one holds no name or a list that may be partial."""
+    if mode not in ("current", "topic"):
+        return False
+    named = [f for f in facts if f.get("score_rules", 0) > 0 or mode == "topic"]
+    # A fact that holds no name ('children: mentioned, not by name') or a list that may be
+    # partial says less than the words did.
+    partial = [f for f in facts if f.get("status") == "active" and (f.get("value") is None or isinstance(f.get("value"), list))]  # fmt: skip
+    return bool(partial) or not named and all(f.get("status") == "active" for f in facts)
 
 
 def old_values(facts: list[dict[str, Any]]) -> list[str]:

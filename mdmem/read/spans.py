@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, timedelta
 
 from mdmem.lang.tokens import fold, is_cjk, stem, tokens, weight
+from mdmem.read.days import day_text, period_text
 from mdmem.read.question import Question
 
 _SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+[\"'”’)]*|$)")
@@ -49,8 +49,6 @@ _FUZZY = re.compile(
     re.I,
 )  # fmt: skip
 _POINTING = re.compile(r"\W*(?:here'?s|here is|look at|check (?:it|this) out|this is)\b", re.I)
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-          "September", "October", "November", "December")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -137,29 +135,6 @@ def when_text(sentence: str, said_on: str, lang: str, *, whole: str = "") -> str
         if found is not None and not found.open_start:
             return period_text(found.start, found.through, lang)
     return day_text(said_on, lang)
-
-
-def period_text(start: str, through: str | None, lang: str) -> str:
-    """A span of time as a person says it: a day, a month, a year."""
-    first = date.fromisoformat(start)
-    days = (date.fromisoformat(through) - first).days if through else 1
-    if days >= 365 and first.month == 1 and first.day == 1:
-        return f"{first.year}年" if lang == "zh" else str(first.year)
-    if days >= 28 and first.day == 1:
-        return f"{first.year}年{first.month}月" if lang == "zh" else f"{MONTHS[first.month - 1]} {first.year}"
-    if days == 7 and lang != "zh":
-        return f"the week of {day_text(start, lang)}"
-    return day_text(start, lang)
-
-
-def day_text(day: str, lang: str) -> str:
-    """'7 May 2023' / '2023年5月7日'."""
-    d = date.fromisoformat(day[:10])
-    return f"{d.year}年{d.month}月{d.day}日" if lang == "zh" else f"{d.day} {MONTHS[d.month - 1]} {d.year}"
-
-
-def week_before(day: str) -> str:
-    return (date.fromisoformat(day[:10]) - timedelta(days=7)).isoformat()
 
 
 def _words(sentence: str) -> list[re.Match[str]]:

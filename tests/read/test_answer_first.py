@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from mdmem.cli import app
 from mdmem.edit.ingest import ingest_text
 from mdmem.read.ask import ask
+from mdmem.read.match import naming
 from mdmem.read.question import Question
 from mdmem.store.vault import Vault
 
@@ -78,7 +79,7 @@ def test_a_person_memory_never_heard_of_is_said_so(two: Vault) -> None:
 
 
 def test_questions_are_read_once_into_one_value() -> None:
-    q = Question.of("When did Caroline start sailing lessons?").naming([], ["Caroline", "Melanie"])
+    q = naming(Question.of("When did Caroline start sailing lessons?"), [], ["Caroline", "Melanie"])
     assert (q.type, q.lang, q.speakers) == ("when", "en", ("Caroline",))
     assert Question.of("我以前在哪里工作？").type == "where" and Question.of("我以前在哪里工作？").past
     assert Question.of("How many pets do I have?").type == "how_many"
