@@ -57,6 +57,9 @@ _ZH = (
     ("yes_no", r"(?:吗|(?<![什怎那这多])么)\s*[？?]?\s*$|是不是|有没有|是否|对吗|对不对"),
 )
 RULES: dict[str, tuple[tuple[str, str], ...]] = {"en": _EN, "zh": _ZH}
+# Chinese characters that ask rather than say what a question is about (叫什么, 谁, 几个, 多少,
+# 哪, 名字): a passage need not hold them to answer it.
+ZH_ASKING = frozenset("叫谁几多少哪名字吗呢何")
 
 # A question that asks for several things ("What activities…", "Which cities…", 哪些): the
 # composer gathers items across passages and facts, and counts them for "how many".

@@ -34,7 +34,8 @@ from mdmem.read.route import fact_values, old_values, passage_route
 from mdmem.read.said import search
 from mdmem.store.vault import Vault
 
-PASSAGES = 3  # passages quoted when the words answer: enough to find it, few enough to read
+SURE_SPAN = 0.6  # a span this sure answers before facts that say less than the question asks
+PASSAGES = 3  # passages searched when the words answer: enough to find it, few enough to read
 
 # Phrases that say "uncertain/unknown" and "removed": the evaluator reads these (evaluate.py).
 UNCERTAIN_WORDS = phrases.UNCERTAIN_WORDS
@@ -130,8 +131,9 @@ def ask(
             result = answer_from_index(index, vault.rules, q, as_of=asked, entity=entity)
             if as_of is None and asked is not None and result.mode == "none":
                 result = answer_from_index(index, vault.rules, q, entity=entity)  # the time is the words'
-            as_of = result.as_of
         found: list[Passage] = []
+        # The state on a day the option names is the facts' alone; a day the question's words
+        # name ('What did Joanna watch on 1 May 2022?') may be answered by what was said then.
         route = passage_route(result.mode, result.facts, q, vault.rules) if as_of is None else None
         if route is not None:
             found = _passages(said, q, result, instead=route == "instead")
@@ -165,17 +167,24 @@ def _compose(result: Answer, q: Question, found: list[Passage], route: str | Non
     it when they may say less than the words did), else a span of the best passage."""
     facts = result.fact_objects
     spoken = compose.from_passages(q, found, result.lang, evidence=evidence) if found else None
-    typed = spoken is not None and q.type in ("when", "where", "who", "how_many") and route == "after"
-    if typed and result.mode == "current" and spoken is not None and spoken.confidence >= 0.6:
+    typed = q.type in ("when", "where", "who", "how_many") and route == "after" and result.mode == "current"
+    told = result.mode != "none" and compose.from_facts(result.text, facts, q, result.lang)
+    if told and told.first != result.text:
+        typed = False  # an event's date or place, or a count of the fact's items, answers
+    if spoken is not None and (typed or route == "beside") and spoken.confidence >= SURE_SPAN:
         # The facts say less than the words did, and the words hold the time, place, person
-        # or number asked: that is the answer; the facts' sentence comes with the evidence.
+        # or number asked, or the facts only share words with the question: the span is the
+        # answer; the facts' sentence comes first among the evidence.
         spoken.quotes.insert(0, result.text)
         _finish(result, spoken)
         return
-    if result.mode != "none" and (route != "instead" or spoken is None):
-        c = compose.from_facts(result.text, facts, q, result.lang)
+    if result.mode != "none" and (route not in ("instead",) or spoken is None):
+        c = told or compose.from_facts(result.text, facts, q, result.lang)
         if spoken is not None:
-            c.quotes, c.evidence = spoken.quotes, spoken.evidence
+            c.quotes, c.evidence = [*c.quotes, *spoken.quotes], spoken.evidence
+        elif found:  # no passage answers, but what was said may tell more than the facts
+            lines, c.evidence = compose.quoted(q, found, result.lang, evidence=evidence)
+            c.quotes = [*c.quotes, *lines]
         _finish(result, c)
         return
     if spoken is None:
@@ -192,7 +201,7 @@ def _passages(said: PassageIndex, q: Question, result: Answer, *, instead: bool 
     After a fact, a passage that says only a value it no longer holds would answer the old
     value: the fact has already said what is current."""
     found = search(said, q, limit=PASSAGES)
-    if not instead and result.mode != "history":
+    if not instead and result.mode not in ("history", "as_of"):
         old = [fold(v) for v in old_values(result.facts)]
         found = [p for p in found if not any(v in fold(p.text) for v in old)]
     return found

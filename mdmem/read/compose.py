@@ -57,12 +57,13 @@ def from_facts(text: str, facts: list[Fact], q: Question, lang: str) -> Composed
         if said:
             first, source = said, str(life[0].kind)
     listed = [f for f in facts if f.status == "active" and isinstance(f.value, list) and f.value]
+    quotes = []
     if q.type == "how_many" and len(listed) == 1 and "\n" not in text:
         items = [str(v) for v in listed[0].value]  # type: ignore[union-attr]
-        first = f"{_count(len(items), lang)}: {_join(items, lang)}. {text}"
+        first, quotes = counted(items, lang), [text]  # the count, then the fact that holds it
     sure = {"active": 0.9, "tentative": 0.6, "deleted": 0.9}
     return Composed(
-        first, source=source,
+        first, quotes, source=source,
         basis=[{"entity": f.entity, "attribute": f.attribute} for f in facts],
         confidence=min((sure.get(f.status, 0.5) for f in facts), default=0.0),
     )  # fmt: skip
@@ -71,10 +72,12 @@ def from_facts(text: str, facts: list[Fact], q: Question, lang: str) -> Composed
 _COUNTS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 
 
-def _count(n: int, lang: str) -> str:
+def counted(items: list[str], lang: str) -> str:
+    """'Three: Ash, Birch and Cedar.' / '3个：豆包、花卷、年糕。'."""
     if lang == "zh":
-        return f"{n}个"
-    return _COUNTS[n].capitalize() if n < len(_COUNTS) else str(n)
+        return f"{len(items)}个：{_join(items, lang)}。"
+    n = len(items)
+    return f"{_COUNTS[n].capitalize() if n < len(_COUNTS) else n}: {_join(items, lang)}."
 
 
 def _life_answer(fact: Fact, kind: str, lang: str) -> str | None:
@@ -113,8 +116,9 @@ def from_passages(q: Question, found: list[Passage], lang: str, *, evidence: int
     best, sp = ranked[0][1]
     first = sp.text
     if q.many and q.type not in ("when", "yes_no", "how_many"):
-        first = _gathered([s for _, (_, s) in ranked], lang)
-    quotes, shown = _quotes(found, best, sp, q, lang, evidence)
+        first = _gathered([s for _, (_, s) in ranked], lang) or first
+    first = first or sp.sentence.strip()
+    quotes, shown = _quotes(found, best, sp.sentence, q, lang, evidence)
     return Composed(
         first[:1].upper() + first[1:] if lang != "zh" else first, quotes, shown, "passage",
         [{"speaker": best.speaker, "episode": best.episode, "anchor": best.anchor}],
@@ -144,7 +148,13 @@ def _join(items: list[str], lang: str) -> str:
     return phrase("list_sep", lang).join(items[:-1]) + phrase("list_last", lang) + items[-1]
 
 
-def _quotes(found: list[Passage], best: Passage, sp: Span, q: Question, lang: str, n: int) -> tuple[list[str], list[dict[str, Any]]]:  # fmt: skip
+def quoted(q: Question, found: list[Passage], lang: str, *, evidence: int = EVIDENCE) -> tuple[list[str], list[dict[str, Any]]]:  # fmt: skip
+    """What was said, quoted after facts that answer, when no passage holds enough of the
+    question to answer it: the passages in the order found, each trimmed to its best sentence."""
+    return _quotes(found, found[0], None, q, lang, evidence) if found else ([], [])
+
+
+def _quotes(found: list[Passage], best: Passage, sentence: str | None, q: Question, lang: str, n: int) -> tuple[list[str], list[dict[str, Any]]]:  # fmt: skip
     """The basis passage first, trimmed to its sentence, then the next best, `n` in all; a
     question passage carries its reply on its line."""
     order = [best, *[p for p in found if p is not best]]
@@ -155,7 +165,7 @@ def _quotes(found: list[Passage], best: Passage, sp: Span, q: Question, lang: st
             break
         if p.reply and shown and shown[-1]["anchor"] != _before(found, p):
             continue  # a reply quoted only with its question
-        text = trimmed(p.text, sp.sentence if p is best else _sentence_for(q, p.text))
+        text = trimmed(p.text, sentence if p is best and sentence else _sentence_for(q, p.text))
         line = quote(replace(p, text=text, reply=False), lang)
         reply = _reply_of(found, p) if p.asks else None
         if reply is not None:

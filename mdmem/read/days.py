@@ -9,10 +9,16 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
           "September", "October", "November", "December")  # fmt: skip
 
 
-def day_text(day: str, lang: str) -> str:
-    """'7 May 2023' / '2023年5月7日'."""
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_ZH_WEEKDAYS = "一二三四五六日"
+
+
+def day_text(day: str, lang: str, *, weekday: bool = False) -> str:
+    """'7 May 2023' / '2023年5月7日'; with `weekday` 'Sunday, 7 May 2023' / '2023年5月7日（星期日）'."""
     d = date.fromisoformat(day[:10])
-    return f"{d.year}年{d.month}月{d.day}日" if lang == "zh" else f"{d.day} {MONTHS[d.month - 1]} {d.year}"
+    if lang == "zh":
+        return f"{d.year}年{d.month}月{d.day}日" + (f"（星期{_ZH_WEEKDAYS[d.weekday()]}）" if weekday else "")
+    return (f"{WEEKDAYS[d.weekday()]}, " if weekday else "") + f"{d.day} {MONTHS[d.month - 1]} {d.year}"
 
 
 def month_text(year: int, month: int, lang: str) -> str:

@@ -64,11 +64,12 @@ def answers_alone(q: Question, rules: Rules, facts: list[dict[str, Any]],
 
 
 def passage_route(mode: str, facts: list[dict[str, Any]], q: Question, rules: Rules) -> str | None:
-    """How what was said joins the answer: None (the facts answer), "after" the facts, or
-    "instead" of facts that only share a word with the question."""
+    """How what was said joins the answer: None (the facts answer), "after" the facts,
+    "beside" facts that say less than the question asks (the words' span may answer first),
+    or "instead" of facts that only share a word with the question."""
     if mode == "none" or q.said:
         return "after"
-    if mode not in ("current", "topic", "past", "history"):
+    if mode not in ("current", "topic", "past", "history", "as_of"):
         return None
     labels = labelled(q, rules, facts)
     named = mode == "topic" or bool(labels)
@@ -76,18 +77,25 @@ def passage_route(mode: str, facts: list[dict[str, Any]], q: Question, rules: Ru
     # (also when it names the value in part: "St. Brigid's" for "St. Brigid's Hospital").
     asked = set(q.query)
     named = named or any(asked & set(tokens(v, query=True)) for v in old_values(facts))
-    if answers_alone(q, rules, facts, labels):
-        return "after" if _by_words(mode, facts) else None
-    # A fact in doubt or removed is said even when only its words matched: that is news.
     active = all(f.get("status") == "active" for f in facts)
-    return "after" if named or not active else "instead"
+    if answers_alone(q, rules, facts, labels):
+        if not _by_words(mode, facts):
+            return None
+        # Facts hit only by the words of their value ("What movie did Joanna watch?" hits her
+        # liking watching movies) say less than the words did.
+        unnamed = active and not any(f.get("score_rules", 0) > 0 for f in facts) and mode != "topic"
+        return "beside" if unnamed else "after"
+    # A fact in doubt or removed is said even when only its words matched: that is news.
+    if not active:
+        return "after"
+    return "beside" if named else "instead"
 
 
 def _by_words(mode: str, facts: list[dict[str, Any]]) -> bool:
     """Whether the facts may say less than what was said, which is then quoted after them: no
     fact was named by its slot, only hit by words of its value ('Why did Jon start his dance
     studio?' hits his liking dancing), or one holds no name or a list that may be partial."""
-    if mode not in ("current", "topic"):
+    if mode not in ("current", "topic", "as_of"):
         return False
     named = [f for f in facts if f.get("score_rules", 0) > 0 or mode == "topic"]
     # A fact that holds no name ('children: mentioned, not by name') or a list that may be

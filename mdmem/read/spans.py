@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date
 
+from mdmem.lang.questions import ZH_ASKING
 from mdmem.lang.tokens import fold, is_cjk, stem, tokens, weight
-from mdmem.read.days import day_text, period_text
+from mdmem.read.days import MONTHS, WEEKDAYS, day_text, period_text
 from mdmem.read.question import Question
 
 _SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+[\"'”’)]*|$)")
@@ -69,13 +71,27 @@ def _stems(text: str) -> set[str]:
 
 
 def cover(q: Question, text: str) -> float:
-    """The share of the question's content (by weight) that the text's words hold."""
-    asked = [t for t in q.query if fold(t) not in _speaker_words(q)]
-    if not asked:
+    """The share of the question's content that the text holds: its words by weight, and its
+    Chinese content characters (function characters and the ones that only ask, 叫 谁 几,
+    aside), each counted as a word: a Chinese answer seldom repeats the question's character
+    pairs ('我的狗叫什么' is answered by '我家狗狗旺财'). A character that stands beside another
+    content character is held only with it (另一半 is not held by 一只)."""
+    asked = [t for t in q.query if not is_cjk(t) and fold(t) not in _speaker_words(q)]
+    held, chars = 0, 0
+    names = _speaker_words(q)
+    units = q.units
+    content = [u.cjk and u.weight >= 1.0 and u.text not in ZH_ASKING and u.text not in names for u in units]
+    for i, u in enumerate(units):
+        if not content[i]:
+            continue
+        chars += 1
+        pairs = [units[j].text + units[j + 1].text for j in (i - 1, i) if 0 <= j < len(units) - 1 and content[j] and content[j + 1]]  # fmt: skip
+        held += any(p in text for p in pairs) if pairs else u.text in text
+    total = sum(weight(t) for t in asked) + chars
+    if not total:
         return 0.0
     have = _stems(text)
-    total = sum(weight(t) for t in asked)
-    return sum(weight(t) for t in asked if t in have) / total
+    return (sum(weight(t) for t in asked if t in have) + held) / total
 
 
 def _speaker_words(q: Question) -> set[str]:
@@ -115,7 +131,40 @@ def span(q: Question, text: str, said_on: str, lang: str) -> Span:
     if found is None and q.why:
         m = _REASON.search(sentence)
         found = _trim(_CLAUSE.split(sentence[m.end():])[0]) if m else None
-    return Span(found or _leftover(q, sentence) or _trim(sentence), sentence, c)
+    if found is not None:
+        return Span(found, sentence, c)
+    left = _leftover(q, sentence)
+    if left is None or left[0] < WEAK:
+        # The sentence only echoes the question ('I wanted to feel closer to my faith'): the
+        # answer is in the sentence beside it ('Just yesterday I joined a nearby church').
+        near = _beside(q, text, sentence)
+        if near is not None and (left is None or near[0] > left[0]):
+            return Span(near[1], near[2], c)
+    return Span(left[1] if left else _trim(sentence), sentence, c)
+
+
+WEAK = 2.0  # a leftover worth less than this says little: the next sentence may say more
+NEAR = 0.7  # what a sentence beside the best one is worth against it
+
+
+def _beside(q: Question, text: str, sentence: str) -> tuple[float, str, str] | None:
+    """The best leftover of the sentences before and after `sentence` in the passage, with
+    the stretch of the passage that holds both sentences (quoted as the evidence)."""
+    parts = sentences(text)
+    if sentence not in parts:
+        return None
+    i = parts.index(sentence)
+    best = None
+    for j in (i + 1, i - 1):
+        if not 0 <= j < len(parts) or parts[j].rstrip().endswith(("?", "？")):
+            continue
+        left = _leftover(q, parts[j])
+        if left is not None and (best is None or left[0] * NEAR > best[0]):
+            a, b = (sentence, parts[j]) if j > i else (parts[j], sentence)
+            start, end = text.find(a), text.find(b) + len(b)
+            held = text[start:end] if 0 <= start < end else sentence
+            best = (left[0] * NEAR, left[1], held)
+    return best
 
 
 def when_text(sentence: str, said_on: str, lang: str, *, whole: str = "") -> str:
@@ -133,7 +182,12 @@ def when_text(sentence: str, said_on: str, lang: str, *, whole: str = "") -> str
     for text in (sentence, whole):
         found = find_when(text, said_on) if text else None
         if found is not None and not found.open_start:
-            return period_text(found.start, found.through, lang)
+            said = period_text(found.start, found.through, lang)
+            # 'last Friday' is said with its day of the week: 'Friday, 21 January 2022'.
+            day = date.fromisoformat(found.start)
+            named = re.search(rf"\b{WEEKDAYS[day.weekday()]}\b", text, re.I) or (lang == "zh" and re.search(r"(?:周|星期|礼拜)[一二三四五六日天]", text))
+            one = found.through is None or (date.fromisoformat(found.through) - day).days == 1
+            return day_text(found.start, lang, weekday=True) if named and one else said
     return day_text(said_on, lang)
 
 
@@ -146,12 +200,46 @@ def _asked(q: Question, word: str) -> bool:
     return stem(w) in q.stems or w in q.stems
 
 
-def _leftover(q: Question, sentence: str) -> str | None:
+# Words that open a new clause inside a sentence: a span never runs across them.
+_CLAUSE_WORDS = frozenset(
+    ["but", "because", "cause", "'cause", "when", "while", "which", "who", "so", "though", "although",
+     "if", "since", "until", "whereas", "plus", "then"]
+)  # fmt: skip
+_QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]")
+
+
+def _clauses(sentence: str) -> list[str]:
+    """A sentence cut at punctuation and at the words that open a clause."""
+    out = []
+    for part in _CLAUSE.split(sentence):
+        start = 0
+        for m in _words(part):
+            if fold(m.group(0)).replace("’", "'") in _CLAUSE_WORDS:
+                out.append(part[start : m.start()])
+                start = m.end()
+        out.append(part[start:])
+    return [c for c in out if c.strip()]
+
+
+def _head(q: Question) -> set[str]:
+    """The stems of the noun a what/which question asks for ('What kind of flooring', 'What
+    color glow', 'Which Disney movie'): a span right before it takes it along ('Marley
+    flooring', 'running group')."""
+    m = re.search(r"\b(?:what|which)\s+(?:kinds?\s+of\s+|types?\s+of\s+|sorts?\s+of\s+)?((?:[A-Za-z'-]+\s+){0,2}?[A-Za-z'-]+)"
+                  r"\s+(?:did|does|do|is|was|are|were|has|have|had|can|could|would|will)\b", q.text, re.I)  # fmt: skip
+    return {stem(fold(w)) for w in m.group(1).split()} if m else set()
+
+
+def _leftover(q: Question, sentence: str) -> tuple[float, str] | None:
     """The run of words the question does not use, within one clause, that says most: 'I took
     my turtles to the beach in Tampa' for 'What did Nate take to the beach in Tampa?' leaves
-    'turtles'. A run right after a word of the question (its object) counts double."""
-    best: tuple[float, int, str] | None = None
-    for clause in _CLAUSE.split(sentence):
+    'turtles'. A run right after a word of the question (its object) counts double, one
+    between two of its words ('shared my book with my writers group') three times; names and
+    quoted titles say more than other words; a long run says less. (worth, words) or None."""
+    best: tuple[float, str] | None = None
+    head = _head(q)
+    speakers = {fold(w) for p in q.all_speakers for w in p.split()}
+    for clause in _clauses(sentence):
         ws = _words(clause)
         run: list[re.Match[str]] = []
         after = False
@@ -163,18 +251,32 @@ def _leftover(q: Question, sentence: str) -> str | None:
                 continue
             content = [r for r in run if fold(r.group(0)).replace("’", "'") not in _FRAME]
             if content:
-                text = _trim(clause[run[0].start() : run[-1].end()])
-                worth = len(content) * (2.0 if after else 1.0) - 0.1 * max(0, len(run) - 8)
+                end = run[-1].end()
+                if m is not None and stem(fold(m.group(0))) in head:
+                    end = m.end()  # the noun asked for comes along: 'Marley flooring'
+                text = _trim(clause[run[0].start() : end])
+                named = sum(1 for r in content if r.group(0)[:1].isupper() and r.start() > 0
+                            and fold(r.group(0)) not in speakers)  # fmt: skip
+                place = 3.0 if after and m is not None else 2.0 if after or end > run[-1].end() else 1.0
+                worth = (min(len(content), 4) + named) * place - 0.2 * max(0, len(run) - 6)
+                if _QUOTED.search(clause[run[0].start() : end]):
+                    worth += 2.0
                 if text and (best is None or worth > best[0]):
-                    best = (worth, len(run), text)
+                    best = (worth, text)
             run = []
-    return best[2] if best else None
+    return best
+
+
+_WHEN_WORDS = frozenset((*MONTHS, *WEEKDAYS))  # 'December I joined a choir' starts at 'joined'
+# Words a span never starts with: the edge words and the frame words that carry no answer
+# ("I'm after Marley flooring" is 'Marley flooring'), never a negation.
+_LEAD = _EDGE | (_FRAME - {"not", "never", "no"})
 
 
 def _trim(text: str) -> str:
     """A span without the little words at its ends ('my turtles to the' → 'turtles')."""
     ws = _words(text)
-    while ws and fold(ws[0].group(0)).replace("’", "'") in _EDGE:
+    while ws and (fold(ws[0].group(0)).replace("’", "'") in _LEAD or ws[0].group(0) in _WHEN_WORDS):
         ws.pop(0)
     while ws and fold(ws[-1].group(0)).replace("’", "'") in _EDGE:
         ws.pop()

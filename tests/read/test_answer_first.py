@@ -138,3 +138,54 @@ def test_bad_option_dates_name_the_option(sample: Path) -> None:
     assert json.loads(r.stdout)["as_of"] == "2025-06-30"
     r = runner.invoke(app, ["ask", "", "--vault", str(sample)])
     assert r.exit_code == 1 and "empty" in r.output
+
+
+CHAT_3 = """## 2022-01-23 18:00
+
+Ana: I finished my first screenplay last Friday! I shared my poem with my book club too.
+Ben: Congrats! How are you feeling these days?
+Ana: Much calmer. I wanted to feel closer to my family. So in December I joined a choir with my sister.
+Ben: I'm after Marley flooring, which is what dance studios usually use.
+"""
+
+
+@pytest.fixture(scope="module")
+def ana(tmp_path_factory: pytest.TempPathFactory) -> Vault:
+    v = Vault.create(tmp_path_factory.mktemp("ana") / "v", "personal")
+    ingest_text(v, CHAT_3, source="chat/3.md", date="2022-01-23")
+    return v
+
+
+def test_what_takes_the_words_between_the_question_s_own(ana: Vault) -> None:
+    # 'shared … with … book club': the words between two of the question's are its object.
+    assert first(ana, "What did Ana share with her book club?") == "Poem"
+    # 'What kind of flooring': the noun asked for comes with the words before it.
+    assert first(ana, "What kind of flooring is Ben looking for?") == "Marley flooring"
+
+
+def test_a_sentence_that_only_echoes_the_question_gives_way_to_the_next(ana: Vault) -> None:
+    a = ask(ana, "What did Ana do to feel closer to her family?")
+    assert a.answer == "Joined a choir with my sister"
+    # The quote holds both sentences: the one the question echoes and the one that answers.
+    assert "I wanted to feel closer to my family. So in December I joined a choir" in a.text
+
+
+def test_a_weekday_said_is_kept_with_its_date(ana: Vault) -> None:
+    assert first(ana, "When did Ana finish her first screenplay?") == "Friday, 21 January 2022"
+
+
+def test_a_chinese_question_is_held_by_its_characters_not_only_its_pairs(tmp_path: Path) -> None:
+    v = Vault.create(tmp_path / "v", "personal")
+    ingest_text(v, "用户: 我家狗狗旺财生病了，带它去看医生\n用户: 一只叫豆包的猫也在家\n",
+                source="zh.md", date="2026-01-10")  # fmt: skip
+    # 狗 stands alone in the question: the passage that says it answers (and is quoted).
+    assert "旺财" in ask(v, "我的狗怎么了？").text
+    # 一 is held only with its neighbour (另一半): 一只 is no answer about a partner.
+    a = ask(v, "我的另一半是谁？")
+    assert a.mode == "none" and "豆包" not in a.text
+
+
+def test_a_chinese_count_is_said_in_chinese(tmp_path: Path) -> None:
+    v = Vault.create(tmp_path / "v", "personal")
+    v.set("pets", ["豆包", "花卷"], date="2026-01-10")
+    assert first(v, "我有几只宠物？") == "2个：豆包、花卷。"
