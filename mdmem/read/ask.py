@@ -188,8 +188,13 @@ def _compose(result: Answer, q: Question, found: list[Passage], route: str | Non
         _finish(result, c)
         return
     if spoken is None:
+        # No passage holds enough of the question to take an answer from: say so, and quote
+        # the closest of what was said (never as the answer) for the reader to judge.
         result.mode, result.facts = "none", []
-        _finish(result, compose.Composed(tpl.nothing(result.lang)))
+        near = [p for p in found if compose.cover(q, p.text) >= compose.MIN_COVER]
+        lines, shown = compose.quoted(q, near, result.lang, evidence=evidence)
+        line = phrase("nothing_closest", result.lang) if lines else tpl.nothing(result.lang)
+        _finish(result, compose.Composed(line, lines, shown))
         return
     result.mode, result.facts = "said", []
     _finish(result, spoken)

@@ -22,7 +22,7 @@ from mdmem.read.question import Question
 from mdmem.read.said import quote
 from mdmem.read.spans import Span, best_sentence, cover, span
 
-EVIDENCE = 2  # quotes after the answer line unless more are asked for
+EVIDENCE = 3  # quotes after the answer line unless more or fewer are asked for (docs/reading.md)
 LIST_ITEMS = 4  # items gathered for a question that asks for several things
 MAX_LINE = 100  # a gathered list stops before the line grows past this
 QUOTE_CHARS = 200  # a passage longer than this is quoted by the sentence that holds the answer
@@ -151,7 +151,7 @@ def _join(items: list[str], lang: str) -> str:
 def quoted(q: Question, found: list[Passage], lang: str, *, evidence: int = EVIDENCE) -> tuple[list[str], list[dict[str, Any]]]:  # fmt: skip
     """What was said, quoted after facts that answer, when no passage holds enough of the
     question to answer it: the passages in the order found, each trimmed to its best sentence."""
-    return _quotes(found, found[0], None, q, lang, evidence) if found else ([], [])
+    return _quotes(found, found[0], None, q, lang, evidence) if found and evidence else ([], [])
 
 
 def _quotes(found: list[Passage], best: Passage, sentence: str | None, q: Question, lang: str, n: int) -> tuple[list[str], list[dict[str, Any]]]:  # fmt: skip

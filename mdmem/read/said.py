@@ -28,7 +28,7 @@ def search(index: PassageIndex, q: Question, *, limit: int = 3) -> list[Passage]
     """The passages of an up-to-date index that best answer a question: only those said by
     the people it names, when it names speakers; each question passage with its reply."""
     who = q.speakers[0] if len(q.speakers) == 1 else None
-    found = index.search(q.query, speaker=who, limit=limit, near=q.period, only=q.speakers or None)
+    found = index.search(q.query, speaker=who, limit=limit, near=q.period)
     return with_replies(index, found)
 
 
