@@ -57,6 +57,18 @@ _ZH = (
     ("yes_no", r"(?:吗|(?<![什怎那这多])么)\s*[？?]?\s*$|是不是|有没有|是否|对吗|对不对"),
 )
 RULES: dict[str, tuple[tuple[str, str], ...]] = {"en": _EN, "zh": _ZH}
+# A relative or friend a question is about, as its subject ("Where does her brother live?",
+# "What is Melanie's mom's job?", 她哥哥住哪): its answer is that person's, never a fact of the one whose relative it is.
+KIN = re.compile(
+    r"\b(?:do|does|did|is|was|are|were|has|have|had|will|would|can|could)\s+"
+    r"(?:my|your|his|her|their|our|[A-Z][a-z]+['’]s)\s+(?:(?:best|close|old|older|younger|little|big|new)\s+)?"
+    r"(mom|mum|mother|dad|father|parents?|sisters?|brothers?|siblings?|wife|husband|partner|boyfriend"
+    r"|girlfriend|sons?|daughters?|kids?|children|grandma|grandmother|grandpa|grandfather|aunt|uncle"
+    r"|cousins?|friends?|neighbou?rs?|boss|coworkers?|colleagues?|mentor|teacher|coach)\b"
+    r"|(?:我|你|他|她)的?(妈妈|母亲|爸爸|父亲|父母|哥哥|姐姐|弟弟|妹妹|老公|老婆|丈夫|妻子|男朋友|女朋友|儿子|女儿|孩子"
+    r"|朋友|邻居|老板|同事|老师)",
+)
+
 # Chinese characters that ask rather than say what a question is about (叫什么, 谁, 几个, 多少,
 # 哪, 名字): a passage need not hold them to answer it.
 ZH_ASKING = frozenset("叫谁几多少哪名字吗呢何")

@@ -30,7 +30,7 @@ from mdmem.read.passages import Passage, PassageIndex
 from mdmem.read.question import BadDate, Question
 from mdmem.read.question import as_of as question_day
 from mdmem.read.retrieve import fact_json, premise, retrieve
-from mdmem.read.route import fact_values, old_values, passage_route
+from mdmem.read.route import fact_values, of_someone_else, old_values, passage_route
 from mdmem.read.said import search
 from mdmem.store.vault import Vault
 
@@ -131,6 +131,8 @@ def ask(
             result = answer_from_index(index, vault.rules, q, as_of=asked, entity=entity)
             if as_of is None and asked is not None and result.mode == "none":
                 result = answer_from_index(index, vault.rules, q, entity=entity)  # the time is the words'
+            if of_someone_else(q, vault.rules, result.facts):  # her brother's city is not hers
+                result = Answer(question, tpl.nothing(q.lang), q.lang, "none", as_of=as_of, type=q.type)
         found: list[Passage] = []
         # The state on a day the option names is the facts' alone; a day the question's words
         # name ('What did Joanna watch on 1 May 2022?') may be answered by what was said then.

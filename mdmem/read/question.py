@@ -58,6 +58,7 @@ class Question:
     history: bool = False  # "over time", 变化: every value with its period
     past: bool = False  # "used to", 以前: earlier values
     said: bool = False  # asks for the words themselves
+    kin: str = ""  # the relative or friend it asks about ('brother' in "Where does her brother live?")
     period: tuple[str, str] | None = None  # a period it names outright, widened by a week
     people: tuple[str, ...] = ()  # the entities it names (naming())
     speakers: tuple[str, ...] = ()  # the speakers it names (naming())
@@ -92,6 +93,7 @@ class Question:
             why=qt.asks_why(text, lang), how=qt.asks_how(text, lang),
             history=bool(qt.HISTORY.search(text)), past=bool(qt.PAST.search(text)),
             said=bool(qt.SAID.search(text)), period=named_period(text), names=names,
+            kin=next((g for m in qt.KIN.finditer(text) for g in m.groups() if g), ""),
         )  # fmt: skip
 
     def naming(self, people: list[str], speakers: list[str]) -> Question:

@@ -117,3 +117,25 @@ def fact_values(fact: dict[str, Any], *, history: bool = True) -> list[str]:
     for v in (fact.get("value"), *(h.get("value") for h in past)):
         out += [str(x) for x in (v if isinstance(v, list) else [v]) if x is not None and str(x).strip()]
     return out
+
+
+# One word for each family of relatives, so 'mom' finds a fact of a 'mother' or of 'parents'.
+_KIN_FAMILY = {"mum": "mom", "mother": "mom", "dad": "mom", "father": "mom", "parent": "mom",
+               "kid": "child", "children": "child", "son": "child", "daughter": "child"}  # fmt: skip
+
+
+def of_someone_else(q: Question, rules: Rules, facts: list[dict[str, Any]]) -> bool:
+    """Whether the question asks about a relative or friend (q.kin: "Where does her brother
+    live?") whom none of the facts is about: those facts are the person's own (her home city),
+    never the relative's answer."""
+    if not q.kin or not facts:
+        return False
+    kin = stem(fold(q.kin))
+    want = {_KIN_FAMILY.get(kin, kin)}
+    for f in facts:
+        attr = rules.attribute(str(f.get("attribute", "")))
+        said = " ".join([str(f.get("entity", "")), str(f.get("attribute", "")), *attr.label.values(),
+                         *attr.aliases, str(f.get("value", ""))]).replace("-", " ").replace("_", " ")  # fmt: skip
+        if q.kin in said or want & {_KIN_FAMILY.get(s, s) for s in (stem(w) for w in words(fold(said)))}:
+            return False
+    return True

@@ -117,16 +117,19 @@ def span(q: Question, text: str, said_on: str, lang: str) -> Span:
         return Span(when_text(sentence, said_on, lang, whole=text), sentence, c)
     if is_cjk(sentence):
         return Span(_clause_zh(q, sentence), sentence, c)
+    # A question about a relative ("Where does her brother live?") is answered by the clause
+    # that speaks of them ('my brother lives in Delft'), not by the speaker's own news.
+    focus = next((k for k in _clauses(sentence) if re.search(rf"\b{re.escape(q.kin)}\b", k, re.I)), sentence) if q.kin else sentence  # fmt: skip
     found = None
     if q.type == "yes_no":
-        found = ("No" if _NOT.search(sentence) else "Yes") if c >= 0.5 else None
+        found = ("No" if _NOT.search(focus) else "Yes") if c >= 0.5 else None
     elif q.type == "where":  # a place after 'in', 'at', 'to' first, in any sentence of it
-        cued = [c for c in (_cued_place(q, t) for t in [sentence, *sentences(text)]) if c]
-        found = cued[0] if cued else _place(q, sentence)
+        cued = [c for c in (_cued_place(q, t) for t in [focus, *sentences(text)]) if c]
+        found = cued[0] if cued else _place(q, focus)
     elif q.type == "who":
-        found = next((w for w in (_person(q, t) for t in [sentence, *sentences(text)]) if w), None)
+        found = next((w for w in (_person(q, t) for t in [focus, *sentences(text)]) if w), None)
     elif q.type == "how_many":
-        m = _NUMBER.search(sentence)
+        m = _NUMBER.search(focus)
         found = m.group(1) if m else None
     if found is None and q.why:
         m = _REASON.search(sentence)

@@ -189,3 +189,20 @@ def test_a_chinese_count_is_said_in_chinese(tmp_path: Path) -> None:
     v = Vault.create(tmp_path / "v", "personal")
     v.set("pets", ["豆包", "花卷"], date="2026-01-10")
     assert first(v, "我有几只宠物？") == "2个：豆包、花卷。"
+
+
+def test_a_relative_s_question_is_not_answered_with_the_person_s_own_fact(two: Vault) -> None:
+    # Melanie's home city is a fact; her brother's is only in her words.
+    assert first(two, "Where does Melanie live?").startswith("Melanie's home city is Utrecht")
+    assert first(two, "Where does Melanie's brother live?") == "Delft"
+    assert first(two, "Where does her brother live?") == "Delft"
+
+
+def test_a_question_no_passage_answers_quotes_the_closest_words(two: Vault) -> None:
+    # Only Melanie spoke of painting sunsets: nothing Caroline said answers, and Melanie's
+    # words are quoted as the closest, never stated as Caroline's.
+    a = ask(two, "Where did Caroline paint sunsets?")
+    lines = a.text.split("\n")
+    assert lines[0] == "I don't know: nothing in memory answers that. The closest that was said:"
+    assert a.mode == "none" and a.facts == [] and a.basis == []
+    assert any("Melanie said: “I have two kids and I love painting sunsets.”" in line for line in lines[1:])
