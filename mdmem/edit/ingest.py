@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -38,6 +39,7 @@ from mdmem.model.slug import fact_path
 from mdmem.store.journal import live_entries
 from mdmem.store.vault import ExtraOps, Vault, refuse_broken
 
+DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 # Editors' swap, backup and temporary files left beside transcripts in a folder.
 EDITOR_JUNK = (".swp", ".swo", ".swx", "~", ".tmp", ".bak", ".orig")
 # What a folder is read for; anything else in it (a README.txt is a .txt, a photo is not) is
@@ -129,11 +131,12 @@ class _Session:
         # retries exactly those (their ids are not in `applied`).
         info["partial_sha256" if res.errors else "sha256"] = digest
         if self.dry_run:
-            res.plan = self._dry_plan(statements, facts)
+            res.plan = self._dry_plan(statements, facts, lifecycle_day(messages, default_date, self.vault.now))
             res.episodes = [rel for rel, _ in step.episodes(self.vault, digest, default_date, redact, None)[0]]
             return res
         extra = guard(episode_ops(step, self.vault, digest, default_date, redact, res.notes, res.episodes))  # fmt: skip
-        result = self.vault.say(statements, command="ingest", source=info, extra=extra)
+        today = lifecycle_day(messages, default_date, self.vault.now)
+        result = self.vault.say(statements, command="ingest", source=info, extra=extra, today=today)
         res.plan, res.entry = result.plan, result.entry
         if res.entry is None:  # nothing changed: still journal it, so a re-run skips it
             with self.vault.lock:
@@ -164,13 +167,22 @@ class _Session:
         kept = [st for st in statements if statement_line(st) not in deferred]
         return kept, list(deferred.values()), guard
 
-    def _dry_plan(self, statements: list[Statement], facts: dict[str, Fact]) -> Plan:
-        plan = plan_statements(facts, self.vault.rules, statements, now=self.vault.now)
+    def _dry_plan(self, statements: list[Statement], facts: dict[str, Fact], today: str) -> Plan:
+        plan = plan_statements(facts, self.vault.rules, statements, now=self.vault.now, today=today)
         refuse_broken(plan, self.vault.scan()[1])  # what `say` would refuse, with its words
         for change in plan.changes:
             if change.after is not None:
                 facts[change.key] = change.after
         return plan
+
+
+def lifecycle_day(messages: list[Message], default_date: str, now: str) -> str:
+    """The day an ingest checks plans against (docs/states.md#plans): the latest day its
+    messages were said, never after the clock. Told as it happens, that is today; a chat from
+    last year read now marks a plan overdue only if its day passed in that chat with no word
+    (reading it today still shows it overdue: `seen_on`)."""
+    said = [m.time[:10] for m in messages if m.time and DAY.fullmatch(m.time[:10])] or [default_date[:10]]
+    return min(max(said), now[:10])
 
 
 class _BrokenMoved(Exception):

@@ -12,6 +12,7 @@ import yaml
 from frontmatter.default_handlers import YAMLHandler
 
 from mdmem.errors import FactFileError, SlugError
+from mdmem.model import life
 from mdmem.model.emit import Unsupported, entry
 from mdmem.model.slug import check_slug, split_key
 from mdmem.model.yaml_nodes import duplicate_key, first_anchor
@@ -20,17 +21,20 @@ from mdmem.model.yaml_text import Loader, SafeLoader, dump_yaml
 STATUSES = ("active", "tentative", "uncertain", "expired", "deleted")
 ACTIONS = ("derive", "confirm", "expire")
 # What a fact's value is, beyond a plain value (docs/fact-file.md#kinds): the person said there
-# is none; that one exists, unnamed; or a plan, dated by its valid_from.
-FACT_KINDS = ("none", "unnamed", "plan")
+# is none; that one exists, unnamed; something that happened to them; or a plan (model/life.py).
+FACT_KINDS = ("none", "unnamed", "event", "plan")
 POLARITIES = ("like", "dislike")
 ITEM_FIELDS = ("valid_from", "polarity")
 FIELDS = (
-    "entity", "attribute", "value", "kind", "items", "status", "valid_from", "valid_to", "recorded_at",
-    "source", "evidence", "derived_from", "uncertain_because", "depends_on", "upstream", "history",
+    "entity", "attribute", "value", "kind", "items", "status", "valid_from", "valid_to", *life.FIELDS,
+    "recorded_at", "source", "evidence", "derived_from", "uncertain_because", "depends_on", "upstream",
+    "history",
 )  # fmt: skip
 HISTORY_FIELDS = (
-    "value", "kind", "items", "status", "valid_from", "valid_to", "recorded_at", "source", "evidence", "reason",
+    "value", "kind", "items", *life.FIELDS, "status", "valid_from", "valid_to", "recorded_at", "source",
+    "evidence", "reason",
 )  # fmt: skip
+_PY = {"with": "with_"}  # a field whose Python name is not its key
 DATE_RE = re.compile(
     r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
 )
@@ -57,8 +61,17 @@ class Fact:
     depends_on: list[dict[str, Any]] = field(default_factory=list)
     upstream: list[str] = field(default_factory=list)  # ['[[facts/user/home_city]]']: store/links.py
     history: list[dict[str, Any]] = field(default_factory=list)
-    kind: str | None = None  # none | unnamed | plan; None: a plain value
+    kind: str | None = None  # none | unnamed | event | plan; None: a plain value
     items: dict[str, dict[str, Any]] = field(default_factory=dict)  # per list item: date, polarity
+    # An event's or a plan's own fields (model/life.py, docs/fact-file.md#events-and-plans).
+    when: str | None = None  # event: when it happened ('2023-05-07', '2023-05', '2023-05-01/2023-05-07')
+    due: str | None = None  # plan: when it is meant to happen, the same notation
+    when_said: str | None = None  # the time words as said: 'last Sunday', '下个月'
+    where: str | None = None
+    with_: list[str] = field(default_factory=list)  # the `with` key: who else was there
+    sets: dict[str, str] = field(default_factory=dict)  # plan: what it changes when it happens
+    fulfils: str | None = None  # event: '[[facts/dana/plan-canoe_trip]]'
+    fulfilled_by: str | None = None  # plan: '[[facts/dana/event-2023-06-18-canoe_trip]]'
     extra: dict[str, Any] = field(default_factory=dict)
     body: str = ""
 
@@ -79,7 +92,7 @@ class Fact:
         """The frontmatter mapping in canonical field order; empty fields left out."""
         out: dict[str, Any] = {}
         for name in FIELDS:
-            v = getattr(self, name)
+            v = getattr(self, _PY.get(name, name))
             if v is None or v == [] or v == {}:
                 continue
             if name == "history":
@@ -244,6 +257,8 @@ def _from_mapping(
         _check_date(data.get(key), key, fail)
     kind = _check_kind(data.get("kind"), value, "kind", fail)
     items = _check_items(data.get("items"), value, "items", fail)
+    own = life.check_fields(data, kind, fail)
+    mine = life.own(kind)
     for key in ("source", "evidence"):
         if data.get(key) is not None and not isinstance(data[key], str):
             raise fail(key, "must be text")
@@ -267,6 +282,7 @@ def _from_mapping(
         _check_value(h.get("value"), "history", fail)
         _check_kind(h.get("kind"), h.get("value"), "history", fail)
         _check_items(h.get("items"), h.get("value"), "history", fail)
+        life.check_fields(h, h.get("kind"), lambda _k, msg: fail("history", f"entry {msg}"))
         for key in ("valid_from", "valid_to", "recorded_at"):
             _check_date(h.get(key), "history", fail)
     return Fact(
@@ -286,7 +302,8 @@ def _from_mapping(
         history=history,
         kind=kind,
         items=items,
-        extra={k: v for k, v in data.items() if k not in FIELDS},
+        **own,
+        extra={k: v for k, v in data.items() if k not in FIELDS or (k in life.FIELDS and k not in mine)},
         body=body,
     )
 
@@ -325,9 +342,11 @@ def _check_kind(kind: Any, value: Any, key: str, fail: Any) -> str | None:
         raise fail(key, f"kind {kind!r} is not one of {', '.join(FACT_KINDS)} (leave it out for a plain value)")  # fmt: skip
     if kind == "none" and value is not None:
         raise fail(key, "kind 'none' says there is none: remove the value, or remove the kind")
-    if kind == "plan" and value is None:
-        raise fail(key, "kind 'plan' needs the planned value; add one, or remove the kind")
+    if kind in life.KINDS and value is None:
+        what = "what happened" if kind == life.EVENT else "what is planned"
+        raise fail(key, f"kind {kind!r} needs {what} as its value; add one, or remove the kind")
     return str(kind)
+
 
 
 def _check_items(items: Any, value: Any, key: str, fail: Any) -> dict[str, dict[str, Any]]:

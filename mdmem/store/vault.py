@@ -186,28 +186,10 @@ class Vault:
         return Graph(self.rules, self.facts)
 
     def pending(self) -> list[dict[str, Any]]:
-        """Questions waiting for the person: doubtful facts, oldest change first."""
-        from mdmem.engine.cascade import plain_question
+        """Questions waiting for the person (engine/pending.py), oldest change first."""
+        from mdmem.engine.pending import pending
 
-        out: list[dict[str, Any]] = []
-        for key, fact in sorted(self.facts.items()):
-            why: dict[str, Any] = fact.uncertain_because or {}
-            if fact.status not in ("uncertain", "tentative") and not (
-                fact.status == "expired" and why
-            ):
-                continue
-            q = why.get("question") or plain_question(fact, self.rules)
-            out.append(
-                {
-                    "fact": key,
-                    "status": fact.status,
-                    "value": fact.value,
-                    "because": why,
-                    "question": q,
-                }
-            )
-        out.sort(key=lambda p: (str(p["because"].get("changed_at", "")), p["fact"]))
-        return out
+        return pending(self.facts, self.rules, self.now[:10])
 
     def check(self) -> list[Problem]:
         """Every problem with the rules, the fact files and the learned graph."""
@@ -244,15 +226,17 @@ class Vault:
         source: dict[str, Any] | None = None,
         dry_run: bool = False,
         extra: ExtraOps | None = None,
+        today: str | None = None,
     ) -> Result:
-        """Decide and apply statements as one journaled batch (nothing written on dry_run)."""
+        """Decide and apply statements as one journaled batch (nothing written on dry_run);
+        with `today`, plans past their day become uncertain in the same batch (ingest, sync)."""
         for st in statements:
             refuse_long(st)
         with self.lock, paused_gc():  # a batch builds plans, texts and records: all acyclic
             self.recover()
             facts, problems = self.scan(refresh=True)
             now = self.now
-            plan = plan_statements(facts, self.rules, statements, now=now)
+            plan = plan_statements(facts, self.rules, statements, now=now, today=today)
             expect = self.read_shas([f"facts/{c.key}.md" for c in plan.changes])
             refuse_broken(plan, problems)
             if any(c.after is not None and c.after.depends_on for c in plan.changes):
@@ -379,6 +363,11 @@ class Vault:
         if fact is None or fact.status == "deleted":
             raise RefusedError(f"there is no {entity}/{attribute} to confirm")
         at = self.now[:10]
+        if value is not None and fact.kind == "plan":
+            raise RefusedError(
+                f"{fact.key} is a plan: answer with --keep (it happened) or --reject (it did not);"
+                " a changed plan is told like any plan, or edited in its file"
+            )
         if value is not None:
             st = self.statement(attribute, entity, value=value, at=at, source="cli")
         else:

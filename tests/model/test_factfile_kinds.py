@@ -26,9 +26,10 @@ def test_a_plain_fact_has_the_same_bytes_as_before():
 @pytest.mark.parametrize(
     ("body", "says"),
     [
-        ("kind: maybe\n", "kind 'maybe' is not one of none, unnamed, plan"),
+        ("kind: maybe\n", "kind 'maybe' is not one of none, unnamed, event, plan"),
         ("value: Max\nkind: none\n", "remove the value, or remove the kind"),
-        ("kind: plan\nstatus: tentative\n", "needs the planned value"),
+        ("kind: plan\nstatus: tentative\n", "needs what is planned as its value"),
+        ("kind: event\n", "needs what happened as its value"),
         ("value: [Max]\nitems:\n  Rex: {valid_from: '2023-01-01'}\n", "'Rex', which is not in the value"),
         ("value: [Max]\nitems:\n  Max: {polarity: meh}\n", "use like or dislike"),
         ("value: [Max]\nitems:\n  Max: {colour: brown}\n", "an item takes valid_from, polarity"),
