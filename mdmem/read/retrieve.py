@@ -18,6 +18,7 @@ from typing import Any
 
 from mdmem.lang.tokens import tokens, weight
 from mdmem.model.factfile import Fact
+from mdmem.model.life import family_slot
 from mdmem.model.rules import Rules
 from mdmem.read.answer import NOTE_SLOT, is_note
 from mdmem.read.index import Hit, Index
@@ -175,7 +176,7 @@ def _retrieve(
     found: dict[str, Match] = {}
     if attr_scores:
         for fact in index.facts(attributes=attr_scores, entities=scope):
-            found[fact.key] = Match(fact, rules=attr_scores[fact.attribute])
+            found[fact.key] = Match(fact, rules=attr_scores.get(fact.attribute) or attr_scores[family_slot(fact.attribute)])
     if strong:  # "what did I ask you to remember", no note's words in it: every note
         for fact in index.facts(numbered=NOTE_SLOT, entities=scope):
             found.setdefault(fact.key, Match(fact)).rules += 1.0
