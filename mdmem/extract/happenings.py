@@ -1,0 +1,277 @@
+"""Events and plans in what people say: a small grammar over clauses, configured by the pack.
+
+clause → subject → verb phrase → what → time words → where / with whom:
+
+    "I did a 10k fun run for the animal shelter last Sunday"   an event: 10k fun run for the animal shelter
+    "We're thinking about a canoe trip next month"             a plan: canoe trip, due next month
+    "I'm moving to Utrecht in March"                           a plan that sets home_city = Utrecht
+    "we were going to move, but not anymore"                   the plan to move is cancelled
+
+The words (past-tense verbs, plan words, words that cancel, the slots a plan sets) come from the
+pack's `grammar:` (model/grammar.py); the pack's `events`/`plans` attributes name what is found.
+Only the speaker's own clauses are read, and a sentence that asks, supposes, reports, hedges or
+jokes is passed over (extract/clauses.py). Times are resolved later, against the day the
+message was said (extract/life_statements.py). Chinese: extract/happenings_zh.py.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from mdmem.extract.candidates import Found, words
+from mdmem.extract.clauses import Clause, clauses, tells_nothing
+from mdmem.extract.happenings_zh import find_zh
+from mdmem.extract.timex import PAST, find_times
+from mdmem.lang.detect import has_cjk
+from mdmem.model.grammar import Grammar
+from mdmem.model.life import EVENT, FAMILY_SLOT, PLAN, Happening
+from mdmem.model.vocab import alternation
+
+_ADV = r"(?:(?:just|finally|also|actually|recently|even|really|totally|already|both|all|once|then|eventually|officially|literally|somehow|still|seriously|definitely|probably|now)\s+){0,3}"
+_BE = r"(?:\s*['’]m|\s*['’]re|\s*['’]s|\s+am|\s+are|\s+is|\s+was|\s+were)?"
+# What a verb phrase ends at: a mark, a joining word, "with" (who was there), a time.
+_STOP = re.compile(
+    r"\s*[,;:.!?()\"“”]|\s+-\s|\s+(?:and|but|so|because|cause|cuz|since|when|while|which|who|that|where|if|though"
+    r"|although|until|before|after|or|then|with|lol|haha|lmao|omg|too|again|yet|anyway|together|as\s+well|as\s+a)\b",
+    re.I,
+)
+_PRONOUN = words("it that this these those them there here one some something anything nothing everything him her me you us")
+# Objects too slight to make an event of a life.
+_SLIGHT = words("""home bed work sleep lunch dinner breakfast brunch a_nap nap a_shower shower a_look a_break a_chance a_minute
+    a_second time fun a_lot well great good the_store shopping a_walk coffee a_coffee some_rest rest a_bit
+    the_bathroom the_toilet back a_while outside out inside online crazy busy sick tired gym the_gym
+    go_to_bed go_to_sleep go_home go_to_work go_to_the_gym go_shopping go_out sleep_in""")
+_LIGHT_VERBS = ("did", "went on", "took part in", "participated in", "competed in", "ran in")
+_WITH = re.compile(
+    r"\bwith\s+(?P<w>(?:my|our)\s+[\w'’-]+(?:\s+[A-Z][\w'’-]+)?|[A-Z][\w'’-]+(?:(?:,\s*|\s+and\s+)[A-Z][\w'’-]+){0,4}"
+    r"|(?:some\s+|a\s+few\s+|a\s+couple\s+of\s+)?(?:friends|family|colleagues|coworkers|co-workers|the\s+kids"
+    r"|the\s+family|the\s+team|the\s+girls|the\s+boys))"
+)
+_WHERE = re.compile(r"\b(?:in|at|to|from)\s+(?P<p>(?:the\s+)?(?-i:[A-Z][\w'’.-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w'’.-]*){0,3}))")
+# Gerund → the verb ("moving" → "move"), for the name of a plan.
+_E_VERBS = words("""move take make have come drive ride hike bake dance leave write live give use close change retire
+    relocate graduate celebrate race skate dive serve shave share smile care hope prepare organise organize
+    explore exercise practise practice volunteer become behave continue date""")
+
+
+def gerund_base(word: str) -> str:
+    """'moving' → 'move', 'flying' → 'fly', 'running' → 'run', 'visiting' → 'visit'."""
+    w = word.lower()
+    if not w.endswith("ing") or len(w) < 5:
+        return word
+    stem = w[:-3]
+    if stem.endswith("y") or stem + "e" in _E_VERBS:
+        return stem + ("e" if stem + "e" in _E_VERBS else "")
+    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "lsz":
+        return stem[:-1]
+    return stem
+
+
+@dataclass(frozen=True)
+class _Words:
+    """One grammar's compiled English expressions."""
+
+    event: re.Pattern[str]
+    plan: re.Pattern[str]
+    timed: re.Pattern[str]
+    progressive: re.Pattern[str]
+    cancel: re.Pattern[str] | None
+    sets: tuple[tuple[str, str, re.Pattern[str]], ...]  # (attribute, its plan's words, expression)
+    cancelled: re.Pattern[str]
+
+
+_COMPILED: dict[int, tuple[Grammar, _Words]] = {}
+
+
+def _words(g: Grammar) -> _Words:
+    held = _COMPILED.get(id(g))
+    if held is not None and held[0] is g:
+        return held[1]
+    verbs = alternation(w.lower() for w in g.words("event_verbs", "en")) if g.words("event_verbs", "en") else "(?!)"
+    plans = alternation(g.words("plan_words", "en")) if g.words("plan_words", "en") else "(?!)"
+    timed = alternation(g.words("timed_plan_words", "en")) if g.words("timed_plan_words", "en") else "(?!)"
+    sets = tuple(
+        (attr, words["en"][0], re.compile(
+            rf"\b(?:{alternation(words['en'])[3:-1]})\s+(?P<v>(?-i:[A-Z][\w&'’.-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w&'’.-]*){{0,3}}))",
+            re.I))
+        for attr, words in g.sets.items() if words.get("en")
+    )  # fmt: skip
+    cancel = g.words("cancel_words", "en")
+    out = _Words(
+        event=re.compile(rf"\s*(?:(?:['’]ve|\s+have)\s+(?:just|finally|already|now|officially|recently)\s+)?{_ADV}(?P<verb>{verbs})(?![\w'’])", re.I),
+        plan=re.compile(rf"(?P<be>{_BE})\s*{_ADV}(?P<word>{plans})(?![\w'’])", re.I),
+        timed=re.compile(rf"\s*{_ADV}(?P<word>{timed})(?![\w'’])", re.I),
+        progressive=re.compile(rf"(?:\s*['’]m|\s*['’]re|\s+am|\s+are){_ADV}\s*(?P<ving>[a-z]+ing)(?![\w'’])", re.I),
+        cancel=re.compile(rf"(?<![\w'’]){alternation(cancel)}(?![\w'’])", re.I) if cancel else None,
+        sets=sets,
+        cancelled=re.compile(
+            r"\b(?:cancel(?:l?ed)?|called\s+off|scrapped)\s+(?:the|our|my)\s+(?P<a>[a-z][\w\s'’-]{1,40}?)(?=\s*(?:$|[,.;!?]|\b(?:because|since|as)\b))"
+            r"|\b(?:the|our|my)\s+(?P<b>[a-z][\w\s'’-]{1,40}?)\s+(?:is|was|got|has\s+been)\s+(?:off|cancel(?:l?ed)|called\s+off|scrapped)\b",
+            re.I,
+        ),
+    )  # fmt: skip
+    if len(_COMPILED) > 8:
+        _COMPILED.clear()
+    _COMPILED[id(g)] = (g, out)
+    return out
+
+
+def find_happenings(sentence: str, grammar: Grammar | None) -> list[Found]:
+    """The events and plans of the speaker's own clauses in one sentence."""
+    if grammar is None or tells_nothing(sentence):
+        return []
+    if has_cjk(sentence):
+        return find_zh(sentence, grammar)
+    w = _words(grammar)
+    cancel = w.cancel.search(sentence) is not None if w.cancel else False
+    out: list[Found] = []
+    parts = clauses(sentence, zh=False)
+    for n, clause in enumerate(parts):
+        if not clause.speaker:
+            continue
+        lead = _lead_time(sentence, parts[n - 1]) if n else ""
+        found = _clause(sentence, clause, w, cancel, lead)
+        if found is not None:
+            out.append(found)
+    if not out and cancel and (m := w.cancelled.search(sentence)):  # "we cancelled the canoe trip"
+        what = (m["a"] or m["b"]).strip()
+        out.append(_found(PLAN, m.start(), m.start(), m.end(), Happening(what, cancel=True), statement="invalidate"))
+    if not any(f.form == PLAN for f in out):
+        out += _set_by_time(sentence, w, parts)
+    return out
+
+
+def _lead_time(sentence: str, prev: Clause) -> str:
+    """"Last Sunday, I did …": a clause that is only a time gives the next one its time."""
+    text = sentence[prev.start : prev.end].strip(" ,;:")
+    times = find_times(text, "2000-01-01", future=False)
+    return text if len(times) == 1 and times[0].start == 0 and times[0].end == len(text) else ""
+
+
+def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str) -> Found | None:
+    body, end = c.body, c.end
+    if m := w.plan.match(sentence, body, end):
+        past = (m["be"] or "").strip().lower() in ("was", "were")
+        return _plan(sentence, c, w, m.end(), m, past or cancel, lead, needs_future=False)
+    if m := w.timed.match(sentence, body, end):
+        return None if cancel else _plan(sentence, c, w, m.end(), m, False, lead, needs_future=True)
+    if m := w.progressive.match(sentence, body, end):
+        if cancel:
+            return None
+        return _plan(sentence, c, w, m.start("ving"), m, False, lead, needs_future=True, ving=m["ving"])
+    if m := w.event.match(sentence, body, end):
+        if cancel:
+            return None  # "we did the trip, but not anymore": unclear, so nothing
+        return _event(sentence, c, m, lead)
+    return None
+
+
+def _phrase(sentence: str, start: int, end: int) -> tuple[str, int]:
+    """The verb phrase's words from `start`: up to a mark, a joining word, `with` or a time."""
+    stop = _STOP.search(sentence, start, end)
+    cut = stop.start() if stop else end
+    times = find_times(sentence[start:cut], "2000-01-01", future=False)
+    if times:
+        cut = start + times[0].start
+    text = sentence[start:cut].strip()
+    words = text.split()
+    if len(words) > 10:
+        words = words[:10]
+    return " ".join(words), start + (len(sentence[start:cut]) - len(sentence[start:cut].lstrip()))
+
+
+def _time_words(sentence: str, c: Clause, lead: str) -> str:
+    times = find_times(sentence[c.start : c.end], "2000-01-01", future=False)
+    return times[0].words if times else lead
+
+
+def _extras(sentence: str, c: Clause, what: str) -> tuple[str, tuple[str, ...]]:
+    """(where, with whom) said in the clause."""
+    where = m["p"] if (m := _WHERE.search(what)) else ""
+    rest = sentence[c.body : c.end]
+    people = list(c.with_)
+    if wm := _WITH.search(rest):
+        people += [p.strip() for p in re.split(r",\s*|\s+and\s+", wm["w"]) if p.strip()]
+    return where.removeprefix("the ").strip(), tuple(dict.fromkeys(people))
+
+
+def _event(sentence: str, c: Clause, m: re.Match[str], lead: str) -> Found | None:
+    verb = " ".join(m["verb"].lower().split())
+    obj, at = _phrase(sentence, m.end(), c.end)
+    if not _meaningful(obj) and verb not in ("graduated", "retired", "moved", "quit"):
+        return None
+    what = obj if verb in _LIGHT_VERBS else f"{sentence[m.start('verb'):m.end('verb')].lower()} {obj}".strip()
+    what = _tidy(what)
+    where, people = _extras(sentence, c, what)
+    h = Happening(what, _time_words(sentence, c, lead), where, people)
+    return _found(EVENT, c.start, at if verb in _LIGHT_VERBS else m.start("verb"), at + len(obj), h)
+
+
+def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], cancel: bool, lead: str, *,
+          needs_future: bool, ving: str = "") -> Found | None:  # fmt: skip
+    obj, at = _phrase(sentence, start, c.end)
+    words = obj.split()
+    if ving:
+        if ving.lower() in ("planning", "organizing", "organising", "booking", "arranging"):
+            words = words[1:]  # "planning a trip to Rome": the trip is the plan
+        else:
+            words = [gerund_base(words[0]), *words[1:]] if words else words
+    elif words and words[0].lower() == "to" and (m["word"] or "").lower().startswith("going"):
+        words = ["go", *words]  # "going to the gym tomorrow"
+    elif words and words[0].lower().endswith("ing") and words[0].lower() not in ("something", "nothing", "anything", "everything"):
+        words = [gerund_base(words[0]), *words[1:]]  # "thinking about going camping"
+    what = _tidy(" ".join(words))
+    if not _meaningful(what):
+        return None
+    where, people = _extras(sentence, c, what)
+    sets: tuple[tuple[str, str], ...] = ()
+    for attr, base, rx in w.sets:
+        if (s := rx.search(sentence, c.body, c.end)) is not None:
+            sets, what = ((attr, s["v"].strip()),), f"{base} {s['v'].strip()}"
+            break
+    h = Happening(what, _time_words(sentence, c, lead), where, people, sets, cancel=cancel, needs_future=needs_future)
+    return _found(PLAN, c.start, at, at + len(obj), h, statement="invalidate" if cancel else "assert")
+
+
+def _set_by_time(sentence: str, w: _Words, parts: list[Clause]) -> list[Found]:
+    """"I accepted an offer from Nordlicht Labs, starting in May": a slot a plan sets, said with a
+    day to come, is that plan (and not the slot's value today)."""
+    for attr, base, rx in w.sets:
+        for c in parts:
+            if not c.speaker or (s := rx.search(sentence, c.body, c.end)) is None:
+                continue
+            times = [t for t in find_times(sentence, "2000-01-01", future=True) if t.start >= s.start() and t.tense != PAST]
+            if not times:
+                continue
+            value = s["v"].strip()
+            h = Happening(f"{base} {value}", times[0].words, sets=((attr, value),), needs_future=True)
+            return [_found(PLAN, c.start, s.start(), s.end(), h)]
+    return []
+
+
+def _meaningful(what: str) -> bool:
+    words = what.lower().split()
+    if not words or all(x in _PRONOUN for x in words):
+        return False
+    if words[0] in _PRONOUN and len(words) == 1:
+        return False
+    joined = "_".join(words)
+    core = "_".join(x for x in words if x not in ("to", "a", "an", "the", "my", "our", "some"))
+    return joined not in _SLIGHT and core not in _SLIGHT and core != ""
+
+
+def _tidy(what: str) -> str:
+    """The phrase without a leading article or a trailing filler word."""
+    words = what.split()
+    while words and words[-1].lower().strip(".,!?") in ("too", "again", "already", "finally", "recently", "lately", "today", "yesterday", "now", "lol", "haha"):
+        words.pop()
+    while words and words[0].lower() in ("a", "an", "the", "to", "on"):
+        words.pop(0)
+    return " ".join(words).strip(" .,!?")
+
+
+def _found(kind: str, start: int, value_start: int, end: int, h: Happening, *, statement: str = "assert") -> Found:
+    """The candidate: the family slot (`events`, `plans`), what, and the happening read."""
+    return Found(FAMILY_SLOT[kind], h.what, statement, start, value_start, max(end, value_start),
+                 form=kind, happening=h)  # fmt: skip
