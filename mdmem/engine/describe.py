@@ -10,7 +10,7 @@ from mdmem.model.factfile import Fact
 from mdmem.model.periods import added_history
 
 # A fact's kind → the words for it (lang/documents.py); `plan` takes the value.
-SHAPE_WORDS = {"none": "shape_none", "unnamed": "shape_unnamed", "plan": "shape_plan"}
+SHAPE_WORDS = {"none": "shape_none", "unnamed": "shape_unnamed", "event": "shape_event", "plan": "shape_plan"}
 
 
 def show_value(fact: Fact | None) -> str:
