@@ -216,6 +216,9 @@ def pending(
         q = pick_lang(p["question"], sample, lang.value if lang else None)
         render.stdout.print(f"[yellow]{p['fact']}[/] ({p['status']}): {render.escape(q)}")
     first = items[0]["fact"]
+    if "/plan-" in first:  # a plan's question: did it happen?
+        typer.echo(f"Answer with `mdmem confirm {first} --keep` (it happened) or `--reject` (it did not).", err=True)
+        return
     typer.echo(
         f"Answer with `mdmem confirm {first} VALUE` (the right value now), `--keep` (the value"
         " shown still holds) or `--reject` (it no longer does).",
