@@ -224,7 +224,7 @@ def archive(fact: Fact, valid_to: str, reason: str) -> dict[str, Any]:
         entry["kind"] = fact.kind
     if fact.items:
         entry["items"] = copy.deepcopy(fact.items)
-    for name, value in life_of(fact).items():  # an event's or a plan's own fields go with it
+    for name, value in life.fields_of(fact).items():  # an event's or a plan's own fields go with it
         entry[name] = copy.deepcopy(value)
     entry |= {
         "status": "archived",
@@ -237,16 +237,6 @@ def archive(fact: Fact, valid_to: str, reason: str) -> dict[str, Any]:
     if fact.evidence:
         entry["evidence"] = fact.evidence
     return entry
-
-
-def life_of(fact: Fact) -> dict[str, object]:
-    """An event's or a plan's own fields that hold something, by their file keys."""
-    out = {}
-    for name in life.FIELDS:
-        value = getattr(fact, "with_" if name == "with" else name)
-        if value:
-            out[name] = value
-    return out
 
 
 def _apply(

@@ -115,7 +115,7 @@ def _archived_due(before: Fact, at: str, now: str) -> dict[str, Any]:
 def fulfilment(state: Mapping[str, Fact], event: Fact, now: str) -> tuple[Fact, Fact, list[Statement]] | None:
     """An event just told, and the open plan it fulfils: (plan after, event after, what the plan
     sets, stated on the event's day), or None when it fulfils none."""
-    if event.kind != life.EVENT or event.fulfils or not isinstance(event.value, str):
+    if event.kind != life.EVENT or event.fulfils or not isinstance(event.value, str) or life.is_prelude(event.value):
         return None
     end = life.end_day(event.when) or event.valid_from or ""
     plan = _held_plan(state, event.entity, event.value)

@@ -86,6 +86,16 @@ def plan_attribute(what: str, taken: frozenset[str] | set[str] = frozenset()) ->
     return name
 
 
+def fields_of(fact: Any) -> dict[str, Any]:
+    """A fact's event or plan fields that hold something, by their file keys (`with`)."""
+    out = {}
+    for name in FIELDS:
+        value = getattr(fact, "with_" if name == "with" else name)
+        if value:
+            out[name] = value
+    return out
+
+
 def check_fields(data: dict[str, Any], kind: Any, fail: Any) -> dict[str, Any]:
     """An event's or a plan's own fields of a fact mapping, checked (`fail(key, message)` makes the
     error); keyed by their names in `Fact` (`with` is `with_`). On any other fact (and `due` on
@@ -211,9 +221,9 @@ def _words(text: str) -> frozenset[str]:
 _LIGHT = _words(
     """go goe went gone going do did done doing take took taken taking have had having get got
     getting make made making finally final just actually really also still again my our your his
-    her their the a an to for at in on of with and some new first big little this that it trip
+    her their the a an to for at in on of with and some new first big little this that it
     plan planning think thinking want wanna gonna will would hope hoping try trying start starting
-    started begin began own"""
+    started begin began own is are was were be been up"""
 )
 _IRREGULAR = {
     "ran": "run", "swam": "swim", "flew": "fly", "drove": "drive", "rode": "ride", "saw": "see",
@@ -266,16 +276,38 @@ def bare(what: str) -> str:
     return what
 
 
+# Words too common to tell one happening from another on their own ("team" in "team trip" and
+# "played a top team").
+_GENERIC = _words(
+    """place plac team thing stuff time day week party friend family event class game work job hous
+    home project cours lot fun people city town country way life year month night weekend show trip
+    group meeting session today"""
+)
+# Steps towards a plan, not the plan happening: "signed up for a meditation course".
+_PRELUDE = ("signed up", "booked", "registered", "applied", "bought tickets", "got tickets", "reserved", "planned")
+
+
 def same_happening(a: str, b: str) -> bool:
     """Whether two phrases tell one happening: "canoe trip" / "did the canoe trip", "move to
-    Utrecht" / "moved to Utrecht", "考研" / "参加了考研"; not "trip to Rome" / "trip to Paris"."""
+    Utrecht" / "moved to Utrecht", "考研" / "参加了考研"; not "trip to Rome" / "trip to Paris",
+    nor "team trip" / "played a top team"."""
     ka, kb = key_words(a), key_words(b)
     if not ka or not kb:
         return fold(a).strip() == fold(b).strip()
+    shared = ka & kb
     if ka <= kb or kb <= ka:
-        return True
-    shared = len(ka & kb)
-    return shared >= 2 and shared * 3 >= 2 * min(len(ka), len(kb))
+        return bool(shared - _GENERIC) or len(shared) >= 2
+    return len(shared) >= 2 and len(shared) * 3 >= 2 * min(len(ka), len(kb))
+
+
+def specific(what: str) -> bool:
+    """Whether a phrase names something of its own, not only common words ("a place", "team up")."""
+    return bool(key_words(what) - _GENERIC)
+
+
+def is_prelude(what: str) -> bool:
+    """An event that is a step towards a plan ("booked a trip to Lisbon"), which fulfils none."""
+    return fold(what).startswith(_PRELUDE)
 
 
 def overlaps(a: str | None, b: str | None) -> bool:
