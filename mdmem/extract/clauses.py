@@ -20,7 +20,7 @@ from mdmem.extract.timex import find_times
 _EN_BREAK = re.compile(
     r"[,;:()—–]\s*|\s-\s|\band\s+(?=(?:I|we|We|then|also|later|afterwards)\b)"
     r"|\b(?:but|so|then|because|cause|cuz|plus|though|although|while|when|after|before"
-    r"|since|until|which|who|where|whereas|also|anyway|btw|guess what|actually|honestly)\b\s*",
+    r"|since|until|which|who|where|whereas|anyway|btw|guess what)\b\s*",
     re.I,
 )
 _ZH_BREAK = re.compile(r"[，,；;：:、（）()—]|(?:但是|可是|不过|然后|而且|所以|因为)")
@@ -33,15 +33,19 @@ EN_SUBJECT = re.compile(
 ZH_SUBJECT = re.compile(r"(?P<me>我们|我)(?P<joined>和|跟|与)?")
 # Time words that may stand before a Chinese subject ("上周我去了杭州").
 _ZH_TIME_CHARS = "0-9年月日号周末上下个这本今明昨前后去天早晚点半星期礼拜初底春夏秋冬一二三四五六七八九十两"
-# Words that make a sentence tell no fact of the speaker's own life.
+# Words that make a sentence tell no fact of the speaker's own life, wherever they stand …
 _NOT_SO = re.compile(
     r"\b(?:if|unless|suppose|supposing|imagine|assuming|in\s+case|would|could|should|wish|dream(?:ing|t)?\s+(?:of|about)"
     r"|hypothetically|pretend|jk|j/k|just\s+kidding|kidding|joking|lmao|rofl|says|said|tells?|told|thinks?|thought"
-    r"|reckons?|suggest(?:s|ed)?|according\s+to|apparently|heard|rumou?r|maybe|might|(?-i:may)|perhaps|possibly"
-    r"|not\s+sure|i\s+think|i\s+guess|i\s+suppose|i\s+doubt|i\s+wonder|sort\s+of|kind\s+of|pretty\s+sure)\b"
+    r"|reckons?|suggest(?:s|ed)?|according\s+to|apparently|heard|rumou?r)\b"
     r"|\b\w+['’]d\b|/s\b|😜|😉|🤪"
-    r"|如果|要是|假如|假设|万一|的话|想象|假使|倘若|开玩笑|逗你|哈哈哈|可能|也许|或许|大概|说不定|不确定|好像"
-    r"|似乎|听说|据说|[他她]说|觉得|认为|建议|让我|叫我|希望我",
+    r"|如果|要是|假如|假设|万一|的话|想象|假使|倘若|开玩笑|逗你|哈哈哈|听说|据说|[他她]说|觉得|认为|建议|让我|叫我|希望我",
+    re.I,
+)
+# … and hedges, which doubt what follows them: "maybe we'll go", not "I'm going, maybe you too".
+HEDGE = re.compile(
+    r"\b(?:maybe|might|(?-i:may)|perhaps|possibly|not\s+sure|i\s+think|i\s+guess|i\s+suppose|i\s+doubt"
+    r"|i\s+wonder|sort\s+of|kind\s+of|pretty\s+sure)\b|可能|也许|或许|大概|说不定|不确定|好像|似乎",
     re.I,
 )
 
@@ -60,22 +64,29 @@ class Clause:
 
 
 def tells_nothing(sentence: str) -> bool:
-    """A question, a supposition, a joke, a hedge or someone else's words: read nothing."""
+    """A question, a supposition, a joke or someone else's words: read nothing."""
     return is_question(sentence) or _NOT_SO.search(sentence) is not None
+
+
+def hedged(sentence: str, end: int) -> bool:
+    """Whether a hedge stands in the sentence before `end` (the clause's end)."""
+    return HEDGE.search(sentence, 0, end) is not None
 
 
 def clauses(sentence: str, zh: bool) -> list[Clause]:
     """The sentence's clauses in order, each with its subject read."""
     breaks = _ZH_BREAK if zh else _EN_BREAK
     cuts = [0] + [m.end() for m in breaks.finditer(sentence)] + [len(sentence) + 1]
-    out = []
-    for n, (a, b) in enumerate(zip(cuts, cuts[1:], strict=False)):
+    out: list[Clause] = []
+    for a, b in zip(cuts, cuts[1:], strict=False):
         end = min(b, len(sentence))
         while a < end and sentence[a] in " \t\"“”'‘’*_":
             a += 1
         if a >= end:
             continue
-        out.append(_subject(sentence, a, end, first=n == 0, zh=zh))
+        # No subject of its own: the speaker's at the sentence's head, or when the clause before
+        # named the speaker ("I was busy too - went to a community meetup last Friday").
+        out.append(_subject(sentence, a, end, first=not out or out[-1].body > out[-1].start, zh=zh))
     return out
 
 

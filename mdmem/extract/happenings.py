@@ -20,20 +20,21 @@ import re
 from dataclasses import dataclass
 
 from mdmem.extract.candidates import Found, words
-from mdmem.extract.clauses import Clause, clauses, tells_nothing
+from mdmem.extract.clauses import Clause, clauses, hedged, tells_nothing
 from mdmem.extract.happenings_zh import find_zh
 from mdmem.extract.timex import PAST, find_times
 from mdmem.lang.detect import has_cjk
 from mdmem.model.grammar import Grammar
-from mdmem.model.life import EVENT, FAMILY_SLOT, PLAN, Happening
+from mdmem.model.life import EVENT, FAMILY_SLOT, PLAN, Happening, specific, starts_with_verb
 from mdmem.model.vocab import alternation
 
-_ADV = r"(?:(?:just|finally|also|actually|recently|even|really|totally|already|both|all|once|then|eventually|officially|literally|somehow|still|seriously|definitely|probably|now)\s+){0,3}"
+_ADV = r"(?:(?:just|finally|also|actually|recently|even|really|totally|already|both|all|once|then|eventually|officially|literally|somehow|still|seriously|definitely|probably|now|currently|soon)\s+){0,3}"
 _BE = r"(?:\s*['’]m|\s*['’]re|\s*['’]s|\s+am|\s+are|\s+is|\s+was|\s+were)?"
 # What a verb phrase ends at: a mark, a joining word, "with" (who was there), a time.
 _STOP = re.compile(
-    r"\s*[,;:.!?()\"“”]|\s+-\s|\s+(?:and|but|so|because|cause|cuz|since|when|while|which|who|that|where|if|though"
-    r"|although|until|before|after|or|then|with|lol|haha|lmao|omg|too|again|yet|anyway|together|as\s+well|as\s+a)\b",
+    r"\s*[,;:.!?()]|\s+-\s|\s+(?:and|but|so|because|cause|cuz|since|when|while|which|who|that|where|if|though"
+    r"|although|until|before|after|or|then|with|lol|haha|lmao|omg|too|again|yet|anyway|together|as\s+well|as\s+a"
+    r"|in\s+hopes?\s+of|in\s+order\s+to|this\s+time|just\s+for\s+fun|afterwards?|to\s+see\s+if)\b",
     re.I,
 )
 _PRONOUN = words("it that this these those them there here one some something anything nothing everything him her me you us")
@@ -41,8 +42,25 @@ _PRONOUN = words("it that this these those them there here one some something an
 _SLIGHT = words("""home bed work sleep lunch dinner breakfast brunch a_nap nap a_shower shower a_look a_break a_chance a_minute
     a_second time fun a_lot well great good the_store shopping a_walk coffee a_coffee some_rest rest a_bit
     the_bathroom the_toilet back a_while outside out inside online crazy busy sick tired gym the_gym
+    a_blast blast a_great_time a_good_time an_amazing_time a_lot_of_fun an_experience an_idea a_feeling
+    the_idea a_dream a_thought lots_of_fun a_great_day a_good_day a_bad_day a_rough_day a_long_day
     go_to_bed go_to_sleep go_home go_to_work go_to_the_gym go_shopping go_out sleep_in""")
 _LIGHT_VERBS = ("did", "went on", "took part in", "participated in", "competed in", "ran in")
+# "got to volunteer", "had the chance to attend …": the doing is what happened.
+_CHANCE = re.compile(r"(?:to|the\s+(?:chance|opportunity)\s+to|a\s+chance\s+to)\s+", re.I)
+_BASE_VERBS = words("""take go get make see try visit run meet watch play buy finish start join win do have
+    bring host throw give""")
+_PLACES = words("here there")
+# A picture of it is not the happening; a state of mind is not an event.
+_NOT_EVENT = re.compile(r"\b(?:pics?|photos?|pictures?|snaps?|selfies?|screenshots?|shot\s+of|your\s+back|the\s+idea)\b"
+                        r"|^(?:thinking|feeling|wondering|realizing|realising|worrying|getting)\b", re.I)
+# Words a plan may begin with that make it an attitude, not a plan: "keep pushing", "be awesome".
+_VAGUE_PLAN = words("""be keep stay continue believe push chase pursue grind need see hear feel love hope wait
+    enjoy rock nail crush slay figure focus spread stick hang chill relax rest kill smash own try find""")
+_DREAMS = words("dream dreams goal goals best passion")
+_ARRANGING = ("planning", "organizing", "organising", "booking", "arranging")
+_ANAPHORA = words("it its them that this those these there here one ones something stuff")
+_FUNCTION = words("of for the a an to at in on with my our and or from by about as into so few some")
 _WITH = re.compile(
     r"\bwith\s+(?P<w>(?:my|our)\s+[\w'’-]+(?:\s+[A-Z][\w'’-]+)?|[A-Z][\w'’-]+(?:(?:,\s*|\s+and\s+)[A-Z][\w'’-]+){0,4}"
     r"|(?:some\s+|a\s+few\s+|a\s+couple\s+of\s+)?(?:friends|family|colleagues|coworkers|co-workers|the\s+kids"
@@ -102,7 +120,7 @@ def _words(g: Grammar) -> _Words:
         event=re.compile(rf"\s*(?:(?:['’]ve|\s+have)\s+(?:just|finally|already|now|officially|recently)\s+)?{_ADV}(?P<verb>{verbs})(?![\w'’])", re.I),
         plan=re.compile(rf"(?P<be>{_BE})\s*{_ADV}(?P<word>{plans})(?![\w'’])", re.I),
         timed=re.compile(rf"\s*{_ADV}(?P<word>{timed})(?![\w'’])", re.I),
-        progressive=re.compile(rf"(?:\s*['’]m|\s*['’]re|\s+am|\s+are){_ADV}\s*(?P<ving>[a-z]+ing)(?![\w'’])", re.I),
+        progressive=re.compile(rf"(?:\s*['’]m|\s*['’]re|\s+am|\s+are)\s*{_ADV}(?P<ving>[a-z]+ing)(?![\w'’])", re.I),
         cancel=re.compile(rf"(?<![\w'’]){alternation(cancel)}(?![\w'’])", re.I) if cancel else None,
         sets=sets,
         cancelled=re.compile(
@@ -127,9 +145,10 @@ def find_happenings(sentence: str, grammar: Grammar | None) -> list[Found]:
     cancel = w.cancel.search(sentence) is not None if w.cancel else False
     out: list[Found] = []
     parts = clauses(sentence, zh=False)
+    quoted = _quoted(sentence)
     for n, clause in enumerate(parts):
-        if not clause.speaker:
-            continue
+        if not clause.speaker or hedged(sentence, clause.end) or any(a <= clause.start < b for a, b in quoted):
+            continue  # "I'm gonna make him an offer he can't refuse": a quote is someone's words
         lead = _lead_time(sentence, parts[n - 1]) if n else ""
         found = _clause(sentence, clause, w, cancel, lead)
         if found is not None:
@@ -140,6 +159,13 @@ def find_happenings(sentence: str, grammar: Grammar | None) -> list[Found]:
     if not any(f.form == PLAN for f in out):
         out += _set_by_time(sentence, w, parts)
     return out
+
+
+_QUOTE = re.compile(r"[\"“]([^\"“”]{3,300})[\"”]")
+
+
+def _quoted(sentence: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in _QUOTE.finditer(sentence)]
 
 
 def _lead_time(sentence: str, prev: Clause) -> str:
@@ -159,7 +185,8 @@ def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str) -> Fou
     if m := w.progressive.match(sentence, body, end):
         if cancel:
             return None
-        return _plan(sentence, c, w, m.start("ving"), m, False, lead, needs_future=True, ving=m["ving"])
+        arranging = m["ving"].lower() in _ARRANGING  # "I'm planning a trip to the East Coast": a plan, day or not
+        return _plan(sentence, c, w, m.start("ving"), m, False, lead, needs_future=not arranging, ving=m["ving"])
     if m := w.event.match(sentence, body, end):
         if cancel:
             return None  # "we did the trip, but not anymore": unclear, so nothing
@@ -167,9 +194,11 @@ def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str) -> Fou
     return None
 
 
-def _phrase(sentence: str, start: int, end: int) -> tuple[str, int]:
+def _phrase(sentence: str, start: int, end: int, *, past_with: bool = False) -> tuple[str, int]:
     """The verb phrase's words from `start`: up to a mark, a joining word, `with` or a time."""
     stop = _STOP.search(sentence, start, end)
+    while stop is not None and past_with and stop.group().strip().lower() == "with":
+        stop = _STOP.search(sentence, stop.end(), end)
     cut = stop.start() if stop else end
     times = find_times(sentence[start:cut], "2000-01-01", future=False)
     if times:
@@ -199,9 +228,21 @@ def _extras(sentence: str, c: Clause, what: str) -> tuple[str, tuple[str, ...]]:
 def _event(sentence: str, c: Clause, m: re.Match[str], lead: str) -> Found | None:
     verb = " ".join(m["verb"].lower().split())
     obj, at = _phrase(sentence, m.end(), c.end)
-    if not _meaningful(obj) and verb not in ("graduated", "retired", "moved", "quit"):
-        return None
-    what = obj if verb in _LIGHT_VERBS else f"{sentence[m.start('verb'):m.end('verb')].lower()} {obj}".strip()
+    if not obj and sentence[at:].lstrip().lower().startswith("with "):
+        obj, at = _phrase(sentence, m.end(), c.end, past_with=True)  # "met with some artists in Boston"
+    if verb in ("got", "had") and (chance := _CHANCE.match(obj)):
+        if verb == "had" and obj.lower().startswith("to "):
+            return None  # "had to dig deep": what was needed, not what happened
+        verb, obj, at = "", obj[chance.end():], at + chance.end()  # "got to volunteer at a career fair"
+    if verb == "did" and obj.split(" ", 1)[0].lower() in _BASE_VERBS:
+        verb = ""  # "I did take Seraphim to the park": the emphatic do
+    elif verb == "tried" and obj.lower().startswith("to "):
+        return None  # "I tried to stay calm": no happening named
+    if verb in ("graduated", "retired", "moved", "quit") and not obj:
+        pass  # "I graduated last week": the verb is the event
+    elif _NOT_EVENT.search(obj) or not _meaningful(obj) or not specific(obj) or any(t in _ANAPHORA - _PLACES for t in obj.lower().split()):
+        return None  # "got a shot of a glacier", "visited a place", "took it for a ride"
+    what = obj if verb in _LIGHT_VERBS or not verb else f"{sentence[m.start('verb'):m.end('verb')].lower()} {obj}".strip()
     what = _tidy(what)
     where, people = _extras(sentence, c, what)
     h = Happening(what, _time_words(sentence, c, lead), where, people)
@@ -211,26 +252,40 @@ def _event(sentence: str, c: Clause, m: re.Match[str], lead: str) -> Found | Non
 def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], cancel: bool, lead: str, *,
           needs_future: bool, ving: str = "") -> Found | None:  # fmt: skip
     obj, at = _phrase(sentence, start, c.end)
+    if len(obj.split()) <= (1 if not ving else 2) and sentence[at + len(obj):].lstrip().lower().startswith("with "):
+        obj, at = _phrase(sentence, start, c.end, past_with=True)  # "working with some fashion bloggers"
     words = obj.split()
     if ving:
-        if ving.lower() in ("planning", "organizing", "organising", "booking", "arranging"):
+        if ving.lower() in _ARRANGING:
             words = words[1:]  # "planning a trip to Rome": the trip is the plan
         else:
             words = [gerund_base(words[0]), *words[1:]] if words else words
     elif words and words[0].lower() == "to" and (m["word"] or "").lower().startswith("going"):
         words = ["go", *words]  # "going to the gym tomorrow"
+    elif (m["word"] or "").lower() == "off to":
+        words = ["go", "to", *words]  # "we're off to Canada next month"
     elif words and words[0].lower().endswith("ing") and words[0].lower() not in ("something", "nothing", "anything", "everything"):
         words = [gerund_base(words[0]), *words[1:]]  # "thinking about going camping"
     what = _tidy(" ".join(words))
-    if not _meaningful(what):
+    toks = what.lower().split()
+    if not _meaningful(what) or not toks:
         return None
+    named = any(w[:1].isupper() for w in what.split()[1:])  # "stay in Galway", not "stay positive"
+    vague = (toks[0] in _VAGUE_PLAN and not named) or any(t in _ANAPHORA or t in _DREAMS for t in toks)
+    if not cancel and (vague or not specific(" ".join(toks[1:]) if starts_with_verb(what) else what)):
+        return None  # "keep pushing", "make it happen", "chase my dreams", "team up": no plan to follow
+    if c.body == c.start:
+        return None  # "Going to those places is on my list": a plan needs its speaker said
     where, people = _extras(sentence, c, what)
     sets: tuple[tuple[str, str], ...] = ()
     for attr, base, rx in w.sets:
         if (s := rx.search(sentence, c.body, c.end)) is not None:
             sets, what = ((attr, s["v"].strip()),), f"{base} {s['v'].strip()}"
             break
-    h = Happening(what, _time_words(sentence, c, lead), where, people, sets, cancel=cancel, needs_future=needs_future)
+    said_when = _time_words(sentence, c, lead)
+    if len(toks) == 1 and not said_when and not cancel:
+        return None  # "I'm gonna chat": one word and no day is no plan to hold anyone to
+    h = Happening(what, said_when, where, people, sets, cancel=cancel, needs_future=needs_future)
     return _found(PLAN, c.start, at, at + len(obj), h, statement="invalidate" if cancel else "assert")
 
 
@@ -262,9 +317,9 @@ def _meaningful(what: str) -> bool:
 
 
 def _tidy(what: str) -> str:
-    """The phrase without a leading article or a trailing filler word."""
-    words = what.split()
-    while words and words[-1].lower().strip(".,!?") in ("too", "again", "already", "finally", "recently", "lately", "today", "yesterday", "now", "lol", "haha"):
+    """The phrase without a leading article, or a trailing filler or function word."""
+    words = what.split()[:10]
+    while words and (words[-1].lower().strip(".,!?") in ("too", "again", "already", "finally", "recently", "lately", "today", "yesterday", "now", "lol", "haha") or words[-1].lower() in _FUNCTION):
         words.pop()
     while words and words[0].lower() in ("a", "an", "the", "to", "on"):
         words.pop(0)

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 from mdmem.extract.candidates import Found, words
-from mdmem.extract.clauses import clauses
+from mdmem.extract.clauses import clauses, hedged
 from mdmem.extract.timex import Time, find_times
 from mdmem.model.grammar import Grammar
 from mdmem.model.life import EVENT, FAMILY_SLOT, PLAN, Happening
@@ -76,7 +76,7 @@ def find_zh(sentence: str, grammar: Grammar) -> list[Found]:
     cancel = z.cancel.search(sentence) is not None if z.cancel else False
     out: list[Found] = []
     for c in clauses(sentence, zh=True):
-        if not c.speaker:
+        if not c.speaker or hedged(sentence, c.end):
             continue
         text = sentence[c.body : c.end]
         times = find_times(sentence[c.start : c.end], "2000-01-01", future=True)
@@ -90,7 +90,7 @@ def find_zh(sentence: str, grammar: Grammar) -> list[Found]:
             found = _plan(vp, words, z, c.body + m.start("vp"), past or cancel, c.start, timed=timed)
             if found is not None:
                 out.append(found)
-        elif (m := z.event.match(text)) and not cancel:
+        elif (m := z.event.match(text)) and not cancel and (c.joined or not m["partner"]):
             if m["asp"] == "过" and not times:
                 continue  # "我去过巴黎": once, some time: no day to put it on
             found = _event(m, words, c.body, c.start, c.with_ + ((m["partner"],) if c.joined and m["partner"] else ()))

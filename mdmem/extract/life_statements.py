@@ -35,6 +35,8 @@ def life_statement(f: Found, sentence: str, entity: str, at: str, source: str) -
         return None, "not said as the person's own"
     h = f.happening or Happening(str(f.value or ""), _first_time(sentence, at, kind == PLAN))
     what = " ".join(h.what.split())
+    for article in ("a ", "an ", "the ") if f.happening is None else ():
+        what = what.removeprefix(article)  # a pattern's value: "a trip to Lisbon"
     if not what:
         return None, "no words for what happened"
     times = find_times(h.time_words, at, future=kind == PLAN) if h.time_words else []
@@ -43,6 +45,8 @@ def life_statement(f: Found, sentence: str, entity: str, at: str, source: str) -
     if kind == EVENT:
         if t is not None and (t.tense == FUTURE or (t.when and (first_day(t.when) or "") > at)):
             return None, "an event still to come"
+        if t is not None and t.when is None:
+            return None, "an event with no day to put it on"  # "a few years back", "小时候"
         when = t.when if t is not None and t.when else at
         return Statement(entity, event_attribute(what, when), "assert", what, first_day(when) or at, source,
                          body=body, form=EVENT, when=when, when_said=t.words if t else "",
@@ -54,6 +58,8 @@ def life_statement(f: Found, sentence: str, entity: str, at: str, source: str) -
     due = t.when if t is not None and t.when else ""
     if due and (end_day(due) or "") <= at:
         return None, "a plan whose day has passed"
+    if due == at:
+        return None, "a plan for the day it is said (told later as an event, if it matters)"
     if h.needs_future and (not due or (first_day(due) or "") < at):
         return None, "no day to come: not a plan"
     return Statement(entity, plan_attribute(what), "assert", what, at, source, tentative=True, body=body,

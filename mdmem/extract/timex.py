@@ -35,6 +35,7 @@ _PATTERN = (
     r"|this\s+(?:morning|afternoon|evening)|last\s+night|earlier\s+today)"
     rf"|(?P<n>{_N})\s+(?P<unit>days?|weeks?|weekends?|months?|years?)\s+(?P<dir>ago|from\s+now|later)"
     rf"|in\s+(?P<inn>{_N})\s+(?P<inunit>days?|weeks?|months?|years?)"
+    rf"|(?:in\s+|over\s+)?the\s+(?:next|coming)\s+(?P<nextn>{_N})\s+(?P<nextunit>days|weeks|months|years)"
     rf"|(?P<rel>last|next|this\s+past|this\s+coming|this|coming)\s+(?P<what>weekend|week|month|year|{_WD}"
     r"|spring|summer|fall|autumn|winter)"
     r"|(?P<later>later|earlier)\s+this\s+(?P<lunit>week|month|year)"
@@ -44,8 +45,13 @@ _PATTERN = (
     rf"|on\s+(?P<wday>{_WD})"
     r"|(?:in\s+)?(?P<season>spring|summer|fall|autumn|winter)\s+(?:of\s+)?(?P<syear>(?:19|20)\d\d)"
     r"|(?:in\s+)?(?P<year>(?:19|20)\d\d)(?![\w-])"
+    # the past with no day to put it on: "a few years back", "back then", "as a kid"
+    rf"|(?P<vague>(?:{_N}|many|several)\s+(?:years|decades)\s+(?:ago|back)|years\s+ago|back\s+then|back\s+in\s+the\s+day"
+    r"|as\s+a\s+(?:kid|child|teen|teenager)|when\s+I\s+was\s+(?:a\s+kid|little|young|younger|a\s+child|a\s+teen\w*)"
+    r"|in\s+high\s+school|in\s+college|growing\s+up|a\s+long\s+time\s+ago|ages\s+ago|once\s+upon|the\s+other\s+day)"
     # Chinese
     r"|(?P<zword>大前天|前天|昨天|昨晚|今天|今早|今晚|明天|后天|大后天|刚才)"
+    r"|(?P<zvague>小时候|以前|很久以前|那时候|当年|上学的时候|读书的时候|几年前|多年前)"
     rf"|(?P<zweek>上上|上|下下|下|这|本)(?:个)?(?:周|星期|礼拜)(?P<zwd>{_ZH_WD}|末)?"
     rf"|(?P<zwkend>周末)"
     r"|(?P<zmonth>上上|上|下|这|本)个?月(?P<zmpart>初|底)?"
@@ -172,6 +178,8 @@ def _resolve(m: re.Match[str], ref: date, future: bool) -> tuple[str, tuple[date
     g = {k: (v.lower() if isinstance(v, str) else v) for k, v in m.groupdict().items()}
     either = FUTURE if future else PAST
     try:
+        if g["vague"] or g["zvague"]:
+            return PAST, None
         if g["word"] or g["zword"]:
             w = " ".join((g["word"] or g["zword"]).split())
             back = {"the day before yesterday": -2, "yesterday": -1, "last night": -1, "大前天": -3,
@@ -183,6 +191,9 @@ def _resolve(m: re.Match[str], ref: date, future: bool) -> tuple[str, tuple[date
             sign = -1 if g["dir"] == "ago" else 1
             a, b = _shift(ref, g["unit"], sign * most), _shift(ref, g["unit"], sign * least)
             return (PAST if sign < 0 else FUTURE), (min(a[0], b[0]), max(a[1], b[1]))
+        if g["nextunit"]:  # "in the next few months": from now until then
+            _, most = _count(g["nextn"])
+            return FUTURE, (ref + timedelta(days=1), _shift(ref, g["nextunit"], most)[1])
         if g["inunit"]:
             least, most = _count(g["inn"])
             a, b = _shift(ref, g["inunit"], least), _shift(ref, g["inunit"], most)

@@ -7,7 +7,6 @@ from mdmem.lang.phrases import phrase
 from mdmem.model import life
 from mdmem.model.factfile import Fact
 
-
 _TIME_KEYS = {"day": "time_day", "month": "time_month", "year": "time_year"}
 
 
