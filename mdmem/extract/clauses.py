@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from mdmem.extract.modality import is_question
-from mdmem.extract.timex import find_times
+from mdmem.extract.timex import Time
 
 # A clause begins at the sentence's head, after a comma-like mark or a joining word.
 _EN_BREAK = re.compile(
@@ -73,8 +73,8 @@ def hedged(sentence: str, end: int) -> bool:
     return HEDGE.search(sentence, 0, end) is not None
 
 
-def clauses(sentence: str, zh: bool) -> list[Clause]:
-    """The sentence's clauses in order, each with its subject read."""
+def clauses(sentence: str, zh: bool, times: list[Time]) -> list[Clause]:
+    """The sentence's clauses in order, each with its subject read (`times`: the sentence's)."""
     breaks = _ZH_BREAK if zh else _EN_BREAK
     cuts = [0] + [m.end() for m in breaks.finditer(sentence)] + [len(sentence) + 1]
     out: list[Clause] = []
@@ -86,18 +86,18 @@ def clauses(sentence: str, zh: bool) -> list[Clause]:
             continue
         # No subject of its own: the speaker's at the sentence's head, or when the clause before
         # named the speaker ("I was busy too - went to a community meetup last Friday").
-        out.append(_subject(sentence, a, end, first=not out or out[-1].body > out[-1].start, zh=zh))
+        out.append(_subject(sentence, a, end, times, first=not out or out[-1].body > out[-1].start, zh=zh))
     return out
 
 
-def _subject(sentence: str, a: int, end: int, *, first: bool, zh: bool) -> Clause:
+def _subject(sentence: str, a: int, end: int, times: list[Time], *, first: bool, zh: bool) -> Clause:
     m = (ZH_SUBJECT if zh else EN_SUBJECT).match(sentence, a, end)
     if m is None and zh:  # "上周我去了杭州": a time before the subject
         m = _zh_late_subject().match(sentence, a, end)
     if m is None and not zh:  # "Yesterday I went to Paris", "last Sunday we ran"
-        times = find_times(sentence[a:end], "2000-01-01", future=False)
-        if times and times[0].start == 0:
-            after = a + times[0].end
+        lead = next((t for t in times if t.start == a), None)
+        if lead is not None:
+            after = lead.end
             while after < end and sentence[after] in " ,":
                 after += 1
             m = EN_SUBJECT.match(sentence, after, end)

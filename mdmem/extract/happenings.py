@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from mdmem.extract.candidates import Found, words
 from mdmem.extract.clauses import Clause, clauses, hedged, tells_nothing
 from mdmem.extract.happenings_zh import find_zh
-from mdmem.extract.timex import PAST, find_times
+from mdmem.extract.timex import PAST, Time, find_times
 from mdmem.lang.detect import has_cjk
 from mdmem.model.grammar import Grammar
 from mdmem.model.life import EVENT, FAMILY_SLOT, PLAN, Happening, specific, starts_with_verb
@@ -97,6 +97,7 @@ class _Words:
     cancel: re.Pattern[str] | None
     sets: tuple[tuple[str, str, re.Pattern[str]], ...]  # (attribute, its plan's words, expression)
     cancelled: re.Pattern[str]
+    anchor: re.Pattern[str]  # a word the grammar starts from: no such word, nothing to read
 
 
 _COMPILED: dict[int, tuple[Grammar, _Words]] = {}
@@ -123,6 +124,8 @@ def _words(g: Grammar) -> _Words:
         progressive=re.compile(rf"(?:\s*['’]m|\s*['’]re|\s+am|\s+are)\s*{_ADV}(?P<ving>[a-z]+ing)(?![\w'’])", re.I),
         cancel=re.compile(rf"(?<![\w'’]){alternation(cancel)}(?![\w'’])", re.I) if cancel else None,
         sets=sets,
+        anchor=re.compile(rf"['’](?:m|re|ll)\b|(?<![\w'’])(?:{verbs}|{plans}|{timed}|am|are|{alternation(cancel) if cancel else '(?!)'}"
+                          rf"{''.join('|' + alternation(ws['en']) for ws in g.sets.values() if ws.get('en'))})(?!\w)", re.I),
         cancelled=re.compile(
             r"\b(?:cancel(?:l?ed)?|called\s+off|scrapped)\s+(?:the|our|my)\s+(?P<a>[a-z][\w\s'’-]{1,40}?)(?=\s*(?:$|[,.;!?]|\b(?:because|since|as)\b))"
             r"|\b(?:the|our|my)\s+(?P<b>[a-z][\w\s'’-]{1,40}?)\s+(?:is|was|got|has\s+been)\s+(?:off|cancel(?:l?ed)|called\s+off|scrapped)\b",
@@ -137,27 +140,30 @@ def _words(g: Grammar) -> _Words:
 
 def find_happenings(sentence: str, grammar: Grammar | None) -> list[Found]:
     """The events and plans of the speaker's own clauses in one sentence."""
-    if grammar is None or tells_nothing(sentence):
+    if grammar is None:
         return []
     if has_cjk(sentence):
-        return find_zh(sentence, grammar)
+        return [] if tells_nothing(sentence) else find_zh(sentence, grammar)
     w = _words(grammar)
+    if not w.anchor.search(sentence) or tells_nothing(sentence):
+        return []
     cancel = w.cancel.search(sentence) is not None if w.cancel else False
     out: list[Found] = []
-    parts = clauses(sentence, zh=False)
+    times = find_times(sentence, "2000-01-01", future=False)  # once a sentence: where its times are
+    parts = clauses(sentence, zh=False, times=times)
     quoted = _quoted(sentence)
     for n, clause in enumerate(parts):
         if not clause.speaker or hedged(sentence, clause.end) or any(a <= clause.start < b for a, b in quoted):
             continue  # "I'm gonna make him an offer he can't refuse": a quote is someone's words
-        lead = _lead_time(sentence, parts[n - 1]) if n else ""
-        found = _clause(sentence, clause, w, cancel, lead)
+        lead = _lead_time(parts[n - 1], times) if n else ""
+        found = _clause(sentence, clause, w, cancel, lead, times)
         if found is not None:
             out.append(found)
     if not out and cancel and (m := w.cancelled.search(sentence)):  # "we cancelled the canoe trip"
         what = (m["a"] or m["b"]).strip()
         out.append(_found(PLAN, m.start(), m.start(), m.end(), Happening(what, cancel=True), statement="invalidate"))
     if not any(f.form == PLAN for f in out):
-        out += _set_by_time(sentence, w, parts)
+        out += _set_by_time(sentence, w, parts, times)
     return out
 
 
@@ -168,41 +174,40 @@ def _quoted(sentence: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in _QUOTE.finditer(sentence)]
 
 
-def _lead_time(sentence: str, prev: Clause) -> str:
+def _lead_time(prev: Clause, times: list[Time]) -> str:
     """"Last Sunday, I did …": a clause that is only a time gives the next one its time."""
-    text = sentence[prev.start : prev.end].strip(" ,;:")
-    times = find_times(text, "2000-01-01", future=False)
-    return text if len(times) == 1 and times[0].start == 0 and times[0].end == len(text) else ""
+    inside = [t for t in times if prev.start <= t.start < prev.end]
+    return inside[0].words if len(inside) == 1 and inside[0].start == prev.start and prev.end - inside[0].end <= 2 else ""
 
 
-def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str) -> Found | None:
+def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str, times: list[Time]) -> Found | None:
     body, end = c.body, c.end
     if m := w.plan.match(sentence, body, end):
         past = (m["be"] or "").strip().lower() in ("was", "were")
-        return _plan(sentence, c, w, m.end(), m, past or cancel, lead, needs_future=False)
+        return _plan(sentence, c, w, m.end(), m, past or cancel, lead, times, needs_future=False)
     if m := w.timed.match(sentence, body, end):
-        return None if cancel else _plan(sentence, c, w, m.end(), m, False, lead, needs_future=True)
+        return None if cancel else _plan(sentence, c, w, m.end(), m, False, lead, times, needs_future=True)
     if m := w.progressive.match(sentence, body, end):
         if cancel:
             return None
         arranging = m["ving"].lower() in _ARRANGING  # "I'm planning a trip to the East Coast": a plan, day or not
-        return _plan(sentence, c, w, m.start("ving"), m, False, lead, needs_future=not arranging, ving=m["ving"])
+        return _plan(sentence, c, w, m.start("ving"), m, False, lead, times, needs_future=not arranging, ving=m["ving"])
     if m := w.event.match(sentence, body, end):
         if cancel:
             return None  # "we did the trip, but not anymore": unclear, so nothing
-        return _event(sentence, c, m, lead)
+        return _event(sentence, c, m, lead, times)
     return None
 
 
-def _phrase(sentence: str, start: int, end: int, *, past_with: bool = False) -> tuple[str, int]:
+def _phrase(sentence: str, start: int, end: int, times: list[Time], *, past_with: bool = False) -> tuple[str, int]:
     """The verb phrase's words from `start`: up to a mark, a joining word, `with` or a time."""
     stop = _STOP.search(sentence, start, end)
     while stop is not None and past_with and stop.group().strip().lower() == "with":
         stop = _STOP.search(sentence, stop.end(), end)
     cut = stop.start() if stop else end
-    times = find_times(sentence[start:cut], "2000-01-01", future=False)
-    if times:
-        cut = start + times[0].start
+    inside = [t.start for t in times if start <= t.start < cut]
+    if inside:
+        cut = inside[0]
     text = sentence[start:cut].strip()
     words = text.split()
     if len(words) > 10:
@@ -210,9 +215,9 @@ def _phrase(sentence: str, start: int, end: int, *, past_with: bool = False) -> 
     return " ".join(words), start + (len(sentence[start:cut]) - len(sentence[start:cut].lstrip()))
 
 
-def _time_words(sentence: str, c: Clause, lead: str) -> str:
-    times = find_times(sentence[c.start : c.end], "2000-01-01", future=False)
-    return times[0].words if times else lead
+def _time_words(c: Clause, lead: str, times: list[Time]) -> str:
+    inside = [t for t in times if c.start <= t.start < c.end]
+    return inside[0].words if inside else lead
 
 
 def _extras(sentence: str, c: Clause, what: str) -> tuple[str, tuple[str, ...]]:
@@ -225,11 +230,11 @@ def _extras(sentence: str, c: Clause, what: str) -> tuple[str, tuple[str, ...]]:
     return where.removeprefix("the ").strip(), tuple(dict.fromkeys(people))
 
 
-def _event(sentence: str, c: Clause, m: re.Match[str], lead: str) -> Found | None:
+def _event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time]) -> Found | None:
     verb = " ".join(m["verb"].lower().split())
-    obj, at = _phrase(sentence, m.end(), c.end)
+    obj, at = _phrase(sentence, m.end(), c.end, times)
     if not obj and sentence[at:].lstrip().lower().startswith("with "):
-        obj, at = _phrase(sentence, m.end(), c.end, past_with=True)  # "met with some artists in Boston"
+        obj, at = _phrase(sentence, m.end(), c.end, times, past_with=True)  # "met with some artists in Boston"
     if verb in ("got", "had") and (chance := _CHANCE.match(obj)):
         if verb == "had" and obj.lower().startswith("to "):
             return None  # "had to dig deep": what was needed, not what happened
@@ -245,15 +250,15 @@ def _event(sentence: str, c: Clause, m: re.Match[str], lead: str) -> Found | Non
     what = obj if verb in _LIGHT_VERBS or not verb else f"{sentence[m.start('verb'):m.end('verb')].lower()} {obj}".strip()
     what = _tidy(what)
     where, people = _extras(sentence, c, what)
-    h = Happening(what, _time_words(sentence, c, lead), where, people)
+    h = Happening(what, _time_words(c, lead, times), where, people)
     return _found(EVENT, c.start, at if verb in _LIGHT_VERBS else m.start("verb"), at + len(obj), h)
 
 
-def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], cancel: bool, lead: str, *,
-          needs_future: bool, ving: str = "") -> Found | None:  # fmt: skip
-    obj, at = _phrase(sentence, start, c.end)
+def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], cancel: bool, lead: str,
+          times: list[Time], *, needs_future: bool, ving: str = "") -> Found | None:  # fmt: skip
+    obj, at = _phrase(sentence, start, c.end, times)
     if len(obj.split()) <= (1 if not ving else 2) and sentence[at + len(obj):].lstrip().lower().startswith("with "):
-        obj, at = _phrase(sentence, start, c.end, past_with=True)  # "working with some fashion bloggers"
+        obj, at = _phrase(sentence, start, c.end, times, past_with=True)  # "working with some fashion bloggers"
     words = obj.split()
     if ving:
         if ving.lower() in _ARRANGING:
@@ -282,25 +287,25 @@ def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], can
         if (s := rx.search(sentence, c.body, c.end)) is not None:
             sets, what = ((attr, s["v"].strip()),), f"{base} {s['v'].strip()}"
             break
-    said_when = _time_words(sentence, c, lead)
+    said_when = _time_words(c, lead, times)
     if len(toks) == 1 and not said_when and not cancel:
         return None  # "I'm gonna chat": one word and no day is no plan to hold anyone to
     h = Happening(what, said_when, where, people, sets, cancel=cancel, needs_future=needs_future)
     return _found(PLAN, c.start, at, at + len(obj), h, statement="invalidate" if cancel else "assert")
 
 
-def _set_by_time(sentence: str, w: _Words, parts: list[Clause]) -> list[Found]:
+def _set_by_time(sentence: str, w: _Words, parts: list[Clause], times: list[Time]) -> list[Found]:
     """"I accepted an offer from Nordlicht Labs, starting in May": a slot a plan sets, said with a
     day to come, is that plan (and not the slot's value today)."""
     for attr, base, rx in w.sets:
         for c in parts:
             if not c.speaker or (s := rx.search(sentence, c.body, c.end)) is None:
                 continue
-            times = [t for t in find_times(sentence, "2000-01-01", future=True) if t.start >= s.start() and t.tense != PAST]
-            if not times:
+            after = [t for t in times if t.start >= s.start() and t.tense != PAST]
+            if not after:
                 continue
             value = s["v"].strip()
-            h = Happening(f"{base} {value}", times[0].words, sets=((attr, value),), needs_future=True)
+            h = Happening(f"{base} {value}", after[0].words, sets=((attr, value),), needs_future=True)
             return [_found(PLAN, c.start, s.start(), s.end(), h)]
     return []
 

@@ -75,11 +75,12 @@ def find_zh(sentence: str, grammar: Grammar) -> list[Found]:
     z = _zh(grammar)
     cancel = z.cancel.search(sentence) is not None if z.cancel else False
     out: list[Found] = []
-    for c in clauses(sentence, zh=True):
+    all_times = find_times(sentence, "2000-01-01", future=True)
+    for c in clauses(sentence, zh=True, times=all_times):
         if not c.speaker or hedged(sentence, c.end):
             continue
         text = sentence[c.body : c.end]
-        times = find_times(sentence[c.start : c.end], "2000-01-01", future=True)
+        times = [t for t in all_times if c.start <= t.start < c.end]
         words = times[0].words if times else ""
         if (m := z.plan.match(text)) or (m := z.timed.match(text)):
             timed = m.re is z.timed
