@@ -62,7 +62,7 @@ def aim(state: Mapping[str, Fact], st: Statement) -> Statement | None:
         if held is not None:
             return replace(st, attribute=held.attribute)
         if st.kind != "assert":
-            return None  # "we were going to move, but not anymore": no plan to end
+            return None  # "we were going to move, but not anymore", "the party was great": no plan held
         taken = {f.attribute for f in state.values() if f.entity == st.entity}
         if st.attribute in taken or life.family(st.attribute) != life.PLAN:
             return replace(st, attribute=life.plan_attribute(str(st.value), taken))

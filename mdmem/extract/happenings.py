@@ -24,6 +24,7 @@ from mdmem.extract.clauses import Clause, clauses, hedged, tells_nothing
 from mdmem.extract.happenings_zh import find_zh
 from mdmem.extract.timex import PAST, Time, find_times
 from mdmem.lang.detect import has_cjk
+from mdmem.lang.tokens import stem
 from mdmem.model.grammar import Grammar
 from mdmem.model.life import EVENT, FAMILY_SLOT, PLAN, Happening, specific, starts_with_verb
 from mdmem.model.vocab import alternation
@@ -51,6 +52,7 @@ _CHANCE = re.compile(r"(?:to|the\s+(?:chance|opportunity)\s+to|a\s+chance\s+to)\
 _BASE_VERBS = words("""take go get make see try visit run meet watch play buy finish start join win do have
     bring host throw give""")
 _PLACES = words("here there")
+_HOW = words("alright well great good fine okay ok amazing awesome badly better worse so really pretty")
 # A picture of it is not the happening; a state of mind is not an event.
 _NOT_EVENT = re.compile(r"\b(?:pics?|photos?|pictures?|snaps?|selfies?|screenshots?|shot\s+of|your\s+back|the\s+idea)\b"
                         r"|^(?:thinking|feeling|wondering|realizing|realising|worrying|getting)\b", re.I)
@@ -96,6 +98,7 @@ class _Words:
     progressive: re.Pattern[str]
     cancel: re.Pattern[str] | None
     sets: tuple[tuple[str, str, re.Pattern[str]], ...]  # (attribute, its plan's words, expression)
+    nouns: frozenset[str]  # what "had" takes to be an event: "had a party", not "had a nice chat"
     cancelled: re.Pattern[str]
     anchor: re.Pattern[str]  # a word the grammar starts from: no such word, nothing to read
 
@@ -124,7 +127,8 @@ def _words(g: Grammar) -> _Words:
         progressive=re.compile(rf"(?:\s*['’]m|\s*['’]re|\s+am|\s+are)\s*{_ADV}(?P<ving>[a-z]+ing)(?![\w'’])", re.I),
         cancel=re.compile(rf"(?<![\w'’]){alternation(cancel)}(?![\w'’])", re.I) if cancel else None,
         sets=sets,
-        anchor=re.compile(rf"['’](?:m|re|ll)\b|(?<![\w'’])(?:{verbs}|{plans}|{timed}|am|are|{alternation(cancel) if cancel else '(?!)'}"
+        nouns=frozenset(stem(n.lower()) for n in g.words("event_nouns", "en")),
+        anchor=re.compile(rf"['’](?:m|re|ll)\b|(?<![\w'’])(?:{verbs}|{plans}|{timed}|am|are|was|{alternation(cancel) if cancel else '(?!)'}"
                           rf"{''.join('|' + alternation(ws['en']) for ws in g.sets.values() if ws.get('en'))})(?!\w)", re.I),
         cancelled=re.compile(
             r"\b(?:cancel(?:l?ed)?|called\s+off|scrapped)\s+(?:the|our|my)\s+(?P<a>[a-z][\w\s'’-]{1,40}?)(?=\s*(?:$|[,.;!?]|\b(?:because|since|as)\b))"
@@ -162,11 +166,20 @@ def find_happenings(sentence: str, grammar: Grammar | None) -> list[Found]:
     if not out and cancel and (m := w.cancelled.search(sentence)):  # "we cancelled the canoe trip"
         what = (m["a"] or m["b"]).strip()
         out.append(_found(PLAN, m.start(), m.start(), m.end(), Happening(what, cancel=True), statement="invalidate"))
+    elif not out and not cancel and (m := _WENT.search(sentence)) and specific(m["what"]):
+        # "The gaming party was a great success!": a plan of that name, if one is held, happened
+        out.append(_found(PLAN, m.start(), m.start("what"), m.end("what"), Happening(m["what"].strip()), statement="keep"))
     if not any(f.form == PLAN for f in out):
         out += _set_by_time(sentence, w, parts, times)
     return out
 
 
+# "the canoe trip was amazing", "our party went great": told as done, of a plan held by that name.
+_WENT = re.compile(
+    r"(?:^|[,;:!.]\s+)(?:the|our|my)\s+(?P<what>[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3}?)\s+"
+    r"(?:was|went|turned\s+out)\s+(?!(?:postponed|delayed|moved|pushed|rescheduled|off|not|never|cancel\w*|called)\b)",
+    re.I,
+)
 _QUOTE = re.compile(r"[\"“]([^\"“”]{3,300})[\"”]")
 
 
@@ -195,7 +208,7 @@ def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str, times:
     if m := w.event.match(sentence, body, end):
         if cancel:
             return None  # "we did the trip, but not anymore": unclear, so nothing
-        return _event(sentence, c, m, lead, times)
+        return _event(sentence, c, m, lead, times, w.nouns)
     return None
 
 
@@ -230,17 +243,22 @@ def _extras(sentence: str, c: Clause, what: str) -> tuple[str, tuple[str, ...]]:
     return where.removeprefix("the ").strip(), tuple(dict.fromkeys(people))
 
 
-def _event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time]) -> Found | None:
+def _event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time], nouns: frozenset[str]) -> Found | None:
     verb = " ".join(m["verb"].lower().split())
     obj, at = _phrase(sentence, m.end(), c.end, times)
-    if not obj and sentence[at:].lstrip().lower().startswith("with "):
-        obj, at = _phrase(sentence, m.end(), c.end, times, past_with=True)  # "met with some artists in Boston"
     if verb in ("got", "had") and (chance := _CHANCE.match(obj)):
         if verb == "had" and obj.lower().startswith("to "):
             return None  # "had to dig deep": what was needed, not what happened
         verb, obj, at = "", obj[chance.end():], at + chance.end()  # "got to volunteer at a career fair"
-    if verb == "did" and obj.split(" ", 1)[0].lower() in _BASE_VERBS:
+    if len(obj.split()) <= 1 and sentence[at + len(obj):].lstrip().lower().startswith("with "):
+        obj, at = _phrase(sentence, at, c.end, times, past_with=True)  # "met with some artists", "speak with …"
+    first = obj.split(" ", 1)[0].lower()
+    if verb == "did" and first in _BASE_VERBS:
         verb = ""  # "I did take Seraphim to the park": the emphatic do
+    elif verb == "did" and first in _HOW:
+        return None  # "we did alright"
+    elif verb == "had" and not any(stem(t) in nouns for t in obj.lower().split()):
+        return None  # "had a nice chat", "had an awesome summer": no happening the pack names
     elif verb == "tried" and obj.lower().startswith("to "):
         return None  # "I tried to stay calm": no happening named
     if verb in ("graduated", "retired", "moved", "quit") and not obj:

@@ -53,6 +53,8 @@ def life_statement(f: Found, sentence: str, entity: str, at: str, source: str) -
                          where=h.where, with_=h.with_), ""  # fmt: skip
     if h.cancel:
         return Statement(entity, plan_attribute(what), "invalidate", what, at, source, form=PLAN), ""
+    if f.kind == "keep":  # told as done: the plan held by that name came true (engine/plans.py)
+        return Statement(entity, plan_attribute(what), "keep", what, at, source, form=PLAN), ""
     if t is not None and t.tense == PAST:
         return None, "a plan for a day gone by"
     due = t.when if t is not None and t.when else ""

@@ -5,7 +5,8 @@ the grammar lives in code and the pack gives it its words, per language, and nam
 plan fills when it comes true (docs/rules.md#grammar):
 
     grammar:
-      event_verbs: {en: [did, ran, went, adopted], zh: [去, 参加, 跑]}
+      event_verbs: {en: [did, ran, went, adopted, had], zh: [去, 参加, 跑]}
+      event_nouns: {en: [party, surgery, audition, interview]}   # "had" is an event only with one
       plan_words: {en: [going to, planning to, thinking about], zh: [打算, 准备, 计划]}
       timed_plan_words: {en: [will, want to], zh: [要, 想]}   # a plan only with a day to come
       cancel_words: {en: [not anymore, called off], zh: [不去了, 取消了]}
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 LANGS = ("en", "zh")
-LISTS = ("event_verbs", "plan_words", "timed_plan_words", "cancel_words")
+LISTS = ("event_verbs", "event_nouns", "plan_words", "timed_plan_words", "cancel_words")
 KEYS = frozenset((*LISTS, "sets"))
 
 Words = dict[str, tuple[str, ...]]  # language → words
@@ -29,6 +30,7 @@ Words = dict[str, tuple[str, ...]]  # language → words
 @dataclass(frozen=True)
 class Grammar:
     event_verbs: Words = field(default_factory=dict)
+    event_nouns: Words = field(default_factory=dict)  # what "had" takes to be an event ("had a party")
     plan_words: Words = field(default_factory=dict)
     timed_plan_words: Words = field(default_factory=dict)
     cancel_words: Words = field(default_factory=dict)

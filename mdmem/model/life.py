@@ -297,7 +297,7 @@ def same_happening(a: str, b: str) -> bool:
     shared = ka & kb
     if ka <= kb or kb <= ka:
         return bool(shared - _GENERIC) or len(shared) >= 2
-    return len(shared) >= 2 and len(shared) * 3 >= 2 * min(len(ka), len(kb))
+    return len(shared) >= 2 and len(shared) * 3 >= 2 * max(len(ka), len(kb))
 
 
 def specific(what: str) -> bool:

@@ -175,3 +175,19 @@ def plans_question(fact):
     from mdmem.engine.plans import question
 
     return question(fact, RULES, "2026-01-01")
+
+
+def test_a_plan_told_as_done_by_its_name_comes_true_and_nothing_else_does():
+    party = planned("gaming party", "2022-06-03", "2022-06-18/2022-06-19")
+    _, out = run({}, party)
+    told = Statement("dana", "plan-gaming_party", "keep", value="gaming party", at="2022-06-24", form="plan")
+    plan, out = run(out, told, today="2022-06-24")
+    assert out["dana/plan-gaming_party"].status == "active"  # fulfilled before the day was checked
+    assert out["dana/event-2022-06-18-gaming_party"].when == "2022-06-18/2022-06-19"
+    plan, _ = run({}, Statement("dana", "plan-weather", "keep", value="weather", at="2022-06-24", form="plan"))
+    assert [d for _, d in plan.decisions] == ["NOOP"] and plan.changes == []
+
+
+def test_volunteering_at_a_shelter_is_not_the_ring_toss_tournament_for_it():
+    assert not life.same_happening("ring-toss tournament for the homeless shelter's fundraiser",
+                                   "volunteered at the homeless shelter")  # fmt: skip

@@ -55,6 +55,8 @@ def test_a_clause_with_no_subject_after_the_speakers_own_is_theirs_too():
     assert one("Also, last weekend, I had the opportunity to attend a rock concert in Boston.").value == (
         "attend a rock concert in Boston")
     assert said("User: I had to dig deep last week.") == []
+    assert one("I had an audition yesterday for a writing gig.").value == "had an audition"  # a noun the pack names
+    assert said("User: We had a nice chat yesterday.") == [] and said("User: We did alright last week.") == []
 
 
 def test_where_and_with_whom_when_said():
