@@ -156,6 +156,12 @@ def test_reading_stays_linear_in_the_length_of_a_message():
     assert timings[1] < timings[0] * 4  # per sentence, the cost does not grow with the message
 
 
+def test_a_name_that_is_also_a_word_is_never_made_an_event_of_its_own():
+    # "my cat Ginger" is the names grammar's; the event grammar reads the doing, word as said
+    assert [s.value for s in said("User: I bought some ginger yesterday.")] == ["bought some ginger"]
+    assert said("User: My cat Ginger is asleep.") == []
+
+
 def test_a_hundred_names_in_one_message_make_no_event_or_plan():
     names = ", ".join(f"Name{i}" for i in range(100))
     assert said(f"User: My friends are {names}.") == []
