@@ -40,10 +40,11 @@ def plan_statements(
     plan = Plan()
     stated: dict[str, str] = {}  # key → date stated in this batch
     queue = list(reversed(statements))  # what a fulfilled plan sets joins the queue
+    lives = plans.Lives(state)  # the events and plans, by person
     while queue:
         st = queue.pop()
         if st.form in life.KINDS:
-            aimed = plans.aim(state, st)
+            aimed = plans.aim(lives, st)
             if aimed is None:
                 plan.decisions.append((st, "NOOP"))
                 continue
@@ -73,20 +74,22 @@ def plan_statements(
         plan.decisions.append((st, decision))
         if after is None or (before is not None and after == before):
             continue
-        if decision == "ADD" and (done := plans.fulfilment(state, after, now)) is not None:
+        if decision == "ADD" and (done := plans.fulfilment(lives, after, now)) is not None:
             plan_after, after, more = done  # "we finally did the canoe trip": the plan came true
             linked.append(Change(plan_after.key, "CONFIRM", state[plan_after.key], plan_after, cause=st.key))
             queue.extend(reversed(more))
         elif decision in ("ADD", "UPDATE", "CONFIRM") and after.kind is None and after.status == "active":
-            for plan_after, event in plans.state_fulfilment(state, rules, st, now):  # "we moved to Utrecht"
+            for plan_after, event in plans.state_fulfilment(lives, rules, st, now):  # "we moved to Utrecht"
                 linked += [Change(event.key, "ADD", state.get(event.key), event, cause=st.key),
                            Change(plan_after.key, "CONFIRM", state[plan_after.key], plan_after, cause=st.key)]  # fmt: skip
         elif decision == "DELETE" and before is not None and (other := plans.unlinked(state, before, now)):
             linked.append(Change(other.key, "UPDATE", state[other.key], other, cause=st.key))
         state[st.key] = after
+        lives.note(st.key, after)
         plan.changes.append(Change(st.key, decision, before, after))
         for c in linked:
             state[c.key] = c.after  # type: ignore[assignment]
+            lives.note(c.key, c.after)
         plan.changes.extend(linked)
         stated[st.key] = st.at
         effect = Effect.between(before, after, _effect_date(st, now))

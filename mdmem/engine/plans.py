@@ -35,40 +35,58 @@ def is_open(fact: Fact) -> bool:
     return fact.kind == life.PLAN and fact.status in OPEN and not fact.fulfilled_by
 
 
-def _held_plan(state: Mapping[str, Fact], entity: str, what: Any) -> Fact | None:
+class Lives:
+    """The keys of every event and plan of a state, by entity: what aiming and fulfilling look
+    through, built once a batch so that a statement costs the person's events, not the vault."""
+
+    def __init__(self, state: Mapping[str, Fact]) -> None:
+        self.state = state
+        self.keys: dict[str, set[str]] = {}
+        for key, f in state.items():
+            self.note(key, f)
+
+    def note(self, key: str, fact: Fact | None) -> None:
+        if fact is not None and (fact.kind in life.KINDS or life.family(fact.attribute)):
+            self.keys.setdefault(fact.entity, set()).add(key)
+
+    def of(self, entity: str) -> list[Fact]:
+        return [f for k in sorted(self.keys.get(entity, ())) if (f := self.state.get(k)) is not None]
+
+
+def _held_plan(lives: Lives, entity: str, what: Any) -> Fact | None:
     if not isinstance(what, str):
         return None
-    found = [f for f in state.values() if f.entity == entity and is_open(f)
-             and isinstance(f.value, str) and life.same_happening(f.value, what)]  # fmt: skip
+    found = [f for f in lives.of(entity) if is_open(f) and isinstance(f.value, str)
+             and life.same_happening(f.value, what)]  # fmt: skip
     return min(found, key=lambda f: (f.valid_from or "", f.attribute), default=None)
 
 
-def _held_event(state: Mapping[str, Fact], st: Statement) -> Fact | None:
+def _held_event(lives: Lives, st: Statement) -> Fact | None:
     if not isinstance(st.value, str):
         return None
-    for f in state.values():
-        if (f.entity == st.entity and f.kind == life.EVENT and f.status == "active"
+    for f in lives.of(st.entity):
+        if (f.kind == life.EVENT and f.status == "active"
                 and isinstance(f.value, str) and life.same_happening(f.value, st.value)
                 and life.overlaps(f.when, st.when or st.at)):  # fmt: skip
             return f
     return None
 
 
-def aim(state: Mapping[str, Fact], st: Statement) -> Statement | None:
+def aim(lives: Lives, st: Statement) -> Statement | None:
     """The statement pointed at the plan or event it speaks of (a plan said again, an event told
     twice), or a fresh name for a new one; None for a cancellation of no plan held."""
     if st.form == life.PLAN:
-        held = _held_plan(state, st.entity, st.value)
+        held = _held_plan(lives, st.entity, st.value)
         if held is not None:
             return replace(st, attribute=held.attribute)
         if st.kind != "assert":
             return None  # "we were going to move, but not anymore", "the party was great": no plan held
-        taken = {f.attribute for f in state.values() if f.entity == st.entity}
+        taken = {f.attribute for f in lives.of(st.entity)}
         if st.attribute in taken or life.family(st.attribute) != life.PLAN:
             return replace(st, attribute=life.plan_attribute(str(st.value), taken))
         return st
     if st.form == life.EVENT and st.kind == "assert":
-        held = _held_event(state, st)
+        held = _held_event(lives, st)
         if held is not None:
             return replace(st, attribute=held.attribute)
         if life.family(st.attribute) != life.EVENT:
@@ -112,25 +130,25 @@ def _archived_due(before: Fact, at: str, now: str) -> dict[str, Any]:
     return entry
 
 
-def fulfilment(state: Mapping[str, Fact], event: Fact, now: str) -> tuple[Fact, Fact, list[Statement]] | None:
+def fulfilment(lives: Lives, event: Fact, now: str) -> tuple[Fact, Fact, list[Statement]] | None:
     """An event just told, and the open plan it fulfils: (plan after, event after, what the plan
     sets, stated on the event's day), or None when it fulfils none."""
     if event.kind != life.EVENT or event.fulfils or not isinstance(event.value, str) or life.is_prelude(event.value):
         return None
     end = life.end_day(event.when) or event.valid_from or ""
-    plan = _held_plan(state, event.entity, event.value)
+    plan = _held_plan(lives, event.entity, event.value)
     if plan is None or end <= (plan.valid_from or ""):
         return None  # it happened before the plan was made: another time
     on = max(event.valid_from or "", plan.valid_from or "")
     return (*_fulfilled(plan, event, now), _sets(plan, on, event.source or "", event.evidence))
 
 
-def state_fulfilment(state: Mapping[str, Fact], rules: Rules, st: Statement, now: str) -> list[tuple[Fact, Fact]]:
+def state_fulfilment(lives: Lives, rules: Rules, st: Statement, now: str) -> list[tuple[Fact, Fact]]:
     """Plans whose `sets` a plain statement just made true ("we moved to Utrecht"): each with
     the event made for it, dated by the statement, fulfilled."""
     out = []
-    for f in sorted(state.values(), key=lambda f: f.attribute):
-        held = f.sets.get(st.attribute) if f.entity == st.entity and is_open(f) else None
+    for f in lives.of(st.entity):
+        held = f.sets.get(st.attribute) if is_open(f) else None
         if held is None or not rules.same_value(st.attribute, held, st.value) or st.at < (f.valid_from or ""):
             continue
         event = _event_for(f, st.at, st.source, st.evidence, now, f"Learned from {st.source} (the plan came true).")

@@ -100,7 +100,7 @@ class _Words:
     sets: tuple[tuple[str, str, re.Pattern[str]], ...]  # (attribute, its plan's words, expression)
     nouns: frozenset[str]  # what "had" takes to be an event: "had a party", not "had a nice chat"
     cancelled: re.Pattern[str]
-    anchor: re.Pattern[str]  # a word the grammar starts from: no such word, nothing to read
+    anchor: frozenset[str]  # the first words the grammar starts from: no such word, nothing to read
 
 
 _COMPILED: dict[int, tuple[Grammar, _Words]] = {}
@@ -128,8 +128,11 @@ def _words(g: Grammar) -> _Words:
         cancel=re.compile(rf"(?<![\w'’]){alternation(cancel)}(?![\w'’])", re.I) if cancel else None,
         sets=sets,
         nouns=frozenset(stem(n.lower()) for n in g.words("event_nouns", "en")),
-        anchor=re.compile(rf"['’](?:m|re|ll)\b|(?<![\w'’])(?:{verbs}|{plans}|{timed}|am|are|was|{alternation(cancel) if cancel else '(?!)'}"
-                          rf"{''.join('|' + alternation(ws['en']) for ws in g.sets.values() if ws.get('en'))})(?!\w)", re.I),
+        anchor=frozenset(
+            p.split()[0].lower().strip("'’")
+            for p in (*g.words("event_verbs", "en"), *g.words("plan_words", "en"), *g.words("timed_plan_words", "en"),
+                      *cancel, *(x for ws in g.sets.values() for x in ws.get("en", ())), "am", "are", "was", "m", "re")
+        ),  # fmt: skip
         cancelled=re.compile(
             r"\b(?:cancel(?:l?ed)?|called\s+off|scrapped)\s+(?:the|our|my)\s+(?P<a>[a-z][\w\s'’-]{1,40}?)(?=\s*(?:$|[,.;!?]|\b(?:because|since|as)\b))"
             r"|\b(?:the|our|my)\s+(?P<b>[a-z][\w\s'’-]{1,40}?)\s+(?:is|was|got|has\s+been)\s+(?:off|cancel(?:l?ed)|called\s+off|scrapped)\b",
@@ -149,7 +152,7 @@ def find_happenings(sentence: str, grammar: Grammar | None) -> list[Found]:
     if has_cjk(sentence):
         return [] if tells_nothing(sentence) else find_zh(sentence, grammar)
     w = _words(grammar)
-    if not w.anchor.search(sentence) or tells_nothing(sentence):
+    if w.anchor.isdisjoint(_WORD.findall(sentence.lower())) or tells_nothing(sentence):
         return []
     cancel = w.cancel.search(sentence) is not None if w.cancel else False
     out: list[Found] = []
@@ -180,6 +183,7 @@ _WENT = re.compile(
     r"(?:was|went|turned\s+out)\s+(?!(?:postponed|delayed|moved|pushed|rescheduled|off|not|never|cancel\w*|called)\b)",
     re.I,
 )
+_WORD = re.compile(r"[a-z]+")
 _QUOTE = re.compile(r"[\"“]([^\"“”]{3,300})[\"”]")
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import cache
 
+from mdmem.extract.candidates import words
 from mdmem.extract.dates import MONTHS, NUMBERS, zh_number
 from mdmem.model.life import time_text
 
@@ -79,9 +80,29 @@ class Time:
     when: str | None  # model/life.py notation, or None when it names no day ("the other day")
 
 
+# Words one of the expressions needs (or a digit, or a Chinese time character): a text with none
+# holds no time, and the expression, long as it is, is not run over it.
+_CUES = words(
+    """yesterday today tonight tomorrow morning afternoon evening night last next this coming past ago later
+    earlier end weekend weekends week weeks month months year years day days decades spring summer fall
+    autumn winter back kid child teen teenager little young younger school college growing long ages once
+    other"""
+) | frozenset(MONTHS) | frozenset(_WEEKDAYS)
+_WORD = re.compile(r"[a-z]+")
+_ZH_CUES = re.compile(r"[\d年月日号周天昨今明前后去上下这本候底初春夏秋冬礼拜星期]")
+
+
+def has_time(text: str) -> bool:
+    """Whether `text` may hold a time expression (a cheap test before `find_times`)."""
+    low = text.lower()
+    return _ZH_CUES.search(low) is not None or any(w in _CUES for w in _WORD.findall(low))
+
+
 def find_times(text: str, said: str, *, future: bool) -> list[Time]:
     """Every time expression of `text` in order, resolved against the day it was `said`
     (YYYY-MM-DD), reading the ones that point either way as past (an event) or `future` (a plan)."""
+    if not has_time(text):
+        return []
     ref = date.fromisoformat(said[:10])
     out = []
     for m in _rx().finditer(text):
