@@ -68,9 +68,11 @@ def tells_nothing(sentence: str) -> bool:
     return is_question(sentence) or _NOT_SO.search(sentence) is not None
 
 
-def hedged(sentence: str, end: int) -> bool:
-    """Whether a hedge stands in the sentence before `end` (the clause's end)."""
-    return HEDGE.search(sentence, 0, end) is not None
+def first_hedge(sentence: str) -> int:
+    """Where the sentence's first hedge stands (its length when it has none): a clause that ends
+    after it is doubted."""
+    m = HEDGE.search(sentence)
+    return m.start() if m is not None else len(sentence)
 
 
 def clauses(sentence: str, zh: bool, times: list[Time]) -> list[Clause]:

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from mdmem.extract.candidates import Found, words
-from mdmem.extract.clauses import Clause, clauses, hedged, tells_nothing
+from mdmem.extract.clauses import Clause, clauses, first_hedge, tells_nothing
 from mdmem.extract.happenings_zh import find_zh
 from mdmem.extract.timex import PAST, Time, find_times
 from mdmem.lang.detect import has_cjk
@@ -53,6 +53,7 @@ _BASE_VERBS = words("""take go get make see try visit run meet watch play buy fi
     bring host throw give""")
 _PLACES = words("here there")
 _HOW = words("alright well great good fine okay ok amazing awesome badly better worse so really pretty")
+_NEGATION = words("not never no nothing")
 # A picture of it is not the happening; a state of mind is not an event.
 _NOT_EVENT = re.compile(r"\b(?:pics?|photos?|pictures?|snaps?|selfies?|screenshots?|shot\s+of|your\s+back|the\s+idea)\b"
                         r"|^(?:thinking|feeling|wondering|realizing|realising|worrying|getting)\b", re.I)
@@ -145,8 +146,9 @@ def _words(g: Grammar) -> _Words:
     return out
 
 
-def find_happenings(sentence: str, grammar: Grammar | None) -> list[Found]:
-    """The events and plans of the speaker's own clauses in one sentence."""
+def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[int, int]] | None = None) -> list[Found]:
+    """The events and plans of the speaker's own clauses in one sentence; `taken` are the spans a
+    slot's pattern already read ("I moved to Porto last week": the city's change, no event too)."""
     if grammar is None:
         return []
     if has_cjk(sentence):
@@ -158,12 +160,13 @@ def find_happenings(sentence: str, grammar: Grammar | None) -> list[Found]:
     out: list[Found] = []
     times = find_times(sentence, "2000-01-01", future=False)  # once a sentence: where its times are
     parts = clauses(sentence, zh=False, times=times)
-    quoted = _quoted(sentence)
+    quoted, hedge = _quoted(sentence), first_hedge(sentence)
     for n, clause in enumerate(parts):
-        if not clause.speaker or hedged(sentence, clause.end) or any(a <= clause.start < b for a, b in quoted):
+        if not clause.speaker or hedge < clause.end or any(a <= clause.start < b for a, b in quoted):
             continue  # "I'm gonna make him an offer he can't refuse": a quote is someone's words
         lead = _lead_time(parts[n - 1], times) if n else ""
-        found = _clause(sentence, clause, w, cancel, lead, times)
+        slot = any(a < clause.end and clause.start < b for a, b in taken or ())
+        found = _clause(sentence, clause, w, cancel, lead, times, events=not slot)
         if found is not None:
             out.append(found)
     if not out and cancel and (m := w.cancelled.search(sentence)):  # "we cancelled the canoe trip"
@@ -173,7 +176,7 @@ def find_happenings(sentence: str, grammar: Grammar | None) -> list[Found]:
         # "The gaming party was a great success!": a plan of that name, if one is held, happened
         out.append(_found(PLAN, m.start(), m.start("what"), m.end("what"), Happening(m["what"].strip()), statement="keep"))
     if not any(f.form == PLAN for f in out):
-        out += _set_by_time(sentence, w, parts, times)
+        out += _set_by_time(sentence, w, parts, times, hedge)
     return out
 
 
@@ -197,7 +200,8 @@ def _lead_time(prev: Clause, times: list[Time]) -> str:
     return inside[0].words if len(inside) == 1 and inside[0].start == prev.start and prev.end - inside[0].end <= 2 else ""
 
 
-def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str, times: list[Time]) -> Found | None:
+def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str, times: list[Time], *,
+            events: bool = True) -> Found | None:  # fmt: skip
     body, end = c.body, c.end
     if m := w.plan.match(sentence, body, end):
         past = (m["be"] or "").strip().lower() in ("was", "were")
@@ -209,7 +213,7 @@ def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str, times:
             return None
         arranging = m["ving"].lower() in _ARRANGING  # "I'm planning a trip to the East Coast": a plan, day or not
         return _plan(sentence, c, w, m.start("ving"), m, False, lead, times, needs_future=not arranging, ving=m["ving"])
-    if m := w.event.match(sentence, body, end):
+    if events and (m := w.event.match(sentence, body, end)):
         if cancel:
             return None  # "we did the trip, but not anymore": unclear, so nothing
         return _event(sentence, c, m, lead, times, w.nouns)
@@ -259,8 +263,8 @@ def _event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Ti
     first = obj.split(" ", 1)[0].lower()
     if verb == "did" and first in _BASE_VERBS:
         verb = ""  # "I did take Seraphim to the park": the emphatic do
-    elif verb == "did" and first in _HOW:
-        return None  # "we did alright"
+    elif first in _NEGATION or (verb == "did" and first in _HOW):
+        return None  # "I did not", "we did alright"
     elif verb == "had" and not any(stem(t) in nouns for t in obj.lower().split()):
         return None  # "had a nice chat", "had an awesome summer": no happening the pack names
     elif verb == "tried" and obj.lower().startswith("to "):
@@ -316,12 +320,12 @@ def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], can
     return _found(PLAN, c.start, at, at + len(obj), h, statement="invalidate" if cancel else "assert")
 
 
-def _set_by_time(sentence: str, w: _Words, parts: list[Clause], times: list[Time]) -> list[Found]:
+def _set_by_time(sentence: str, w: _Words, parts: list[Clause], times: list[Time], hedge: int) -> list[Found]:
     """"I accepted an offer from Nordlicht Labs, starting in May": a slot a plan sets, said with a
     day to come, is that plan (and not the slot's value today)."""
     for attr, base, rx in w.sets:
         for c in parts:
-            if not c.speaker or (s := rx.search(sentence, c.body, c.end)) is None:
+            if not c.speaker or hedge < c.end or (s := rx.search(sentence, c.body, c.end)) is None:
                 continue
             after = [t for t in times if t.start >= s.start() and t.tense != PAST]
             if not after:

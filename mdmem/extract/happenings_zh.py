@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 from mdmem.extract.candidates import Found, words
-from mdmem.extract.clauses import clauses, hedged
+from mdmem.extract.clauses import clauses, first_hedge
 from mdmem.extract.timex import Time, find_times
 from mdmem.model.grammar import Grammar
 from mdmem.model.life import EVENT, FAMILY_SLOT, PLAN, Happening
@@ -76,8 +76,9 @@ def find_zh(sentence: str, grammar: Grammar) -> list[Found]:
     cancel = z.cancel.search(sentence) is not None if z.cancel else False
     out: list[Found] = []
     all_times = find_times(sentence, "2000-01-01", future=True)
+    hedge = first_hedge(sentence)
     for c in clauses(sentence, zh=True, times=all_times):
-        if not c.speaker or hedged(sentence, c.end):
+        if not c.speaker or hedge < c.end:
             continue
         text = sentence[c.body : c.end]
         times = [t for t in all_times if c.start <= t.start < c.end]

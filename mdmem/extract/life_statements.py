@@ -3,10 +3,13 @@ it was said, and checked to point the right way (an event is past, a plan to com
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from mdmem.engine.statement import Statement
 from mdmem.extract.candidates import Found
 from mdmem.extract.clauses import tells_nothing
 from mdmem.extract.timex import FUTURE, PAST, find_times
+from mdmem.model.factfile import Fact
 from mdmem.model.life import (
     EVENT,
     PLAN,
@@ -16,6 +19,7 @@ from mdmem.model.life import (
     family,
     first_day,
     plan_attribute,
+    same_happening,
 )
 
 KIND_OF_SLOT = {"events": EVENT, "plans": PLAN}
@@ -72,3 +76,26 @@ def life_statement(f: Found, sentence: str, entity: str, at: str, source: str) -
 def _first_time(sentence: str, at: str, future: bool) -> str:
     times = find_times(sentence, at, future=future)
     return times[0].words if times else ""
+
+
+class LifeWeigher:
+    """The events and plans of one batch: each candidate weighed into its statement, and a plan
+    told as done ("the gaming party was a great success") kept only when that plan is held."""
+
+    def __init__(self, facts: Mapping[str, Fact]) -> None:
+        self.plans: dict[str, list[str]] = {}  # entity → what its open plans are
+        for f in facts.values():
+            if f.kind == PLAN and f.status in ("tentative", "uncertain") and isinstance(f.value, str):
+                self.plans.setdefault(f.entity, []).append(f.value)
+
+    def take(self, f: Found, sentence: str, entity: str, at: str, source: str, notes: list[str]) -> list[Statement]:
+        st, reason = life_statement(f, sentence, entity, at, source)
+        if st is None:
+            notes.append(f"{source.rsplit('#', 1)[-1]}: {entity}/{f.attribute}: {reason}; nothing written")
+            return []
+        if st.kind == "keep" and not any(same_happening(p, str(st.value)) for p in self.plans.get(entity, ())):
+            return []  # "my husband and kids went camping": no plan of that name, so nothing to tell
+        if st.form == PLAN and st.kind == "assert":
+            self.plans.setdefault(entity, []).append(str(st.value))
+        return [st]
+

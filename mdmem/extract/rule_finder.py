@@ -115,8 +115,9 @@ def _find(sentence: str, candidates: list[tuple[tuple[str, str], Any]], resolver
             date = m.groupdict().get("date")
             rules.append(Found(attr, value, kind, m.start(), vs, m.end(), date=date))
     rules = tidy(rules)
-    life = find_happenings(sentence, resolver.rules.grammar)  # events and plans (extract/happenings.py)
-    # "I moved to Shanghai": the slot's change tells it (and the timeline shows it), not an event too
+    # Events and plans (extract/happenings.py). "I moved to Shanghai": the slot's change tells it
+    # (and the timeline shows it), not an event too.
+    life = find_happenings(sentence, resolver.rules.grammar, [(r.start, r.end) for r in rules])
     life = [f for f in life if f.form != "event" or not _overlaps(f, rules)]
     if sets := {a for f in life if f.happening for a, _ in f.happening.sets}:
         # "I accepted an offer from X, starting in May": the plan, not X as the employer today

@@ -19,7 +19,7 @@ from mdmem.extract.candidates import Found, Resolver, canonical, slot_names
 from mdmem.extract.dates import When, find_when, minutes, parse_date
 from mdmem.extract.finder import Extraction
 from mdmem.extract.guard import UNREAD, Budget
-from mdmem.extract.life_statements import life_kind, life_statement
+from mdmem.extract.life_statements import LifeWeigher, life_kind
 from mdmem.extract.modality import Mood, clause_end, clause_start, mood, said_as_change
 from mdmem.extract.speakers import owner_entity
 from mdmem.extract.transcript import Message
@@ -54,6 +54,7 @@ class Extractor:
             for k, f in facts.items() if f.status != "deleted"
         }  # fmt: skip
         self.out: list[Statement] = []
+        self.lives = LifeWeigher(facts)
         self.notes: list[str] = []
         self.errors: list[str] = []
         self._last: dict[str, list[str]] = {}  # entity → keys said in its previous message
@@ -125,10 +126,7 @@ class Extractor:
         owner = owner_entity(entity, f.owner)
         key = f"{owner}/{f.attribute}"
         if life_kind(f) is not None:  # an event or a plan, weighed by its grammar (life_statements.py)
-            st, reason = life_statement(f, sentence, owner, at, f"{self.path}#{where}")
-            if st is None:
-                self.notes.append(f"{where}: {key}: {reason}; nothing written")
-            else:
+            for st in self.lives.take(f, sentence, owner, at, f"{self.path}#{where}", self.notes):
                 self.add(st)
             return
         tentative = False

@@ -18,11 +18,11 @@ from typing import Any
 
 from mdmem.lang.tokens import tokens, weight
 from mdmem.model.factfile import Fact
-from mdmem.model.life import family_slot
 from mdmem.model.rules import Rules
 from mdmem.read.answer import NOTE_SLOT, is_note
 from mdmem.read.index import Hit, Index
 from mdmem.read.infer import inferred
+from mdmem.read.life_answer import asks_for, family_slot
 from mdmem.read.match import (
     Question,
     attribute_cover,
@@ -54,12 +54,6 @@ _VERBATIM = re.compile(
     r"|exact (?:text|words?|wording|phrasing|quote|note|message|line)|exactly what"
     r"|remember(?:ed)? exactly|in (?:my|your) own words|the note|my note)\b"
     r"|让你记|叫你记|要你记|让你存|原话|原文|原样|一字不差|逐字|记下的|记住的|存下的",
-    re.I,
-)
-# A question about what happened or is planned, which events and plans answer first.
-_HAPPENED = re.compile(
-    r"\b(?:when|what\s+(?:did|have|has|was)|where\s+did|did\s+\w+|how\s+was|plans?|planned|planning|going\s+to"
-    r"|happen\w*|trip|event)\b|什么时候|哪天|几号|做了什么|干了什么|去了|计划|打算|发生",
     re.I,
 )
 _EXACT = re.compile(r"\bexact(?:ly)?\b|准确|确切", re.I)  # weaker: 'my exact address' is a fact
@@ -194,8 +188,7 @@ def _retrieve(
         )
         # A declared attribute's name was already weighed with its labels and aliases.
         m.text = _text_score(hit, with_name=hit.fact.attribute not in rules.attributes)
-        if family_slot(hit.fact.attribute) != hit.fact.attribute and not _HAPPENED.search(q.text):
-            m.text /= 2  # an event or plan sharing words answers "when …?", not "what is my parking spot?"
+        m.text /= 1 if asks_for(hit.fact, q.text) else 2  # "what is my parking spot?" is no event's
         m.words = frozenset(t for toks in hit.matched.values() for t in toks)
         if hit.matched.get("name") and hit.fact.attribute not in rules.attributes:
             named.add(hit.fact.key)

@@ -118,6 +118,8 @@ def parse(text: str) -> list[Statement]:
         "My sister ran a marathon last week.",
         "My sister ran a marathon, then went to Paris last week.",
         "I never went to Paris.",
+        "no, I did not",
+        "We went not to Paris but stayed home.",
         "I didn't go to the party last week.",
         "I might go to Rome next month.",
         "Maybe we'll go camping next weekend.",
