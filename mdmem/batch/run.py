@@ -25,7 +25,7 @@ ENGINES = ("local", "dask")
 # Exit codes a scheduler can act on: all done; some job failed (its line says why; the rest
 # were done); nothing failed but some vault stayed busy (EX_TEMPFAIL: run again later).
 EXIT_OK, EXIT_FAILED, EXIT_BUSY = 0, 1, 75
-FIRST_PAUSE, LONGEST_PAUSE = 0.25, 5.0  # seconds before a busy vault is tried again
+FIRST_PAUSE, LONGEST_PAUSE = 0.25, 2.0  # seconds before a busy vault is tried again
 
 
 class Engine(Protocol):

@@ -77,3 +77,14 @@ def test_a_run_that_cannot_start_exits_2_and_says_why(tmp_path: Path) -> None:
         assert (code, lines) == (2, []), args
         assert says in err, (args, err)
     assert not (tmp_path / "a").exists()
+
+
+def test_only_the_dask_engine_imports_dask(tmp_path: Path) -> None:
+    from tests.perf_correctness.test_lazy_cli import _modules_after
+
+    make_vaults(tmp_path, ["a"])
+    (tmp_path / "m.jsonl").write_bytes(manifest_bytes(job("a")))
+    for args in (["--help"], ["batch", "--help"], ["batch", str(tmp_path / "m.jsonl"), "--root", str(tmp_path), "-w", "1"]):  # fmt: skip
+        mods = {m.split(".")[0] for m in _modules_after(*args)}
+        assert not {"dask", "distributed"} & mods, args
+    assert len(ingests(tmp_path / "a")) == 1  # the local run above did run
