@@ -31,9 +31,13 @@ WINDOW_PER_THREAD = 4
 
 
 class DaskRunner:
-    """A client of the cluster at `scheduler`, or of a local cluster of `workers` processes."""
+    """A client of the cluster at `scheduler`, or of a local cluster of `workers` processes.
+    `resources` (Dask's worker resources, e.g. {"VAULTS": 1}) is what each job needs: only the
+    workers that declare it run jobs (those that mount the vaults, say); a local cluster's
+    workers declare it once each."""
 
-    def __init__(self, options: Options, *, scheduler: str | None = None, workers: int = 1) -> None:
+    def __init__(self, options: Options, *, scheduler: str | None = None, workers: int = 1,
+                 resources: dict[str, float] | None = None) -> None:  # fmt: skip
         try:
             import dask
             import distributed
@@ -47,7 +51,7 @@ class DaskRunner:
                 with dask.config.set(CLUSTER_CONFIG):
                     self._cluster = distributed.LocalCluster(
                         n_workers=workers, threads_per_worker=1, processes=True,
-                        host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                        host="127.0.0.1", dashboard_address="127.0.0.1:0", resources=resources,
                     )  # fmt: skip
                 self.client = distributed.Client(self._cluster)
             else:
@@ -60,12 +64,13 @@ class DaskRunner:
         self.slots = WINDOW_PER_THREAD * max(threads, 1)
         self._run = uuid.uuid4().hex[:12]  # keys are the cluster's: two runs never share one
         self._futures: dict[Any, Job] = {}
+        self._resources = resources
         self.used: list[dict[str, float]] = []
 
     def submit(self, job: Job) -> None:
         future = self.client.submit(
             run_job, job, self._options, key=f"mdmem-batch-{self._run}-{job.line}-{uuid.uuid4().hex[:8]}",
-            retries=1, pure=False,
+            retries=1, pure=False, resources=self._resources,
         )  # fmt: skip
         self._futures[future] = job
 

@@ -39,12 +39,12 @@ class Engine(Protocol):
 
 
 def start_engine(options: Options, *, engine: str = "local", workers: int = 1,
-                 scheduler: str | None = None) -> Engine:  # fmt: skip
+                 scheduler: str | None = None, resources: dict[str, float] | None = None) -> Engine:  # fmt: skip
     """The local process pool (the default), or Dask: a local cluster, or the one at `scheduler`."""
-    if scheduler is not None or engine == "dask":
+    if engine == "dask":
         from mdmem.batch.dask_runner import DaskRunner  # the one place dask is imported
 
-        return DaskRunner(options, scheduler=scheduler, workers=workers)
+        return DaskRunner(options, scheduler=scheduler, workers=workers, resources=resources)
     from mdmem.batch.local import LocalPool
 
     return LocalPool(options, workers)
@@ -63,10 +63,12 @@ def check_pack(pack: str) -> str:
 
 def run_batch(manifest: IO[bytes], root: str | Path, *, engine: str = "local", workers: int = 1,
               scheduler: str | None = None, init: str | None = None, commit: bool = False,
-              retry: Undone | None = None, wait: float = 60.0) -> Iterator[dict[str, Any]]:  # fmt: skip
+              retry: Undone | None = None, wait: float = 60.0,
+              resources: dict[str, float] | None = None) -> Iterator[dict[str, Any]]:  # fmt: skip
     """Every job of the manifest (only those `retry` names, if given), run on the engine: one
     result line per manifest line as each finishes, then `{"summary": {…}}` with the exit code.
-    `init` is the rule pack that creates missing vaults; `wait` how long a busy vault is tried.
+    `init` is the rule pack that creates missing vaults; `wait` how long a busy vault is tried;
+    `resources` what a Dask worker must declare to take a job.
 
     The options, the root and the pack are checked now (MdmemError); the engine starts when
     the first line is asked for, and stops when the last is read or the caller stops reading."""
@@ -80,7 +82,10 @@ def run_batch(manifest: IO[bytes], root: str | Path, *, engine: str = "local", w
     options = Options(base, check_pack(init) if init is not None else None, commit)
     if scheduler is not None:
         engine = "dask"
-    return _run(manifest, options, retry, wait, engine=engine, workers=workers, scheduler=scheduler)
+    if resources and engine != "dask":
+        raise MdmemError("Dask resources are for --engine dask or --scheduler")
+    return _run(manifest, options, retry, wait, engine=engine, workers=workers,
+                scheduler=scheduler, resources=resources)  # fmt: skip
 
 
 def _run(manifest: IO[bytes], options: Options, retry: Undone | None, wait: float,

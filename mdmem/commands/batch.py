@@ -72,6 +72,13 @@ def batch(
             "--scheduler", help="Run on the Dask cluster at this address (tcp://host:8786)."
         ),
     ] = None,
+    dask_resources: Annotated[
+        str | None,
+        typer.Option(
+            "--dask-resources",
+            help="What each job needs of a Dask worker, as NAME=N[,NAME=N] (Dask's worker resources).",
+        ),
+    ] = None,
     init: Annotated[
         bool, typer.Option("--init", help="Create a vault that does not exist yet, with --rules.")
     ] = False,
@@ -120,7 +127,8 @@ def batch(
                 retry = undone((line.decode("utf-8", "replace") for line in f), str(retry_failed))
         with _open(manifest) as stream:
             lines = run_batch(stream, root, engine=engine, workers=workers or _cpus(), scheduler=scheduler,
-                              init=rules if init else None, commit=commit, retry=retry, wait=wait)  # fmt: skip
+                              init=rules if init else None, commit=commit, retry=retry, wait=wait,
+                              resources=_resources(dask_resources))  # fmt: skip
             summary = _stream(lines, quiet)
     except MdmemError as e:  # before any line: nothing was run
         typer.echo(f"Error: {e}", err=True)
@@ -129,6 +137,24 @@ def batch(
         if previous is not None:
             _on_sigterm(previous)
     raise typer.Exit(summary["exit_code"])
+
+
+def _resources(text: str | None) -> dict[str, float] | None:
+    """'VAULTS=1,MEM=2' → {'VAULTS': 1.0, 'MEM': 2.0}."""
+    if not text:
+        return None
+    out = {}
+    for part in text.split(","):
+        name, _, amount = part.partition("=")
+        try:
+            out[name.strip()] = float(amount)
+        except ValueError:
+            raise typer.BadParameter(
+                f"{part!r} is not NAME=N", param_hint="--dask-resources"
+            ) from None
+        if not name.strip():
+            raise typer.BadParameter(f"{part!r} has no name", param_hint="--dask-resources")
+    return out
 
 
 def _open(path: Path) -> Any:

@@ -71,6 +71,11 @@ def test_a_run_that_cannot_start_exits_2_and_says_why(tmp_path: Path) -> None:
             "r.jsonl:1: not a line of `mdmem batch` results",
         ),
         (["missing.jsonl", "--root", "."], "missing.jsonl: cannot be read"),
+        (
+            ["m.jsonl", "--root", ".", "--dask-resources", "VAULTS=1"],
+            "Dask resources are for --engine dask",
+        ),
+        (["m.jsonl", "--root", ".", "--dask-resources", "VAULTS"], "'VAULTS' is not NAME=N"),
     ]
     for args, says in cases:
         code, lines, err = _batch(*args)

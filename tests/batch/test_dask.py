@@ -134,7 +134,8 @@ def test_engine_dask_starts_its_own_local_cluster(tmp_path: Path) -> None:
 
     make_vaults(tmp_path, ["a", "b"])
     (tmp_path / "m.jsonl").write_bytes(manifest_bytes(job("a"), job("b")))
-    args = ["batch", "m.jsonl", "--root", str(tmp_path), "--engine", "dask", "--workers", "1"]
+    args = ["batch", "m.jsonl", "--root", str(tmp_path), "--engine", "dask", "--workers", "1",
+            "--dask-resources", "VAULTS=1"]  # fmt: skip
     result = CliRunner().invoke(load("batch"), args)
     assert result.exit_code == 0, result.stderr
     summary = json.loads(result.stdout.splitlines()[-1])["summary"]

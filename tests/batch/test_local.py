@@ -243,3 +243,16 @@ def test_workers_must_be_at_least_one(tmp_path: Path, workers: int) -> None:
 
     with pytest.raises(MdmemError, match="--workers must be at least 1"):
         run_batch(io.BytesIO(b""), tmp_path, workers=workers)
+
+
+def test_commit_makes_one_git_commit_per_vault(tmp_path: Path) -> None:
+    import subprocess
+
+    vaults = make_vaults(tmp_path, ["g", "plain"])
+    subprocess.run(["git", "init", "-q"], cwd=vaults["g"], check=True)
+    lines, _ = run(tmp_path, job("g"), job("plain"), workers=1, commit=True)
+    log = subprocess.run(
+        ["git", "log", "--format=%H"], cwd=vaults["g"], capture_output=True, text=True
+    )
+    assert lines[1]["status"] == "ok" and lines[1]["commit"] == log.stdout.split()[0]
+    assert lines[2]["status"] == "failed" and "git" in lines[2]["error"]  # not a repository
