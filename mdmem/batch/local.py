@@ -105,7 +105,9 @@ class LocalPool:
                 message = w.conn.recv()
         w.job = None
         if message is None or not w.process.is_alive():  # a fresh worker takes its place
-            w.process.join(1)
+            if message is None and w.process.is_alive():  # its pipe broke: it cannot go on
+                w.process.kill()
+            w.process.join(5)
             self._workers[self._workers.index(w)] = _Worker(self._ctx, self._options)
         told = [f"attempt {n}: {why}" for n, why in enumerate(failures, 1)]
         if message is not None and message[0] == "done":
