@@ -5,12 +5,15 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from mdmem.batch.run import run_batch
+from mdmem.edit.ingest import ingest_text
 from mdmem.store.vault import Vault
 
 SAID = "User: I live in Guangzhou. I work at Lingnan Tech.\n"
@@ -66,8 +69,6 @@ def ingests(vault: Path) -> list[dict[str, Any]]:
 
 def break_fact(vault: Path) -> None:
     """Ingest the home city, then leave its fact file unparseable, as a bad hand edit would."""
-    from mdmem.edit.ingest import ingest_text
-
     ingest_text(Vault(vault), SAID)
     (vault / "facts/user/home_city.md").write_text("---\nvalue: [broken\n---\n", encoding="utf-8")
 
@@ -108,3 +109,43 @@ def holder(vault: Path, not_pid: int | None = None) -> int | None:
     except OSError:
         return None
     return pid
+
+
+class DeletesWhenRead(io.BytesIO):
+    """A manifest that deletes a vault once the run has read `at` lines: gone while queued."""
+
+    def __init__(self, data: bytes, at: int, vault: Path) -> None:
+        super().__init__(data)
+        self.at, self.vault, self.read = at, vault, 0
+
+    def readline(self, size: int | None = -1) -> bytes:  # type: ignore[override]
+        self.read += 1
+        if self.read == self.at:
+            shutil.rmtree(self.vault)
+        return super().readline(size)
+
+
+def torn(vault: Path) -> bytes:
+    """Leave the vault as a worker killed mid-write does: one file replaced, no journal entry."""
+    ingest_text(Vault(vault), SAID)
+    fact = vault / "facts/user/home_city.md"
+    before = fact.read_text(encoding="utf-8")
+    after = before + "Written by the interrupted change.\n"
+    record = {"id": "deadbeef0001", "command": "ingest",
+              "ops": [{"path": "facts/user/home_city.md", "before": before, "after": after}]}  # fmt: skip
+    (vault / ".mdmem/txn.json").write_text(json.dumps(record), encoding="utf-8")
+    fact.write_text(after, encoding="utf-8")
+    return before.encode()
+
+
+def run_in_thread(lines: Any) -> tuple[threading.Thread, list[dict[str, Any]]]:
+    out: list[dict[str, Any]] = []
+    thread = threading.Thread(target=lambda: out.extend(lines), daemon=True)
+    thread.start()
+    return thread, out
+
+
+def feed(fifo: Path, text: str) -> None:
+    """Give a worker blocked reading the FIFO its transcript."""
+    with fifo.open("w", encoding="utf-8") as f:
+        f.write(text)

@@ -17,16 +17,19 @@ from mdmem.store.lock import VaultLock
 from tests.batch.helpers import (
     MOVED,
     SAID,
+    DeletesWhenRead,
     break_fact,
     collect,
+    feed,
     holder,
     ingests,
     job,
     make_vaults,
     manifest_bytes,
+    run_in_thread,
+    torn,
     until,
 )
-from tests.batch.test_local import _DeletesWhenRead, _feed, _run_in_thread, _torn
 
 distributed = pytest.importorskip("distributed")
 
@@ -59,14 +62,14 @@ def test_each_fault_is_one_failed_line_on_a_cluster(tmp_path: Path, scheduler: s
     break_fact(vaults["broken"])
     (tmp_path / "chats/broken.md").write_text(MOVED, encoding="utf-8")
     (tmp_path / "chats/bad_text.md").write_bytes(b"User: caf\xe9 au lait\n")
-    _torn(vaults["torn"])
+    torn(vaults["torn"])
     (tmp_path / "chats/torn.md").write_text(MOVED, encoding="utf-8")
     data = manifest_bytes(*(job(n) for n in names))
     seen = []
     with contextlib.ExitStack() as held:
         held.enter_context(VaultLock(vaults["held"] / ".mdmem/lock"))  # another writer at work
         for line in run_batch(
-            _DeletesWhenRead(data, 1, vaults["gone"]), tmp_path, scheduler=scheduler
+            DeletesWhenRead(data, 1, vaults["gone"]), tmp_path, scheduler=scheduler
         ):
             seen.append(line)
             if len(seen) == len(names) - 1:  # everyone else is done: the writer lets go
@@ -99,12 +102,12 @@ def test_a_killed_worker_s_job_is_retried_once_by_dask(tmp_path: Path, scheduler
         (tmp_path / f"chats/{name}.md").unlink()
         os.mkfifo(tmp_path / f"chats/{name}.md")
     data = manifest_bytes(job("once"), job("twice"), job("c"))
-    thread, out = _run_in_thread(run_batch(io.BytesIO(data), tmp_path, scheduler=scheduler))
+    thread, out = run_in_thread(run_batch(io.BytesIO(data), tmp_path, scheduler=scheduler))
     try:
         first = until(lambda: holder(vaults["once"]), what="a worker on 'once'")
         os.kill(first, signal.SIGKILL)
         until(lambda: holder(vaults["once"], not_pid=first), what="Dask's retry of 'once'")
-        _feed(tmp_path / "chats/once.md", SAID)
+        feed(tmp_path / "chats/once.md", SAID)
         pid = None
         for _ in range(2):
             pid = until(

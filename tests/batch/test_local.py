@@ -7,60 +7,32 @@ import io
 import json
 import os
 import signal
-import threading
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from mdmem.batch.manifest import undone
 from mdmem.batch.run import run_batch
-from mdmem.edit.ingest import ingest_text
 from mdmem.store.lock import VaultLock
 from mdmem.store.vault import Vault
 from tests.batch.helpers import (
     MOVED,
     SAID,
+    DeletesWhenRead,
     break_fact,
     collect,
+    feed,
     holder,
     ingests,
     job,
     make_vaults,
     manifest_bytes,
     run,
+    run_in_thread,
+    torn,
     tree,
     until,
 )
-
-
-class _DeletesWhenRead(io.BytesIO):
-    """A manifest that deletes a vault once the run has read `at` lines: gone while queued."""
-
-    def __init__(self, data: bytes, at: int, vault: Path) -> None:
-        super().__init__(data)
-        self.at, self.vault, self.read = at, vault, 0
-
-    def readline(self, size: int | None = -1) -> bytes:  # type: ignore[override]
-        self.read += 1
-        if self.read == self.at:
-            import shutil
-
-            shutil.rmtree(self.vault)
-        return super().readline(size)
-
-
-def _torn(vault: Path) -> bytes:
-    """Leave the vault as a worker killed mid-write does: one file replaced, no journal entry."""
-    ingest_text(Vault(vault), SAID)
-    fact = vault / "facts/user/home_city.md"
-    before = fact.read_text(encoding="utf-8")
-    after = before + "Written by the interrupted change.\n"
-    record = {"id": "deadbeef0001", "command": "ingest",
-              "ops": [{"path": "facts/user/home_city.md", "before": before, "after": after}]}  # fmt: skip
-    (vault / ".mdmem/txn.json").write_text(json.dumps(record), encoding="utf-8")
-    fact.write_text(after, encoding="utf-8")
-    return before.encode()
 
 
 def test_each_fault_is_one_failed_line_and_every_other_vault_is_done(tmp_path: Path) -> None:
@@ -69,11 +41,11 @@ def test_each_fault_is_one_failed_line_and_every_other_vault_is_done(tmp_path: P
     break_fact(vaults["broken"])
     (tmp_path / "chats/broken.md").write_text(MOVED, encoding="utf-8")  # touches the broken fact
     (tmp_path / "chats/bad_text.md").write_bytes(b"User: caf\xe9 au lait\n")
-    home_city = _torn(vaults["torn"])
+    home_city = torn(vaults["torn"])
     (tmp_path / "chats/torn.md").write_text(MOVED, encoding="utf-8")
     data = manifest_bytes(*(job(n) for n in names))
     lines, summary = collect(
-        run_batch(_DeletesWhenRead(data, 2, vaults["gone"]), tmp_path, workers=2)
+        run_batch(DeletesWhenRead(data, 2, vaults["gone"]), tmp_path, workers=2)
     )
     status = {lines[i + 1]["vault"]: lines[i + 1]["status"] for i in range(len(names))}
     assert status == {str(vaults[n]): s for n, s in zip(names, ["ok", "failed", "failed", "failed", "ok", "ok"], strict=True)}  # fmt: skip
@@ -98,26 +70,13 @@ def test_each_fault_is_one_failed_line_and_every_other_vault_is_done(tmp_path: P
     assert sorted(summary["not_done"]) == [2, 3, 4]
 
 
-def _run_in_thread(lines: Any) -> tuple[threading.Thread, list[dict[str, Any]]]:
-    out: list[dict[str, Any]] = []
-    thread = threading.Thread(target=lambda: out.extend(lines), daemon=True)
-    thread.start()
-    return thread, out
-
-
-def _feed(fifo: Path, text: str) -> None:
-    """Give a worker blocked reading the FIFO its transcript."""
-    with fifo.open("w", encoding="utf-8") as f:
-        f.write(text)
-
-
 def test_a_killed_worker_s_job_is_retried_once_then_failed(tmp_path: Path) -> None:
     vaults = make_vaults(tmp_path, ["once", "twice", "c"])
     for name in ("once", "twice"):  # a worker reading one blocks, holding the vault's lock
         (tmp_path / f"chats/{name}.md").unlink()
         os.mkfifo(tmp_path / f"chats/{name}.md")
     data = manifest_bytes(job("once"), job("twice"), job("c"))
-    thread, out = _run_in_thread(run_batch(io.BytesIO(data), tmp_path, workers=2))
+    thread, out = run_in_thread(run_batch(io.BytesIO(data), tmp_path, workers=2))
     try:
         first = until(lambda: holder(vaults["once"]), what="a worker on 'once'")
         os.kill(first, signal.SIGKILL)
@@ -126,7 +85,7 @@ def test_a_killed_worker_s_job_is_retried_once_then_failed(tmp_path: Path) -> No
             os.kill(pid, signal.SIGKILL)
             until(lambda p=pid: holder(vaults["twice"], not_pid=p) or not thread.is_alive() or out)
         until(lambda: holder(vaults["once"], not_pid=first), what="the retry of 'once'")
-        _feed(tmp_path / "chats/once.md", SAID)
+        feed(tmp_path / "chats/once.md", SAID)
         thread.join(60)
     finally:
         for name in ("once", "twice"):  # never leave a worker blocked on a FIFO
