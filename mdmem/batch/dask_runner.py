@@ -19,10 +19,12 @@ from mdmem.errors import EngineUnavailable, MdmemError
 
 # The local cluster's scheduler: a job whose worker dies is run once more, not three times;
 # a worker holds only the jobs it is running, so none waits behind a slow one while another
-# worker is free, and a death dooms no job that was merely queued there.
+# worker is free, and a death dooms no job that was merely queued there. No worker samples its
+# threads for a dashboard's profile (it has none): ~2% of a core each (benchmarks/bench_batch.py).
 CLUSTER_CONFIG = {
     "distributed.scheduler.allowed-failures": 1,
     "distributed.scheduler.worker-saturation": 1.0,
+    "distributed.worker.profile.enabled": False,
 }
 CONNECT_SECONDS = 30  # to reach a scheduler of one's own, then EngineUnavailable (exit 75)
 # Jobs handed to the scheduler at once, per worker thread: enough to keep every worker fed
