@@ -93,7 +93,7 @@ def parse_line(text: str, number: int, root: str) -> Job | Refused:
         return refuse('"-" (standard input) cannot be a batch input; give a file', path)
     day = data.get("date")
     if day is not None and not (isinstance(day, str) and DAY_RE.fullmatch(day)):
-        return refuse(f'"date" must be a date like 2026-02-10, not {day!r}', path)
+        return refuse(f'"date" must be a date like 2026-02-10, not {str(day)[:40]!r}', path)
     return Job(number, path, tuple(absolute(p, root) for p in inputs), day)
 
 
@@ -121,7 +121,7 @@ def read_jobs(stream: IO[bytes], root: str | Path, *, only: Undone | None = None
 
     A vault named again is run once: the later line is a 'duplicate' when it repeats the first
     exactly, else refused (its inputs would be lost without a word). `only` keeps the lines a
-    previous run left undone (--retry-failed). Memory: about 100 bytes per distinct vault."""
+    previous run left undone (--retry-failed). Memory: about 150 bytes per distinct vault."""
     base = os.path.abspath(os.path.expanduser(str(root)))
     seen: dict[int, int] = {}  # vault digest → its first line << 64 | the digest of its job
     for number, text in _lines(stream):
