@@ -97,7 +97,7 @@ def test_a_plan_said_with_its_end_cancels_and_never_plans():
 
 
 def test_the_slot_a_plan_sets_is_not_todays_value():
-    keys = [s.key for s in parse(f"User: I accepted an offer from Nordlicht Labs, starting in May.")]
+    keys = [s.key for s in parse("User: I accepted an offer from Nordlicht Labs, starting in May.")]
     assert "user/employer" not in keys and "user/plan-start_at_nordlicht_labs" in keys
 
 
