@@ -24,7 +24,9 @@ def show_value(fact: Fact | None) -> str:
     if v is None:
         return doc("value_unknown")
     text = ", ".join(_item(fact, i) for i in v) if isinstance(v, list) else v
-    return doc("shape_plan", value=text) if fact.kind == "plan" else text
+    if fact.kind == "plan":
+        return doc("shape_plan_done" if fact.fulfilled_by else "shape_plan", value=text)
+    return text
 
 
 def _item(fact: Fact, item: str) -> str:

@@ -59,6 +59,7 @@ DOCUMENTS: dict[str, str] = {
     "shape_none": "none",
     "shape_unnamed": "exists, unnamed",
     "shape_plan": "planned: {value}",
+    "shape_plan_done": "done: {value}",
     "shape_event": "{value}",
     "life_happened": "happened",
     "life_planned": "planned",
