@@ -92,7 +92,7 @@ def command(name: str | None = None, **kwargs: Any) -> Callable[[F], F]:
             try:
                 return fn(*args, **kw)
             except MdmemError as e:
-                typer.echo(f"Error: {e}", err=True)
+                err(f"Error: {e}")
                 raise typer.Exit(e.exit_code) from None
             except KeyboardInterrupt:
                 typer.echo("Interrupted.", err=True)
@@ -111,6 +111,29 @@ def open_vault(path: Path | None, wait: float = 10.0) -> Vault:
     v = Vault(path, wait=wait) if path is not None else Vault.find(wait=wait)
     v.report = lambda note: typer.echo(f"Recovered: {note}", err=True)  # a crash's leftovers
     return v
+
+
+def err(message: str) -> None:
+    """A line for stderr, after whatever stdout holds: in `>>log 2>&1` the two stay in order."""
+    import sys
+
+    sys.stdout.flush()
+    typer.echo(message, err=True)
+
+
+def here(vault: Vault, rel: str) -> str:
+    """A vault-relative path (a fact file, a source name like `../chats/a.md`) as the person
+    can open it from the current folder; anything else (`chatgpt:…`, `<stdin>`) as it is."""
+    import os
+
+    if not rel or rel.startswith("<") or Path(rel).is_absolute() or ":" in rel.split("/", 1)[0]:
+        return rel
+    full = os.path.normpath(vault.root / rel)
+    try:
+        shown = os.path.relpath(full)
+    except ValueError:  # another drive (Windows)
+        return full
+    return full if shown.count("..") > 2 and len(shown) > len(full) else shown
 
 
 def print_json(data: Any) -> None:

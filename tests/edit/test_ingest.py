@@ -223,10 +223,15 @@ def test_commit_makes_one_commit_with_only_mdmems_files(vault, tmp_path):
     assert results[0].commit and results[0].commit == results[1].commit
     assert _git(vault.root, "rev-list", "--count", "HEAD").strip() == "1"
     files = set(_git(vault.root, "show", "--name-only", "--format=", "HEAD").split())
+    # The episodes too: the committed facts' evidence links point into them.
     assert files == {".mdmem/.gitignore", ".mdmem/journal.jsonl", "facts/user/employer.md",
-                     "facts/user/home_city.md"}  # fmt: skip
+                     "facts/user/home_city.md", "episodes/2025/2025-08-15-a.md",
+                     "episodes/2026/2026-02-10-b.md"}  # fmt: skip
+    assert _git(vault.root, "status", "--porcelain", "--", "episodes", "facts") == ""
     msg = _git(vault.root, "log", "-1", "--format=%B")
-    assert msg.startswith("mdmem ingest: 2 sources, 4 changes")
+    # One line per fact and source, as the tables show them (2 rows each), never a line per
+    # cascade step.
+    assert msg.startswith("mdmem ingest: 2 sources, 4 facts changed")
     assert "Guangzhou → Shanghai" in msg and "UNCERTAIN" in msg
     assert "notes.txt" in _git(vault.root, "diff", "--cached", "--name-only")
     again = ingest_paths(vault, [folder], commit=True)  # nothing new: no empty commit
