@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from mdmem.engine.cascade import Change, Effect, archive, cascade
 from mdmem.engine.decide import Plan, Statement
 from mdmem.errors import MdmemError
-from mdmem.model.factfile import Fact, Value, parse, render
+from mdmem.model.factfile import VALUES, Fact, Value, file_mapping, parse, render
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
 from mdmem.model.yaml_text import dump_yaml
@@ -343,9 +343,11 @@ def keep_layout(text: str, now: Fact, after: Fact) -> str:
             blocks.append((m.group(1).strip() if m else None, [line]))
         else:
             blocks[-1][1].append(line)
-    old, new = now.to_mapping(), after.to_mapping()
+    old, new = file_mapping(now), file_mapping(after)
     out: list[tuple[str | None, str]] = []
     for key, lines in blocks:
+        if key == "value" and VALUES in old:  # a list the person wrote under `value`
+            key = VALUES
         if key is None or (key in new and new[key] == old.get(key)):
             out.append((key, "".join(lines)))
         elif key in new:
@@ -363,4 +365,4 @@ def keep_layout(text: str, now: Fact, after: Fact) -> str:
         back = parse(patched, expect=(after.entity, after.attribute))
     except MdmemError:
         return canonical
-    return patched if back.to_mapping() == new and back.body == after.body else canonical
+    return patched if file_mapping(back) == new and back.body == after.body else canonical

@@ -27,7 +27,7 @@ from mdmem.store.manifest import Manifest
 from mdmem.store.snapshot import Snapshot
 from mdmem.store.snapshot_entry import Entry, decode
 from mdmem.store.vault import PASSAGES_FILE, ExtraOps, Problem, Vault
-from mdmem.store.walk import stat_sig
+from mdmem.store.walk import EMPTY_PROBLEM, empty_written, stat_sig
 
 ATTEMPTS = 3  # a file saved again while sync planned is planned again
 
@@ -196,7 +196,11 @@ def find_edits(vault: Vault, snap: Snapshot, written: dict[str, str]) -> list[Ed
         edits.append(Edit(rel, now.key, kind, at, base, now, entry.sha))
     today = vault.now[:10]
     # The manifest records episodes too (ingest writes them): only fact files are edits here.
-    for rel in deleted:
+    emptied = set(empty_written(vault.root, deleted))
+    for rel in sorted(emptied):  # emptied, not deleted: reported, never taken for a forget
+        key = rel[len("facts/") : -len(".md")]
+        edits.append(Edit(rel, key, "broken", today, problem=EMPTY_PROBLEM, sha=sha256(b"")))
+    for rel in (r for r in deleted if r not in emptied):
         gone = snap.gone.get(rel)
         base = gone.parsed(written[rel]) if gone is not None else None
         edits.append(Edit(rel, rel[len("facts/") : -len(".md")], "deleted", today, base))

@@ -40,7 +40,7 @@ from mdmem.store.manifest import Manifest
 from mdmem.store.packs import pack_path
 from mdmem.store.rules_cache import load_rules_cached
 from mdmem.store.snapshot import SAVE_AFTER, Snapshot
-from mdmem.store.walk import fact_files
+from mdmem.store.walk import EMPTY_PROBLEM, empty_written, fact_files
 from mdmem.temps import remove_temps
 
 DEFAULT_ENTITY = "user"
@@ -221,6 +221,7 @@ class Vault:
         self._rules = rules
         snap = self._refreshed()  # reads no fact but those a dependency cycle can pass through
         problems, facts = [*unfinished, *(Problem(*p) for p in snap.problems())], snap.cycle_facts()
+        problems += [Problem(rel, None, EMPTY_PROBLEM) for rel in empty_written(self.root, self.manifest.data)]
         # Rules' edges alone cannot close a cycle (validation refuses one); learned ones can.
         cycle = Graph(rules, facts).cycle() if any(f.depends_on for f in facts.values()) else None
         if cycle:
