@@ -26,7 +26,7 @@ from mdmem.commands.app import (
     say,
 )
 from mdmem.errors import RefusedError
-from mdmem.lang.detect import pick_lang
+from mdmem.lang.detect import asked
 from mdmem.model.slug import split_key
 from mdmem.store.vault import Vault
 
@@ -204,20 +204,15 @@ def pending(
     as_json: JsonOpt = False,
 ) -> None:
     """List the questions waiting for the person."""
-    items = open_vault(vault).pending()
+    items = asked(open_vault(vault).pending(), lang.value if lang else None)
     if as_json:
-        print_json(items)
+        print_json({"pending": items})  # the shape of the MCP `pending` tool
         return
     if not items:
         typer.echo("Nothing pending.", err=True)
         return
     for p in items:
-        # The language the person used: the value's, else the value that changed upstream.
-        sample = " ".join(
-            str(x) for x in (p["value"], p["because"].get("old"), p["because"].get("new")) if x
-        )
-        q = pick_lang(p["question"], sample, lang.value if lang else None)
-        render.prose(f"[yellow]{p['fact']}[/] ({p['status']}): {render.escape(q)}")
+        render.prose(f"[yellow]{p['fact']}[/] ({p['status']}): {render.escape(p['ask'])}")
     first = items[0]["fact"]
     err(
         f"Answer with `mdmem confirm {first} VALUE` (the right value now), `--keep` (the value"

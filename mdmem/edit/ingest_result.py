@@ -81,6 +81,9 @@ class IngestResult:
                            said.get(key, []) if direct >= 0 else [], status))  # fmt: skip
         return out
 
+    def compact_json(self) -> dict[str, Any]:
+        return compact(self)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "source": self.source, "title": self.title, "sha256": self.sha256, "skipped": self.skipped,
@@ -92,6 +95,26 @@ class IngestResult:
             "errors": self.errors, "warnings": self.warnings, "notes": self.notes, "commit": self.commit,
             "episodes": self.episodes,
         }  # fmt: skip
+
+
+def compact(r: IngestResult) -> dict[str, Any]:
+    """What an agent needs back from `remember`: the statements and their decisions, each fact
+    changed as one line, and the journal id `undo` takes; not every cascade step's full
+    before and after (`to_json` has those)."""
+    out: dict[str, Any] = {
+        "journal_id": r.entry["id"] if r.entry else None, "skipped": r.skipped,
+        "previous_id": r.previous.get("id") if r.previous else None, "messages": r.messages,
+        "decisions": [{"fact": st.key, "decision": d, "source": st.source} for st, d in r.plan.decisions],
+        "changes": [{"fact": row.key, "decision": row.decision, "change": row.change,
+                     **({"because": row.causes} if row.causes else {})} for row in r.rows()],
+        "counts": dict(sorted(r.counts().items())),
+    }  # fmt: skip
+    for key in ("errors", "warnings"):
+        if getattr(r, key):
+            out[key] = getattr(r, key)
+    if r.dry_run:
+        out["dry_run"] = True
+    return out
 
 
 def _change_text(changes: list[Change]) -> str:

@@ -308,11 +308,11 @@ class Vault:
         )
 
     def set(self, attribute: str, value: str | list[str], *, entity: str = DEFAULT_ENTITY, date: str | None = None,
-            dry_run: bool = False, tentative: bool = False) -> Result:  # fmt: skip
-        """The person states a value, as if said (`mdmem set`)."""
+            dry_run: bool = False, tentative: bool = False, source: str = "cli") -> Result:  # fmt: skip
+        """The person states a value, as if said (`mdmem set`; `source`: `mcp` for an agent's)."""
         at = date or self.now[:10]
-        st = self.statement(attribute, entity, value=value, at=at, source="cli", tentative=tentative,
-                            body=f"Stated with `mdmem set` on {at}.")  # fmt: skip
+        how = "with `mdmem set`" if source == "cli" else f"through {source} (`set`)"
+        st = self.statement(attribute, entity, value=value, at=at, source=source, tentative=tentative, body=f"Stated {how} on {at}.")  # fmt: skip
         return self.say([st], command="set", dry_run=dry_run)
 
     def forget(
