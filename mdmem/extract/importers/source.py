@@ -178,19 +178,25 @@ class Input:
 
 class _Reader:
     """A window on the text: what is parsed next starts at `pos`; what came before is
-    dropped as it is passed, its lines counted."""
+    dropped as it is passed, its lines counted (once: `line_at` counts on from where it last
+    counted, so an export of many elements is not counted over and over)."""
 
     def __init__(self, chunks: Iterator[str]) -> None:
         self.chunks = chunks
         self.buf, self.pos, self.lines, self.eof = "", 0, 1, False
+        self._at, self._line = 0, 1  # position in buf up to which lines are counted, and its line
 
     def line_at(self, pos: int) -> int:
-        return self.lines + self.buf.count("\n", 0, pos)
+        if pos < self._at:
+            return self.lines + self.buf.count("\n", 0, pos)
+        self._line += self.buf.count("\n", self._at, pos)
+        self._at = pos
+        return self._line
 
     def more(self, *, grow: bool = False) -> None:
         """Read on; `grow`: at least as much again as the unparsed part, so an element
         longer than a chunk is parsed again only log-many times."""
-        self.lines += self.buf.count("\n", 0, self.pos)
+        self.lines = self.line_at(self.pos)
         rest = self.buf[self.pos :]
         want, got, parts = (max(len(rest), 1) if grow else 1), 0, [rest]
         while got < want:
@@ -201,6 +207,7 @@ class _Reader:
             parts.append(piece)
             got += len(piece)
         self.buf, self.pos = "".join(parts), 0
+        self._at, self._line = 0, self.lines
 
     def peek(self) -> str:
         """The next character that is not blank ('' at the end), reading on as needed."""
