@@ -216,16 +216,14 @@ def ingest_paths(vault: Vault, paths: Sequence[str | Path], *, date: str | None 
                  extractor: Finder | None = None, dry_run: bool = False, commit: bool = False,
                  progress: bool = False, reprocess: bool = False,
                  types: Iterable[str] = TRANSCRIPT_TYPES, fmt: str | None = None,
-                 passed_over: PassedOver | None = None,
-                 done: Callable[[IngestResult], None] | None = None) -> list[IngestResult]:  # fmt: skip
+                 passed_over: PassedOver | None = None) -> list[IngestResult]:  # fmt: skip
     """Ingest transcript files and folders in order; a bad file is reported, the rest go on.
 
     An export's conversations are each a source of their own. `reprocess` reads sources
     already ingested again, applying only what is new; `fmt` reads every file as that format
     (default: as its content says). A folder's files that are not transcripts, and those that
     hold no message at all (a README.txt), are handed to `passed_over` with why, not read as
-    errors; a file named on its own that holds none is an error. `done` is called with each
-    result as it is made (output in the order of the work), and the list is returned too."""
+    errors; a file named on its own that holds none is an error."""
     if commit and not dry_run:
         gitcommit.check_repo(vault.root)
     if fmt is not None:
@@ -233,12 +231,12 @@ def ingest_paths(vault: Vault, paths: Sequence[str | Path], *, date: str | None 
     files = transcript_files(paths, vault, types=types, passed_over=passed_over)
     session = _Session(vault, dry_run=dry_run, extractor=extractor, reprocess=reprocess)
     results: list[IngestResult] = []
-    with _progress(progress and len(files) > 1, len(files)) as advance:
+    with _progress(progress, len(files)) as advance:
         for f in files:
             for r in _file(session, f, date, fmt, passed_over):
                 results.append(r)
-                if done is not None:
-                    done(r)
+                if r.source != f.name:  # a conversation of an export
+                    advance.conversation(r.title or r.source)
             advance(f.name)
     if commit and not dry_run:
         sha = gitcommit.commit_results(vault, results)
@@ -280,22 +278,34 @@ EMPTY = "with no messages passed over"  # an export's conversations opened and n
 
 
 class _progress:  # noqa: N801 - used as a context manager, reads like a function
-    """A rich progress bar on a terminal; nothing at all under cron (no TTY)."""
+    """A rich progress bar on a terminal, per file; nothing at all under cron (no TTY). An
+    export's conversations move it too: `conversation(title)` counts one more."""
 
     def __init__(self, wanted: bool, total: int) -> None:
         self.on = wanted and sys.stderr.isatty()
         self.total = total
+        self.done = 0
 
-    def __enter__(self) -> Any:
-        if not self.on:
-            return lambda source: None
-        from rich.console import Console
-        from rich.progress import Progress
+    def __enter__(self) -> _progress:
+        if self.on:
+            from rich.console import Console
+            from rich.progress import Progress
 
-        self._bar = Progress(console=Console(stderr=True), transient=True)
-        self._bar.start()
-        task = self._bar.add_task("ingesting", total=self.total)
-        return lambda source: self._bar.update(task, advance=1, description=source[-40:])
+            self._bar = Progress(console=Console(stderr=True), transient=True)
+            self._bar.start()
+            self._task = self._bar.add_task("ingesting", total=self.total)
+        return self
+
+    def __call__(self, source: str) -> None:
+        """One more file done."""
+        if self.on:
+            self._bar.update(self._task, advance=1, description=source[-40:])
+
+    def conversation(self, name: str) -> None:
+        """One more conversation of an export done."""
+        self.done += 1
+        if self.on:
+            self._bar.update(self._task, description=f"{self.done} conversations: {name[-30:]}")
 
     def __exit__(self, *exc: object) -> None:
         if self.on:
