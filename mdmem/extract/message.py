@@ -63,6 +63,16 @@ def normalize_time(value: str) -> str:
     return stamp(m.groups(), value)
 
 
+def time_or_none(value: object) -> str | None:
+    """`normalize_time` of a text an export gives, or None when it is no time at all."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return normalize_time(value)
+    except ValueError:
+        return None
+
+
 def from_epoch(seconds: float) -> str:
     """Seconds since the epoch (milliseconds too, told by their size) as 'YYYY-MM-DDTHH:MM:SS' UTC."""
     if seconds > 1e11:

@@ -13,16 +13,8 @@ from pydantic import Field
 
 from mdmem.engine import describe
 from mdmem.model.slug import split_key
+from mdmem.server.args import DryRunArg, FactArg
 from mdmem.store.vault import Vault
-
-FactArg = Annotated[
-    str,
-    Field(
-        description="The fact: 'attribute' (about the user) or 'entity/attribute', e.g. 'home_city' or 'user/home_city'.",
-        max_length=200,
-    ),
-]
-DryRunArg = Annotated[bool, Field(description="Say what would change; write nothing.")]
 
 
 class Corrections:

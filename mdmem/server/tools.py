@@ -22,6 +22,7 @@ from mdmem.errors import MdmemError
 from mdmem.extract.transcript import normalize_time
 from mdmem.lang.detect import asked
 from mdmem.model.slug import check_slug, split_key
+from mdmem.server.args import DryRunArg, FactArg
 from mdmem.server.corrections import Corrections
 from mdmem.server.messages import as_transcript
 from mdmem.store.journal import recent_entries
@@ -30,19 +31,11 @@ from mdmem.store.vault import Vault
 _CALL = threading.local()  # the vaults the tool call running in this thread opened
 MAX_TEXT = 1_000_000  # characters a `remember` call may carry: a long conversation, not a dump
 
-FactArg = Annotated[
-    str,
-    Field(
-        description="The fact: 'attribute' (about the user) or 'entity/attribute', e.g. 'home_city' or 'user/home_city'.",
-        max_length=200,
-    ),
-]
 DayArg = Annotated[str | None, Field(description="A day written YYYY-MM-DD.", max_length=10)]
 EntityArg = Annotated[
     str | None,
     Field(description="Only this entity (default: all; 'user' is the person).", max_length=64),
 ]
-DryRunArg = Annotated[bool, Field(description="Say what would change; write nothing.")]
 
 
 class BadArgument(MdmemError):

@@ -266,3 +266,12 @@ def test_odd_chatgpt_shapes_never_crash_the_reader(conv: dict) -> None:
     assert len(got) == 2 and all(c.error is None for c in got) and said(got[1]) == [("user", "hi")]
     for c in got:
         assert all(isinstance(m.text, str) and m.text for m in c.messages)
+
+
+def test_ingest_format_help_names_every_reader_of_the_registry() -> None:
+    from typer.testing import CliRunner
+
+    from mdmem.cli import app
+
+    text = " ".join(CliRunner().invoke(app, ["ingest", "--help"]).stdout.split())
+    assert f"({', '.join(registry.names())})" in text

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from mdmem.errors import TranscriptError
 from mdmem.extract.importers.source import Input
@@ -51,7 +52,16 @@ class Importer:
     about: str
     claims: Callable[[Input], bool]
     read: Callable[[Input, str | None], Iterator[Conversation]]
-    export: bool = False  # many conversations, each its own source
+
+
+def per_element(convert: Callable[[Any, int], Conversation]) -> Callable[[Input, str | None], Iterator[Conversation]]:  # fmt: skip
+    """The reader of an export whose every array element is one conversation."""
+
+    def read(inp: Input, default_time: str | None) -> Iterator[Conversation]:
+        for line, obj in inp.elements():
+            yield convert(obj, line)
+
+    return read
 
 
 def conversation_digest(key: str, messages: list[Message]) -> str:

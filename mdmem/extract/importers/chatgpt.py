@@ -12,10 +12,15 @@ not messages. Each conversation is its own source, `chatgpt:<conversation id>`.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
 from typing import Any
 
-from mdmem.extract.importers.base import Conversation, Importer, bad_shape, conversation_digest
+from mdmem.extract.importers.base import (
+    Conversation,
+    Importer,
+    bad_shape,
+    conversation_digest,
+    per_element,
+)
 from mdmem.extract.importers.source import Input
 from mdmem.extract.message import ASSISTANT, USER, Message, from_epoch
 
@@ -25,11 +30,6 @@ _MAX_DEPTH = 1_000_000  # a cycle in `parent` links is cut, not followed forever
 
 def _claims(inp: Input) -> bool:
     return "mapping" in inp.array_keys()
-
-
-def _read(inp: Input, default_time: str | None) -> Iterator[Conversation]:
-    for line, obj in inp.elements():
-        yield conversation(obj, line)
 
 
 def conversation(obj: Any, line: int) -> Conversation:
@@ -126,5 +126,5 @@ def _seconds(value: Any) -> float:
 
 IMPORTER = Importer(
     "chatgpt", "ChatGPT's data export, conversations.json (the branch kept of each conversation)",
-    claims=_claims, read=_read, export=True,
+    claims=_claims, read=per_element(conversation),
 )  # fmt: skip

@@ -11,23 +11,23 @@ Each conversation is its own source, `claude:<uuid>`.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
 from typing import Any
 
-from mdmem.extract.importers.base import Conversation, Importer, bad_shape, conversation_digest
+from mdmem.extract.importers.base import (
+    Conversation,
+    Importer,
+    bad_shape,
+    conversation_digest,
+    per_element,
+)
 from mdmem.extract.importers.source import Input
-from mdmem.extract.message import ASSISTANT, USER, Message, normalize_time
+from mdmem.extract.message import ASSISTANT, USER, Message, time_or_none
 
 _ROLES = {"human": USER, "user": USER, "assistant": ASSISTANT}
 
 
 def _claims(inp: Input) -> bool:
     return "chat_messages" in inp.array_keys()
-
-
-def _read(inp: Input, default_time: str | None) -> Iterator[Conversation]:
-    for line, obj in inp.elements():
-        yield conversation(obj, line)
 
 
 def conversation(obj: Any, line: int) -> Conversation:
@@ -38,7 +38,7 @@ def conversation(obj: Any, line: int) -> Conversation:
     if not isinstance(uid, str) or not uid:
         uid = hashlib.sha256(repr((obj.get("name"), obj.get("created_at"))).encode()).hexdigest()[:16]  # fmt: skip
     key = f"claude:{uid}"
-    start = _time(obj.get("created_at"))
+    start = time_or_none(obj.get("created_at"))
     messages: list[Message] = []
     for msg in _kept_branch([m for m in obj["chat_messages"] if isinstance(m, dict)]):
         role = _ROLES.get(str(msg.get("sender") or "").lower())
@@ -46,7 +46,7 @@ def conversation(obj: Any, line: int) -> Conversation:
         if role is None or not text:
             continue
         speaker = "User" if role == USER else "Claude"
-        stamp = _time(msg.get("created_at")) or start
+        stamp = time_or_none(msg.get("created_at")) or start
         messages.append(Message(speaker, role, text, stamp, len(messages) + 1, None))
     title = obj.get("name") if isinstance(obj.get("name"), str) and obj.get("name") else None
     day = (start or (messages[0].time if messages else None) or "")[:10] or None
@@ -78,16 +78,7 @@ def _text(msg: dict[str, Any]) -> str:
     return plain.strip() if isinstance(plain, str) else ""
 
 
-def _time(value: Any) -> str | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return normalize_time(value)
-    except ValueError:
-        return None
-
-
 IMPORTER = Importer(
     "claude", "Claude's data export, conversations.json (chat_messages, sender, created_at)",
-    claims=_claims, read=_read, export=True,
+    claims=_claims, read=per_element(conversation),
 )  # fmt: skip

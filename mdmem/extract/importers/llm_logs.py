@@ -15,7 +15,7 @@ from typing import Any
 
 from mdmem.extract.importers.base import Conversation, Importer, bad_shape, conversation_digest
 from mdmem.extract.importers.source import Input
-from mdmem.extract.message import ASSISTANT, USER, Message, normalize_time
+from mdmem.extract.message import ASSISTANT, USER, Message, time_or_none
 
 
 def _claims(inp: Input) -> bool:
@@ -54,13 +54,11 @@ def _conversation(cid: str, items: list[tuple[str, int, dict[str, Any]]], line: 
 def _time(value: Any) -> str | None:
     if not isinstance(value, str):
         return None
-    try:  # llm writes UTC without a zone: 2024-07-01T12:34:56.789012
-        return normalize_time(value if value.endswith("Z") or "+" in value[10:] else value + "Z")
-    except ValueError:
-        return None
+    # llm writes UTC without a zone: 2024-07-01T12:34:56.789012
+    return time_or_none(value if value.endswith("Z") or "+" in value[10:] else value + "Z")
 
 
 IMPORTER = Importer(
     "llm", "`llm logs --json` from Simon Willison's llm (prompt, response, datetime_utc)",
-    claims=_claims, read=_read, export=True,
+    claims=_claims, read=_read,
 )  # fmt: skip

@@ -31,7 +31,8 @@ def by_name(name: str) -> Importer:
     for importer in IMPORTERS:
         if importer.name == name.strip().lower():
             return importer
-    raise TranscriptError(f"no transcript format {name!r}: choose one of {', '.join(names())}")
+    listed = "; ".join(f"{i.name} ({i.about})" for i in IMPORTERS)
+    raise TranscriptError(f"no transcript format {name!r}: choose one of {', '.join(names())}: {listed}")
 
 
 def detect(inp: Input) -> Importer:
