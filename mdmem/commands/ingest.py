@@ -177,6 +177,8 @@ def ingest(
         print_json(data)
     else:
         for r in results:
+            if r.file and not (r.errors or r.warnings or r.plan.changes or verbose):
+                continue  # an export's thousand quiet conversations: the summary counts them
             _print(r, here(v, r.source), quiet=quiet, reprocess=reprocess)
         if dry_run:
             render.stdout.print("[dim](dry run: nothing was written)[/]")

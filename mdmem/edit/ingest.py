@@ -74,7 +74,8 @@ class _Session:
     def run(self, messages: list[Message], digest: str, source: str, default_date: str,
             file: str | None = None, title: str | None = None) -> IngestResult:  # fmt: skip
         """Ingest one source; `file` and `title`: the export it is a conversation of, and its title."""
-        res = IngestResult(source, digest, messages=len(messages), dry_run=self.dry_run, title=title)
+        res = IngestResult(source, digest, messages=len(messages), dry_run=self.dry_run,
+                           title=title, file=file)  # fmt: skip
         res.previous = self.seen.get(digest)
         if digest in self.seen and not self.reprocess:
             res.skipped = True
@@ -252,8 +253,8 @@ def _file(session: _Session, f: SourceFile, date: str | None, fmt: str | None,
     try:
         for conv in read_conversations(f.path if f.path is not None else "-", default_time=date, fmt=fmt):  # fmt: skip
             name = conv.key or f.name
-            if conv.error is not None:
-                err = TranscriptError(conv.error, path=f.name, line=conv.line)
+            if conv.error is not None:  # named as read errors are: the path as given
+                err = TranscriptError(conv.error, path=str(f.path or f.name), line=conv.line)
                 yield IngestResult(name, errors=[str(err)], dry_run=session.dry_run, title=conv.title)  # fmt: skip
                 continue
             if not conv.messages:
@@ -263,10 +264,10 @@ def _file(session: _Session, f: SourceFile, date: str | None, fmt: str | None,
             yield session.run(conv.messages, conv.digest, name, day,
                               file=f.name if conv.key else None, title=conv.title)  # fmt: skip
     except NoMessages as e:
-        if f.walked and passed_over is not None:
-            passed_over(f.path or Path(f.name), NO_MESSAGES)
-        else:
+        if not f.walked:
             yield IngestResult(f.name, errors=[str(e)], dry_run=session.dry_run)
+        elif passed_over is not None:
+            passed_over(f.path or Path(f.name), NO_MESSAGES)
     except (TranscriptError, RefusedError) as e:
         yield IngestResult(f.name, errors=[str(e)], dry_run=session.dry_run)
     if empty and passed_over is not None and f.path is not None:

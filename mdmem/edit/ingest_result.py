@@ -47,6 +47,7 @@ class IngestResult:
     commit: str | None = None  # the git commit holding it (--commit)
     episodes: list[str] = field(default_factory=list)  # episode files written (or, dry, to write)
     title: str | None = None  # an export's conversation: its title
+    file: str | None = None  # … and the export it is a conversation of
 
     @property
     def failed(self) -> bool:

@@ -143,3 +143,13 @@ def test_claude_and_llm_exports_are_ingested_as_conversations(vault: Vault, name
     assert city is not None and city.value in ("Porto", "Valencia")
     employer = v.get("employer")
     assert employer is None or employer.value == "Umbrella"  # never the edited-away Initech
+
+
+def test_an_exports_quiet_conversations_are_counted_not_listed(vault: Vault, tmp_path: Path) -> None:
+    path = export(tmp_path)
+    runner.invoke(app, ["ingest", str(path), "--vault", str(vault.root)])
+    again = runner.invoke(app, ["ingest", str(path), "--vault", str(vault.root)])
+    assert again.exit_code == 0 and again.stdout == ""
+    assert again.stderr.strip().splitlines() == ["2 sources (2 skipped): nothing new"]
+    listed = runner.invoke(app, ["ingest", str(path), "--verbose", "--vault", str(vault.root)])
+    assert f"{LISBON}: already ingested" in listed.stderr
