@@ -56,8 +56,14 @@ def load(*names: str) -> typer.Typer:
 
 def help_text() -> str:
     """`mdmem --help`, from the table alone: no command module, typer, rich or yaml imported."""
+    import textwrap
+
     width = max(len(n) for n in COMMANDS) + 2
-    rows = "\n".join(f"  {name:<{width}}{short}" for name, (_, short) in COMMANDS.items())
+    rows = "\n".join(  # wrapped at whole words within 80 columns, as click wraps a command's help
+        textwrap.fill(short, 80, initial_indent=f"  {name:<{width}}", subsequent_indent=" " * (width + 2),
+                      break_long_words=False, break_on_hyphens=False)
+        for name, (_, short) in COMMANDS.items()
+    )  # fmt: skip
     return (
         f"Usage: mdmem [OPTIONS] COMMAND [ARGS]...\n\n  {HELP}\n\n"
         "Options:\n"
