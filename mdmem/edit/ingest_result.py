@@ -59,6 +59,12 @@ class IngestResult:
         c.update(ch.decision for ch in self.plan.changes if ch.cause)
         return c
 
+    def cascaded(self) -> Counter[str]:
+        """The facts a cascade left changed, one each by its last change (`counts` has every
+        change: a fact doubted twice in a batch counts twice there)."""
+        final = {ch.key: ch for ch in self.plan.changes}
+        return Counter(ch.decision for ch in final.values() if ch.cause)
+
     def rows(self) -> list[Row]:
         """One row per fact changed, in the order first changed."""
         said: dict[str, list[str]] = {}
