@@ -15,8 +15,9 @@ from typer.testing import CliRunner
 
 from mdmem import Vault
 from mdmem.cli import app
-from mdmem.edit.ingest import ingest_paths, ingest_text, ingested_sources, transcript_files
+from mdmem.edit.ingest import ingest_paths, ingest_text, ingested_sources
 from mdmem.edit.ingest_result import summary
+from mdmem.edit.sources import transcript_files
 from mdmem.engine import describe
 from tests.conftest import LOCOMO, LOCOMO_DEV, ROOT, make_vault
 
@@ -101,23 +102,19 @@ def test_folder_in_name_order_with_a_bad_file_reported_and_the_rest_ingested(vau
     (folder / "15-bad.md").write_bytes(b"User: caf\xe9 au lait\n")
     (folder / ".hidden.md").write_text("User: I moved to Paris.\n", encoding="utf-8")
     (folder / "sub" / "3-empty.md").write_text("   \n", encoding="utf-8")
-    results = ingest_paths(vault, [folder])
-    assert [Path(r.source).name for r in results] == [
-        "1-first.md",
-        "15-bad.md",
-        "2-move.md",
-        "3-empty.md",
-    ]
-    bad, empty = results[1], results[3]
+    passed: list[tuple[str, str]] = []
+    results = ingest_paths(vault, [folder], passed_over=lambda p, why: passed.append((p.name, why)))
+    assert [Path(r.source).name for r in results] == ["1-first.md", "15-bad.md", "2-move.md"]
+    bad = results[1]
     assert bad.failed and "15-bad.md" in bad.errors[0] and "UTF-8" in bad.errors[0]
-    assert empty.failed and "empty" in empty.errors[0]
+    assert passed == [("3-empty.md", "holds no messages")]  # in a folder: passed over, no error
     assert vault.get("home_city").value == "Shanghai"  # the files after the bad one still went in
     assert len(journal_lines(vault)) == 2
 
 
 def test_the_vaults_own_files_are_never_read_as_transcripts(vault):
     vault.set("home_city", "Guangzhou")
-    names = [s for s, _ in transcript_files([vault.root], vault)]
+    names = [f.name for f in transcript_files([vault.root], vault)]
     assert names == []
 
 
