@@ -16,7 +16,7 @@ from mdmem.model import life
 from mdmem.model.emit import Unsupported, entry
 from mdmem.model.slug import check_slug, split_key
 from mdmem.model.yaml_nodes import duplicate_key, first_anchor
-from mdmem.model.yaml_text import Loader, SafeLoader, dump_yaml
+from mdmem.model.yaml_text import Loader, SafeLoader, dump_yaml, error_at
 
 STATUSES = ("active", "tentative", "uncertain", "expired", "deleted")
 ACTIONS = ("derive", "confirm", "expire")
@@ -38,8 +38,12 @@ _PY = {"with": "with_"}  # a field whose Python name is not its key
 DATE_RE = re.compile(
     r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
 )
+# Keys only the file has: a list value is written as `values` (so that each property has one
+# type across a vault, as Obsidian wants), and `earlier_evidence` lists the links of `history`
+# where Obsidian sees them (written by mdmem from the history, never read as meaning).
+VALUES, EARLIER_EVIDENCE = "values", "earlier_evidence"
 Value = str | list[str] | None
-_OWN = frozenset(FIELDS)  # written by model/emit.py; any other key by PyYAML
+_OWN = frozenset((*FIELDS, VALUES, EARLIER_EVIDENCE))  # written by model/emit.py; others by PyYAML
 _BOUNDARY = re.compile(r"^-{3,}[ \t]*$", re.MULTILINE)
 
 
@@ -151,10 +155,29 @@ def dump_frontmatter(mapping: dict[str, Any]) -> str:
     return "".join(parts) + ("...\n" if open_end else "")  # … and so must we, when it is last
 
 
+def file_mapping(fact: Fact) -> dict[str, Any]:
+    """The frontmatter as the file holds it: `to_mapping`, with a list value under `values`
+    and the evidence links of earlier values under `earlier_evidence`, after `evidence`."""
+    mapping = fact.to_mapping()
+    links = list(dict.fromkeys(
+        str(h["evidence"]) for h in fact.history
+        if isinstance(h.get("evidence"), str) and h["evidence"] != fact.evidence
+    ))  # fmt: skip
+    after = FIELDS[FIELDS.index("evidence") + 1 :]
+    out: dict[str, Any] = {}
+    for key, v in mapping.items():
+        if links and (key in after or key not in FIELDS):
+            out[EARLIER_EVIDENCE], links = links, []
+        out[VALUES if key == "value" and isinstance(v, list) else key] = v
+    if links:
+        out[EARLIER_EVIDENCE] = links
+    return out
+
+
 def render(fact: Fact) -> str:
     """The one serializer: canonical frontmatter, then the person's body."""
     body = fact.body.rstrip("\n")
-    head = dump_frontmatter(fact.to_mapping())
+    head = dump_frontmatter(file_mapping(fact))
     return "---\n" + head + "---\n" + (body + "\n" if body.strip() else "")
 
 
@@ -197,14 +220,7 @@ def parse(text: str, path: str = "<fact>", expect: tuple[str, str] | None = None
         finally:
             loader.dispose()
     except yaml.YAMLError as e:
-        # The context mark is where the broken construct began (the '[' left open): the
-        # line to fix. The problem mark is where the parser gave up, often lines later.
-        mark = getattr(e, "context_mark", None) or getattr(e, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        problem = getattr(e, "problem", None) or str(e)
-        context = getattr(e, "context", None)
-        if context:
-            problem = f"{problem} {context}"
+        line, problem = error_at(e, fm)  # fm starts with the newline after the first ---
         raise FactFileError(
             f"invalid YAML ({problem}); fix the syntax or quote the value", path=path, line=line
         ) from None
@@ -250,6 +266,15 @@ def _from_mapping(
     status = data.get("status", "active")
     if status not in STATUSES:
         raise fail("status", f"is {status!r}; use one of {', '.join(STATUSES)}")
+    data.pop(EARLIER_EVIDENCE, None)  # mdmem's list of the history's links, made again on writing
+    if VALUES in data:  # a list value; files written before `values` hold it under `value`
+        if data.get("value") is not None:
+            raise fail(VALUES, "and 'value' are both set; keep one (values: a list, value: one text)")
+        data.pop("value", None)
+        items = data.pop(VALUES)
+        data["value"] = [items] if isinstance(items, str) else items
+        if VALUES in lines:
+            lines.setdefault("value", lines[VALUES])
     value = _check_value(data.get("value"), "value", fail)
     if status == "deleted" and value is not None:
         raise fail("value", "must be absent on a deleted fact (remove it, or set another status)")

@@ -40,7 +40,7 @@ from mdmem.store.manifest import Manifest
 from mdmem.store.packs import pack_path
 from mdmem.store.rules_cache import load_rules_cached
 from mdmem.store.snapshot import SAVE_AFTER, Snapshot
-from mdmem.store.walk import fact_files
+from mdmem.store.walk import EMPTY_PROBLEM, empty_written, fact_files
 from mdmem.temps import remove_temps
 
 DEFAULT_ENTITY = "user"
@@ -203,6 +203,7 @@ class Vault:
         self._rules = rules
         snap = self._refreshed()  # reads no fact but those a dependency cycle can pass through
         problems, facts = [*unfinished, *(Problem(*p) for p in snap.problems())], snap.cycle_facts()
+        problems += [Problem(rel, None, EMPTY_PROBLEM) for rel in empty_written(self.root, self.manifest.data)]
         # Rules' edges alone cannot close a cycle (validation refuses one); learned ones can.
         cycle = Graph(rules, facts).cycle() if any(f.depends_on for f in facts.values()) else None
         if cycle:
@@ -291,11 +292,11 @@ class Vault:
         )
 
     def set(self, attribute: str, value: str | list[str], *, entity: str = DEFAULT_ENTITY, date: str | None = None,
-            dry_run: bool = False, tentative: bool = False) -> Result:  # fmt: skip
-        """The person states a value, as if said (`mdmem set`)."""
+            dry_run: bool = False, tentative: bool = False, source: str = "cli") -> Result:  # fmt: skip
+        """The person states a value, as if said (`mdmem set`; `source`: `mcp` for an agent's)."""
         at = date or self.now[:10]
-        st = self.statement(attribute, entity, value=value, at=at, source="cli", tentative=tentative,
-                            body=f"Stated with `mdmem set` on {at}.")  # fmt: skip
+        how = "with `mdmem set`" if source == "cli" else f"through {source} (`set`)"
+        st = self.statement(attribute, entity, value=value, at=at, source=source, tentative=tentative, body=f"Stated {how} on {at}.")  # fmt: skip
         return self.say([st], command="set", dry_run=dry_run)
 
     def forget(

@@ -12,7 +12,7 @@ def test_kind_and_items_round_trip_in_canonical_order():
     fact = Fact("user", "pets", ["Max", "Pixie"], valid_from="2021-01-01",
                 items={"Pixie": {"valid_from": "2023-04-02"}})  # fmt: skip
     text = render(fact)
-    assert text.startswith(HEAD + "value:\n- Max\n- Pixie\nitems:\n  Pixie:\n    valid_from: '2023-04-02'\nstatus")  # fmt: skip
+    assert text.startswith(HEAD + "values:\n- Max\n- Pixie\nitems:\n  Pixie:\n    valid_from: '2023-04-02'\nstatus")  # fmt: skip
     assert render(parse(text)) == text
     none = Fact("user", "pets", None, kind="none", valid_from="2024-01-01")
     assert "kind: none\nstatus: active" in render(none)
@@ -20,7 +20,7 @@ def test_kind_and_items_round_trip_in_canonical_order():
 
 
 def test_a_plain_fact_has_the_same_bytes_as_before():
-    assert render(Fact("user", "pets", ["Max"])) == HEAD + "value:\n- Max\nstatus: active\n---\n"
+    assert render(Fact("user", "pets", ["Max"])) == HEAD + "values:\n- Max\nstatus: active\n---\n"
 
 
 @pytest.mark.parametrize(
