@@ -13,12 +13,14 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
+from mdmem.engine.plans import seen_on
 from mdmem.errors import MdmemError
 from mdmem.lang import phrases
 from mdmem.lang.phrases import phrase
 from mdmem.lang.questions import YES_NO
 from mdmem.lang.tokens import fold, tokens
 from mdmem.llm import LLMError, complete
+from mdmem.model import life
 from mdmem.model.factfile import DATE_RE, Fact
 from mdmem.model.rules import Rules, norm
 from mdmem.read import answer as tpl
@@ -32,6 +34,7 @@ from mdmem.read.question import as_of as question_day
 from mdmem.read.retrieve import fact_json, premise, retrieve
 from mdmem.read.route import fact_values, of_someone_else, old_values, passage_route
 from mdmem.read.said import search
+from mdmem.read.spans import told_of
 from mdmem.store.vault import Vault
 
 SURE_SPAN = 0.6  # a span this sure answers before facts that say less than the question asks
@@ -128,9 +131,9 @@ def ask(
                     result = Answer(question, "", q.lang, "none", type=q.type)
                     _finish(result, compose.Composed(phrase("bad_date", q.lang, date=str(bad))))
                     return result
-            result = answer_from_index(index, vault.rules, q, as_of=asked, entity=entity)
+            result = answer_from_index(index, vault.rules, q, as_of=asked, entity=entity, today=vault.now[:10])
             if as_of is None and asked is not None and result.mode == "none":
-                result = answer_from_index(index, vault.rules, q, entity=entity)  # the time is the words'
+                result = answer_from_index(index, vault.rules, q, entity=entity, today=vault.now[:10])  # the time is the words'
             if of_someone_else(q, vault.rules, result.facts):  # her brother's city is not hers
                 result = Answer(question, tpl.nothing(q.lang), q.lang, "none", as_of=as_of, type=q.type)
         found: list[Passage] = []
@@ -141,7 +144,8 @@ def ask(
             found = _passages(said, q, result, instead=route == "instead")
     finally:
         said.close()
-    _compose(result, q, found, route, evidence)
+    c = _compose(result, q, found, route, evidence)
+    _finish(result, c if evidence else replace(c, quotes=[], evidence=[]))  # --evidence 0: the answer alone
     if llm is not None:
         text = llm_answer(result, model=llm, api_base=api_base, options=llm_options)
         if text != result.text:  # else the model dropped what the template says: not its answer
@@ -164,22 +168,24 @@ def _finish(result: Answer, c: compose.Composed) -> None:
     result.evidence = c.evidence
 
 
-def _compose(result: Answer, q: Question, found: list[Passage], route: str | None, evidence: int) -> None:  # fmt: skip
+def _compose(result: Answer, q: Question, found: list[Passage], route: str | None, evidence: int) -> compose.Composed:  # fmt: skip
     """The answer line and its evidence: the facts' sentence when they answer (quotes after
     it when they may say less than the words did), else a span of the best passage."""
     facts = result.fact_objects
     spoken = compose.from_passages(q, found, result.lang, evidence=evidence) if found else None
     typed = q.type in ("when", "where", "who", "how_many") and route == "after" and result.mode == "current"
     told = result.mode != "none" and compose.from_facts(result.text, facts, q, result.lang)
+    life = bool(told) and told.source in ("event", "plan")  # type: ignore[union-attr]
+    if life and told and spoken is not None and q.type == "when" and compose.said_alike(facts, spoken):
+        told.first = spoken.first  # the same words, dated as said: 'the week before 21 January 2022'
     if told and told.first != result.text:
         typed = False  # an event's date or place, or a count of the fact's items, answers
-    if spoken is not None and (typed or route == "beside") and spoken.confidence >= SURE_SPAN:
+    if spoken is not None and (typed or route == "beside" and not life) and spoken.confidence >= SURE_SPAN:
         # The facts say less than the words did, and the words hold the time, place, person
         # or number asked, or the facts only share words with the question: the span is the
         # answer; the facts' sentence comes first among the evidence.
         spoken.quotes.insert(0, result.text)
-        _finish(result, spoken)
-        return
+        return spoken
     if result.mode != "none" and (route not in ("instead",) or spoken is None):
         c = told or compose.from_facts(result.text, facts, q, result.lang)
         if spoken is not None:
@@ -187,8 +193,7 @@ def _compose(result: Answer, q: Question, found: list[Passage], route: str | Non
         elif found:  # no passage answers, but what was said may tell more than the facts
             lines, c.evidence = compose.quoted(q, found, result.lang, evidence=evidence)
             c.quotes = [*c.quotes, *lines]
-        _finish(result, c)
-        return
+        return c
     if spoken is None:
         # No passage holds enough of the question to take an answer from: say so, and quote
         # the closest of what was said (never as the answer) for the reader to judge.
@@ -196,10 +201,9 @@ def _compose(result: Answer, q: Question, found: list[Passage], route: str | Non
         near = [p for p in found if compose.cover(q, p.text) >= compose.MIN_COVER]
         lines, shown = compose.quoted(q, near, result.lang, evidence=evidence)
         line = phrase("nothing_closest", result.lang) if lines else tpl.nothing(result.lang)
-        _finish(result, compose.Composed(line, lines, shown))
-        return
+        return compose.Composed(line, lines, shown)
     result.mode, result.facts = "said", []
-    _finish(result, spoken)
+    return spoken
 
 
 def _passages(said: PassageIndex, q: Question, result: Answer, *, instead: bool = False) -> list[Passage]:  # fmt: skip
@@ -221,11 +225,18 @@ def answer_from_index(
     *,
     as_of: str | None = None,
     entity: str | None = None,
+    today: str | None = None,
 ) -> Answer:
-    """The template answer from an up-to-date index (pure apart from reading the index)."""
+    """The template answer from an up-to-date index (pure apart from reading the index); a plan
+    whose day passed before `today` is answered as uncertain (engine/plans.py)."""
     q = question if isinstance(question, Question) else naming(Question.of(question), index.entities(), [])
     lang = q.lang
     matches, topic = retrieve(index, rules, q, entity=entity)
+    for m in matches if today else []:
+        m.fact = seen_on(m.fact, rules, str(today))
+    # An event or a plan answers only a question about it: its words hold most of the
+    # question's ("When did Gina open her store?" is no question about her internship).
+    matches = [m for m in matches if not life.family(m.fact.attribute) or told_of(q, m.fact)]
     mode = "as_of" if as_of else "history" if q.history else "current"
     if mode == "current" and q.past:
         mode = "past"

@@ -52,12 +52,12 @@ def from_facts(text: str, facts: list[Fact], q: Question, lang: str) -> Composed
     life = [f for f in facts if f.kind in ("event", "plan")]
     first = text
     source = "fact"
+    quotes: list[str] = []
     if life and q.type in ("when", "where", "who"):
         said = _life_answer(life[0], q.type, lang)
-        if said:
-            first, source = said, str(life[0].kind)
+        if said:  # the date, place or company; the event's sentence comes with the evidence
+            first, source, quotes = said, str(life[0].kind), [text]
     listed = [f for f in facts if f.status == "active" and isinstance(f.value, list) and f.value]
-    quotes = []
     if q.type == "how_many" and len(listed) == 1 and "\n" not in text:
         items = [str(v) for v in listed[0].value]  # type: ignore[union-attr]
         first, quotes = counted(items, lang), [text]  # the count, then the fact that holds it
@@ -87,11 +87,16 @@ def _life_answer(fact: Fact, kind: str, lang: str) -> str | None:
     if not raw:
         return None
     if key in ("when", "due"):
-        text = notation_text(str(raw), lang)
-        return f"{text} ({fact.value})" if fact.value else text
+        return notation_text(str(raw), lang)
     if isinstance(raw, list):
         return phrase("list_sep", lang).join(str(x) for x in raw)
     return str(raw)
+
+
+def said_alike(facts: list[Fact], spoken: Composed) -> bool:
+    """Whether the best passage holds the time words of the event or plan that answers."""
+    said = next((f.when_said for f in facts if f.kind in ("event", "plan")), None)
+    return bool(said and spoken.evidence and fold(said) in fold(str(spoken.evidence[0].get("quote", ""))))
 
 
 def own(q: Question, found: list[Passage]) -> list[Passage]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from mdmem.read.days import day_text
 from mdmem.read.passages import Passage, PassageIndex
 from mdmem.read.question import Question
+from mdmem.store.vault import Vault
 
 
 def quote(p: Passage, lang: str) -> str:
@@ -47,3 +48,14 @@ def with_replies(index: PassageIndex, found: list[Passage]) -> list[Passage]:
             out.append(reply)
             quoted.add((reply.episode, reply.anchor))
     return out
+
+
+def recall(vault: Vault, question: str, *, limit: int = 3) -> list[Passage]:
+    """The passages that best answer a question (the MCP `search` tool), the index brought up
+    to date first: the question read once, as `ask` reads it."""
+    index = PassageIndex(vault.root, vault.meta)
+    try:
+        index.refresh()
+        return search(index, Question.of(question).naming([], index.speakers()), limit=limit)
+    finally:
+        index.close()

@@ -15,6 +15,7 @@ from datetime import date
 
 from mdmem.lang.questions import ZH_ASKING
 from mdmem.lang.tokens import fold, is_cjk, stem, tokens, weight
+from mdmem.model.factfile import Fact
 from mdmem.read.days import MONTHS, WEEKDAYS, day_text, period_text
 from mdmem.read.question import Question
 
@@ -92,6 +93,16 @@ def cover(q: Question, text: str) -> float:
         return 0.0
     have = _stems(text)
     return (sum(weight(t) for t in asked if t in have) + held) / total
+
+
+LIFE_COVER = 0.6  # how much of a question an event or plan must hold to answer it
+
+
+def told_of(q: Question, fact: Fact) -> bool:
+    """Whether an event or plan is what the question asks about: what happened, where and
+    with whom hold at least LIFE_COVER of the question's content."""
+    said = " ".join(str(x) for x in (fact.value, fact.where, *(fact.with_ or ())) if x)
+    return cover(q, said) >= LIFE_COVER
 
 
 def _speaker_words(q: Question) -> set[str]:
