@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from mdmem.lang.tokens import fold, stem, tokens, words
+from mdmem.model.life import family
 from mdmem.model.rules import Rules
 from mdmem.read.match import Question, attribute_cover, covered, mention_units
 
@@ -64,6 +65,15 @@ def answers_alone(q: Question, rules: Rules, facts: list[dict[str, Any]],
 
 
 def passage_route(mode: str, facts: list[dict[str, Any]], q: Question, rules: Rules) -> str | None:
+    """How what was said joins the answer (_route); an event or plan that answers alone is
+    quoted with the words it was told in ("after")."""
+    route = _route(mode, facts, q, rules)
+    if route is None and any(family(str(f.get("attribute", ""))) for f in facts):
+        return "after"
+    return route
+
+
+def _route(mode: str, facts: list[dict[str, Any]], q: Question, rules: Rules) -> str | None:
     """How what was said joins the answer: None (the facts answer), "after" the facts,
     "beside" facts that say less than the question asks (the words' span may answer first),
     or "instead" of facts that only share a word with the question."""
