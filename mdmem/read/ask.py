@@ -235,8 +235,9 @@ def answer_from_index(
     for m in matches if today else []:
         m.fact = seen_on(m.fact, rules, str(today))
     # An event or a plan answers only a question about it: its words hold most of the
-    # question's ("When did Gina open her store?" is no question about her internship).
-    matches = [m for m in matches if not life.family(m.fact.attribute) or told_of(q, m.fact)]
+    # question's, or the question names them ("my plans"): "When did Gina open her store?"
+    # is no question about her internship.
+    matches = [m for m in matches if not life.family(m.fact.attribute) or m.rules > 0 or told_of(q, m.fact)]
     mode = "as_of" if as_of else "history" if q.history else "current"
     if mode == "current" and q.past:
         mode = "past"
