@@ -15,7 +15,8 @@ from mdmem import Vault
 from mdmem.cli import app
 from mdmem.errors import MdmemError
 from mdmem.eval.evaluate import says_any
-from mdmem.read.ask import REMOVED_WORDS, UNCERTAIN_WORDS, ask, llm_prompt
+from mdmem.read.ask import REMOVED_WORDS, UNCERTAIN_WORDS, ask
+from mdmem.read.model_answer import llm_prompt
 from tests.conftest import make_vault
 
 runner = CliRunner()
