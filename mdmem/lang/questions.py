@@ -69,6 +69,10 @@ KIN = re.compile(
     r"|朋友|邻居|老板|同事|老师)",
 )
 
+# A person spoken of by a pronoun only ("When did she start?", 她什么时候开始的): in a
+# conversation, the one the question before named (read/ask.py `about`).
+PRONOUN = re.compile(r"\b(?:she|her|hers|herself|he|him|his|himself)\b|[她他]", re.I)
+
 # Chinese characters that ask rather than say what a question is about (叫什么, 谁, 几个, 多少,
 # 哪, 名字): a passage need not hold them to answer it.
 ZH_ASKING = frozenset("叫谁几多少哪名字吗呢何")

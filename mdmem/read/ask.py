@@ -16,7 +16,7 @@ from mdmem.engine.plans import seen_on
 from mdmem.errors import MdmemError
 from mdmem.lang import phrases
 from mdmem.lang.phrases import phrase
-from mdmem.lang.questions import YES_NO
+from mdmem.lang.questions import PRONOUN, YES_NO
 from mdmem.lang.tokens import fold, tokens
 from mdmem.model import life
 from mdmem.model.factfile import DATE_RE, Fact
@@ -61,6 +61,7 @@ class Answer:
     source: str = "none"  # what the first line comes from: fact | event | plan | passage | none
     basis: list[dict[str, Any]] = field(default_factory=list)  # whose facts or words it states
     confidence: float = 0.0
+    about: list[str] = field(default_factory=list)  # the people and speakers it was about
     fact_objects: list[Fact] = field(default_factory=list, repr=False)  # the facts themselves
 
     def to_json(self) -> dict[str, Any]:
@@ -79,6 +80,7 @@ class Answer:
             "basis": self.basis,
             "facts": self.facts,
             "evidence": self.evidence,
+            "about": self.about,
         }
 
 
@@ -100,8 +102,11 @@ def ask(
     api_base: str | None = None,
     llm_options: dict[str, Any] | None = None,
     evidence: int = EVIDENCE,
+    about: Iterable[str] = (),
 ) -> Answer:
-    """Answer a question from the vault: the answer on the first line, then its evidence."""
+    """Answer a question from the vault: the answer on the first line, then its evidence.
+    `about`: whom the conversation's question before was about (its Answer.about); a question
+    that names no one and says 'she' or 'he' is about them when they are one person."""
     if as_of is not None and not _is_day(as_of):
         raise MdmemError(f"--as-of {as_of!r} is not a date; write it like 2025-06-01")
     if not question.strip():
@@ -117,6 +122,7 @@ def ask(
             # snapshot too. A warm ask about one person stats that person's files only.
             index.refresh_as_read(vault.parsed)
             q = _named(naming(q, index.entities(), said.speakers()), index)
+            q = _after(q, list(about), index.entities(), said.speakers())
             unknown = [n for n in q.strangers if not said.search(tokens(n), limit=1)]
             if unknown and not q.people and not q.speakers and entity is None:
                 result = Answer(question, "", q.lang, "none", as_of=as_of, type=q.type)
@@ -144,6 +150,7 @@ def ask(
     finally:
         said.close()
     c = _compose(result, q, found, route, evidence)
+    result.about = [*q.speakers, *(p for p in q.people if fold(p) not in map(fold, q.speakers))]
     _finish(result, c if evidence else replace(c, quotes=[], evidence=[]))  # --evidence 0: the answer alone
     if llm is not None:
         text = llm_answer(result, model=llm, api_base=api_base, options=llm_options)
@@ -151,6 +158,16 @@ def ask(
             result.text, result.model = text, llm
             result.answer = text.strip().split("\n", 1)[0]
     return result
+
+
+def _after(q: Question, about: list[str], entities: list[str], speakers: list[str]) -> Question:
+    """'When did she start?' after a question about Caroline is about Caroline: a question
+    that names no one, with a third-person pronoun, after a question about one person."""
+    if len(about) != 1 or q.people or q.speakers or q.names or not PRONOUN.search(q.text):
+        return q
+    who = fold(about[0])
+    return replace(q, people=tuple(e for e in entities if fold(e) == who),
+                   speakers=tuple(s for s in speakers if fold(s) == who))  # fmt: skip
 
 
 def _named(q: Question, index: Index) -> Question:

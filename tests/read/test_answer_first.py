@@ -209,3 +209,29 @@ def test_a_question_no_passage_answers_quotes_the_closest_words(two: Vault) -> N
     assert lines[0] == "I don't know: nothing in memory answers that. The closest that was said:"
     assert a.mode == "none" and a.facts == [] and a.basis == []
     assert any("Melanie said: “I have two kids and I love painting sunsets.”" in line for line in lines[1:])
+
+
+def test_she_after_a_question_about_one_person_is_that_person(two: Vault) -> None:
+    before = ask(two, "Where does Caroline take her dog?")
+    assert before.about == ["Caroline"]
+    # Without the question before, 'she' is no one in particular; after it, Caroline.
+    a = ask(two, "Who is her sailing instructor?", about=before.about)
+    assert a.answer == "Marek" and all(b.get("speaker") == "Caroline" for b in a.basis)
+    # Melanie moved to Utrecht: 'she' alone may be her, 'she' after Caroline never is.
+    assert ask(two, "Where did she move last year?").answer == "Utrecht"
+    b = ask(two, "Where did she move last year?", about=before.about)
+    assert "Utrecht" not in b.answer and all(x.get("speaker") != "Melanie" for x in b.basis)
+    # After a question about both, 'she' stays unresolved rather than guessed.
+    both = ask(two, "What do Caroline and Melanie like?")
+    assert sorted(both.about) == ["Caroline", "Melanie"]
+
+
+def test_the_mcp_ask_tool_answers_first_and_remembers_whom_it_was_about(two: Vault) -> None:
+    from mdmem.server.tools import Memory
+
+    m = Memory(two.root)
+    first_call = m.ask(question="When did Caroline go to the support group?")
+    assert first_call["answer"] == "7 May 2023" and first_call["about"] == ["Caroline"]
+    assert {"answer", "evidence", "facts", "confidence", "text"} <= set(first_call)
+    again = m.ask(question="Who is her sailing instructor?", evidence=0)
+    assert again["answer"] == "Marek" and again["text"] == "Marek"
