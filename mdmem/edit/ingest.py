@@ -133,7 +133,7 @@ class _Session:
             res.episodes = [rel for rel, _ in step.episodes(self.vault, digest, default_date, redact, None)[0]]
             return res
         extra = guard(episode_ops(step, self.vault, digest, default_date, redact, res.notes, res.episodes))  # fmt: skip
-        result = self.vault.say(statements, command="ingest", source=info, extra=extra)
+        result = self.vault.say(statements, command="ingest", source=info, extra=extra, heard=True)
         res.plan, res.entry = result.plan, result.entry
         if res.entry is None:  # nothing changed: still journal it, so a re-run skips it
             with self.vault.lock:

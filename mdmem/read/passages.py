@@ -10,15 +10,17 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mdmem.boundary import OutsideVault, listdir
 from mdmem.errors import FactFileError
+from mdmem.files import read_text
 from mdmem.lang.tokens import fold, tokens
 from mdmem.model.episode import parse
+from mdmem.store.cachedb import open_db
 from mdmem.store.vault import PASSAGES_FILE
 
 SCHEMA = 3  # bump when the tokenizer, the splitting or the tables change: rebuilt on open
@@ -105,16 +107,15 @@ def _sig(st: os.stat_result) -> str:
 
 
 def _episode_files(root: Path) -> Iterator[tuple[str, os.stat_result]]:
+    """Every episode file, listed through the vault's boundary (a folder linked out is refused)."""
     base = root / "episodes"
-    if not base.is_dir():
-        return
-    for year in sorted(os.scandir(base), key=lambda e: e.name):
-        if year.name.startswith(".") or not year.is_dir():
+    for year in listdir(base):
+        if year.startswith("."):
             continue
-        for f in sorted(os.scandir(year.path), key=lambda e: e.name):
-            if f.name.endswith(".md") and not f.name.startswith("."):
+        for name in listdir(base / year):
+            if name.endswith(".md") and not name.startswith("."):
                 with contextlib.suppress(FileNotFoundError):
-                    yield f"episodes/{year.name}/{f.name}", f.stat()
+                    yield f"episodes/{year}/{name}", os.stat(base / year / name)
 
 
 class PassageIndex:
@@ -122,8 +123,7 @@ class PassageIndex:
 
     def __init__(self, root: Path, meta: Path) -> None:
         self.root = root
-        meta.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(meta / PASSAGES_FILE)
+        self.db = open_db(meta / PASSAGES_FILE)  # inside the vault, never through a link
         # Forgotten words must not linger in freed pages of the file.
         self.db.execute("PRAGMA secure_delete = ON")
         self.db.executescript("CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);")
@@ -162,9 +162,15 @@ class PassageIndex:
             self.reread.append(rel)
             old = self._drop(rel)
             try:
-                ep = parse((self.root / rel).read_text(encoding="utf-8"), rel)
+                text = read_text(self.root / rel)
+                if text is None:  # removed while we looked
+                    continue
+                ep = parse(text, rel)
             except (OSError, UnicodeDecodeError) as e:
                 self.problems.append(FactFileError(f"cannot be read ({e})", path=rel))
+                continue
+            except OutsideVault as e:
+                self.problems.append(FactFileError(e.bare_message, path=rel))
                 continue
             except FactFileError as e:
                 self.problems.append(e)

@@ -1,8 +1,8 @@
-"""Refusals a write checks before it starts: broken files, long values, links out of the vault."""
+"""Refusals a write checks before it starts: broken files, long values, dependency cycles.
+(Links out of the vault are refused where each path is opened: `mdmem.boundary`.)"""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,10 +25,11 @@ class Problem:
     path: str
     line: int | None
     message: str
+    level: str = "error"  # or "warning": told, but not a reason for `check` to fail
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
-        return f"{where}: {self.message}"
+        return f"{where}: {'warning: ' if self.level == 'warning' else ''}{self.message}"
 
 
 def refuse_broken(plan: Plan, problems: Iterable[Problem]) -> None:
@@ -63,24 +64,6 @@ def refuse_long(st: Statement) -> None:
             " Keep the value short and put long text in the body of"
             f" facts/{st.key}.md"
         )
-
-
-def refuse_links(meta: Path) -> None:
-    """The journal, lock and manifest stay inside the vault: refuse a symlinked .mdmem/ (or a
-    symlinked file in it), as a symlinked facts/ folder is refused."""
-    for path in (
-        meta,
-        meta / "journal.jsonl",
-        meta / "written.json",
-        meta / "lock",
-        meta / TXN_FILE,
-    ):
-        if path.is_symlink():
-            raise RefusedError(
-                f"{path.name} is a symbolic link (to {os.readlink(path)}); mdmem keeps its journal,"
-                " lock and manifest inside the vault: replace the link with a real folder or file",
-                path=str(path),
-            )
 
 
 def unfinished_problems(meta: Path, recovered: list[str]) -> list[Problem]:
