@@ -220,15 +220,18 @@ def graph(
 
 @command()
 def check(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
-    """Validate rules.yaml and every fact file; exit 1 on any problem."""
+    """Validate rules.yaml, every fact file and link; exit 1 on any problem (warnings: 0)."""
     v = open_vault(vault)
     problems = v.check()
+    warnings = v.name_warnings() if not problems or problems[-1].path != "rules.yaml" else []
     if as_json:
-        print_json([{"path": p.path, "line": p.line, "message": p.message} for p in problems])
+        print_json([{"path": p.path, "line": p.line, "message": p.message, "level": p.level}
+                    for p in [*problems, *warnings]])  # fmt: skip
     else:
-        for p in problems:
+        for p in [*problems, *warnings]:
             typer.echo(str(p))
         if not problems:
-            typer.echo(f"OK: {len(v.facts)} facts, rules valid.", err=True)
+            also = f"; {len(warnings)} warning{'s' * (len(warnings) != 1)}" if warnings else ""
+            typer.echo(f"OK: {len(v.facts)} facts, rules valid{also}.", err=True)
     if problems:
         raise typer.Exit(1)

@@ -24,7 +24,7 @@ from mdmem.model.factfile import Fact
 from mdmem.model.rules import Rules
 
 SLOT_KINDS = (None, "none", "unnamed")  # fact kinds that are values of a slot rules.yaml may declare
-CLOSE = 0.75  # how alike a name and a declared one must be for `check` to call it a likely typo
+CLOSE = 0.85  # how alike a name and a declared one must be for `check` to call it a likely typo
 
 
 class UnknownAttribute(RefusedError):
@@ -74,8 +74,9 @@ def checked_names(statements: Iterable[Statement], rules: Rules, facts: Mapping[
 
 def name_warnings(rules: Rules, facts: Mapping[str, Fact]) -> list[tuple[str, str]]:
     """(fact file, warning) for each fact whose attribute rules.yaml does not declare and that
-    looks like a slip: a name close to a declared one, or one typed by a person (not heard in
-    conversation) that rules.yaml could declare."""
+    looks like a slip: a name very close to a declared one ('employr'), whoever made it, or a
+    fact file made by hand (no source). Names made on purpose with --new, and names heard in
+    conversation that are not close to a declared one, are not warned of."""
     declared = sorted(rules.attributes)
     out: list[tuple[str, str]] = []
     for key, fact in sorted(facts.items()):
@@ -84,15 +85,10 @@ def name_warnings(rules: Rules, facts: Mapping[str, Fact]) -> list[tuple[str, st
         hint = did_you_mean(fact.attribute, declared, CLOSE)
         if hint:
             why = f"{fact.attribute!r} is not in rules.yaml{hint}: a typo? Then `mdmem forget {key}` and state it under the right name"  # fmt: skip
-        elif not heard(fact):
-            why = f"{fact.attribute!r} is not in rules.yaml (made by hand or with --new); declare it there to give it a label, questions and dependencies"  # fmt: skip
+        elif not fact.source:
+            why = f"{fact.attribute!r} is not in rules.yaml (a file made by hand?); declare it there to give it a label, questions and dependencies"  # fmt: skip
         else:
             continue
         out.append((f"facts/{key}.md", why))
     return out
 
-
-def heard(fact: Fact) -> bool:
-    """Whether the fact was learned from conversation (a transcript line, an MCP `remember`),
-    rather than typed (`set`, a tool, a hand edit)."""
-    return bool(fact.source) and fact.source not in ("cli", "mcp") and "#" in str(fact.source)
