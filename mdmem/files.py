@@ -11,6 +11,7 @@ import contextlib
 import errno
 import hashlib
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -315,6 +316,9 @@ def _read(path: StrPath) -> bytes | None:
         if e.errno == errno.ELOOP:  # made a link since it was located: not followed
             raise OutsideVault(f"{os.path.basename(path)} became a symbolic link while mdmem read it; run the command again") from None  # fmt: skip
         raise
+    if stat.S_ISDIR(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise IsADirectoryError(errno.EISDIR, "a folder, not a file", os.path.basename(path))
     with open(fd, "rb") as f:
         return f.read()
 

@@ -31,9 +31,10 @@ from mdmem.errors import RefusedError, TranscriptError
 from mdmem.extract.finder import Extraction, Finder
 from mdmem.extract.guard import is_warning
 from mdmem.extract.rule_finder import extract
-from mdmem.extract.transcript import Message, parse_transcript, read_transcript
+from mdmem.extract.transcript import Message, is_human_role, parse_transcript, read_transcript
 from mdmem.files import sha256
 from mdmem.model.factfile import Fact
+from mdmem.model.limits import MAX_SPEAKERS
 from mdmem.model.slug import fact_path
 from mdmem.store.journal import live_entries
 from mdmem.store.vault import ExtraOps, Vault, refuse_broken
@@ -75,6 +76,9 @@ class _Session:
         return self.vault.scan()[0]  # cached until mdmem's next write; `say` rescans under the lock
 
     def run(self, messages: list[Message], digest: str, source: str, default_date: str) -> IngestResult:  # fmt: skip
+        speakers = {m.speaker for m in messages if is_human_role(m.role)}
+        if len(speakers) > MAX_SPEAKERS:  # each may become an entity of its own: minutes of work
+            raise TranscriptError(f"{len(speakers):,} people speak in it; a transcript holds at most {MAX_SPEAKERS:,} speakers: split it by conversation, or check that its 'Name:' lines are speakers", path=source)  # fmt: skip
         res = IngestResult(source, digest, messages=len(messages), dry_run=self.dry_run)
         res.previous = self.seen.get(digest)
         if digest in self.seen and not self.reprocess:

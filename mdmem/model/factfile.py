@@ -13,6 +13,7 @@ from frontmatter.default_handlers import YAMLHandler
 
 from mdmem.errors import FactFileError, SlugError
 from mdmem.model.emit import Unsupported, entry
+from mdmem.model.limits import MAX_DEPTH, MAX_HISTORY, fact_text_problem, value_problem
 from mdmem.model.slug import check_slug, split_key
 from mdmem.model.yaml_nodes import duplicate_key, first_anchor
 from mdmem.model.yaml_text import Loader, SafeLoader, dump_yaml
@@ -153,6 +154,8 @@ def parse(text: str, path: str = "<fact>", expect: tuple[str, str] | None = None
     if text.startswith("\ufeff"):
         text = text[1:]
     text = text.replace("\r\n", "\n")
+    if (too := fact_text_problem(text)) is not None:  # before any YAML is read
+        raise FactFileError(too[1], path=path, line=too[0])
     # The stock boundary (r"^-{3,}\s*$") can swallow the body's leading blank lines.
     handler = YAMLHandler(fm_boundary=_BOUNDARY)
     if not handler.detect(text):
@@ -183,6 +186,8 @@ def parse(text: str, path: str = "<fact>", expect: tuple[str, str] | None = None
             data = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()
+    except RecursionError:  # nested past what the scan above looks for (flow over many lines)
+        raise FactFileError(f"nests too deeply to read; a fact file nests at most {MAX_DEPTH}: flatten it", path=path) from None  # fmt: skip
     except yaml.YAMLError as e:
         # The context mark is where the broken construct began (the '[' left open): the
         # line to fix. The problem mark is where the parser gave up, often lines later.
@@ -263,6 +268,8 @@ def _from_mapping(
         raise fail(
             "history", "must be a list of mappings, each with a value and its validity period"
         )
+    if len(history) > MAX_HISTORY:
+        raise fail("history", f"has {len(history):,} entries; a fact keeps at most {MAX_HISTORY:,}: remove the oldest (the journal keeps them: `mdmem log`)")  # fmt: skip
     for h in history:
         _check_value(h.get("value"), "history", fail)
         _check_kind(h.get("kind"), h.get("value"), "history", fail)
@@ -292,6 +299,8 @@ def _from_mapping(
 
 
 def _check_value(value: Any, key: str, fail: Any) -> Value:
+    if isinstance(value, str | list) and (too := value_problem(value)) is not None:
+        raise fail(key, too)
     if value is None or isinstance(value, str):
         return value
     if isinstance(value, list) and all(isinstance(v, str) for v in value):

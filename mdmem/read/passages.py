@@ -19,12 +19,15 @@ from mdmem.boundary import OutsideVault, listdir
 from mdmem.errors import FactFileError
 from mdmem.files import read_text
 from mdmem.lang.tokens import fold, tokens
-from mdmem.model.episode import parse
+from mdmem.model.episode import Said, parse
 from mdmem.store.cachedb import open_db
 from mdmem.store.vault import PASSAGES_FILE
 
 SCHEMA = 3  # bump when the tokenizer, the splitting or the tables change: rebuilt on open
 MAX_CHARS = 600  # a message longer than this is split into passages of about this size
+# What of one episode file is searchable: a pasted 10 MB log stays in the file, word for word,
+# but indexing all of it would take the first `ask` after it a minute (RELIABILITY.md).
+MAX_INDEXED = 1_000_000
 # Chat answers a question in the next message: a passage is also found by the words of the
 # message just before it (what it answers) and, less, the one after it (what it was asked
 # back). Chosen on the LoCoMo dev conversations (one weight of 0.3 for both lifted
@@ -87,12 +90,13 @@ def split_passages(text: str, limit: int = MAX_CHARS) -> list[str]:
     out: list[str] = []
     current = ""
     for piece in _SENTENCE_END.split(text):
-        while len(piece) > limit:
+        if len(piece) > limit:  # hard cuts, by index: not a copy of the rest per cut
             if current:
                 out.append(current)
                 current = ""
-            out.append(piece[:limit])
-            piece = piece[limit:]
+            cuts = (len(piece) - 1) // limit
+            out += [piece[i * limit : (i + 1) * limit] for i in range(cuts)]
+            piece = piece[cuts * limit :]
         if current and len(current) + 1 + len(piece) > limit:
             out.append(current)
             current = ""
@@ -116,6 +120,19 @@ def _episode_files(root: Path) -> Iterator[tuple[str, os.stat_result]]:
             if name.endswith(".md") and not name.startswith("."):
                 with contextlib.suppress(FileNotFoundError):
                     yield f"episodes/{year}/{name}", os.stat(base / year / name)
+
+
+def _parts(messages: list[Said]) -> list[tuple[Said, str, str]]:
+    """(message, passage, its tokens) of the messages, up to MAX_INDEXED characters in all."""
+    out: list[tuple[Said, str, str]] = []
+    size = 0
+    for said in messages:
+        for part in split_passages(said.text):
+            if size >= MAX_INDEXED:
+                return out
+            size += len(part)
+            out.append((said, part, " ".join(tokens(part))))
+    return out
 
 
 class PassageIndex:
@@ -175,8 +192,11 @@ class PassageIndex:
             except FactFileError as e:
                 self.problems.append(e)
                 continue
-            parts = [(said, part, " ".join(tokens(part)))
-                     for said in ep.messages for part in split_passages(said.text)]  # fmt: skip
+            parts = _parts(ep.messages)
+            if sum(len(s.text) for s in ep.messages) > MAX_INDEXED:
+                self.problems.append(FactFileError(
+                    f"only its first {MAX_INDEXED:,} characters are searchable by `ask`; the whole"
+                    " text is kept in the file (a transcript that long is best split)", path=rel))  # fmt: skip
             vanished = vanished or bool(old - {part for _, part, _ in parts})
             for i, (said, part, body) in enumerate(parts):
                 cur = self.db.execute(

@@ -5,10 +5,13 @@ names rules.yaml does not declare that look like a slip (`names.name_warnings`).
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 from mdmem import boundary
 from mdmem.errors import MdmemError
+from mdmem.files import read_text
+from mdmem.model.episode import parse as parse_episode
 from mdmem.model.graph import Graph
 from mdmem.store.guards import Problem, unfinished_problems
 from mdmem.store.names import name_warnings
@@ -34,6 +37,7 @@ def check(v: Vault) -> list[Problem]:
     snap = v._refreshed()  # reads no fact but those a dependency cycle can pass through
     links = {p.path for p in linked}
     problems = [*unfinished, *linked, *(Problem(*p) for p in snap.problems() if p[0] not in links)]
+    problems += episode_problems(v.root, links)
     facts = snap.cycle_facts()
     # Rules' edges alone cannot close a cycle (validation refuses one); learned ones can.
     cycle = Graph(rules, facts).cycle() if any(f.depends_on for f in facts.values()) else None
@@ -57,6 +61,30 @@ def link_problems(v: Vault) -> list[Problem]:
             why = (f"is a symbolic link to {target}, outside the vault; mdmem neither reads nor"
                    " writes through it: replace the link with the file or folder itself")  # fmt: skip
         out.append(Problem(rel, None, why))
+    return out
+
+
+def episode_problems(root: Path, links: set[str]) -> list[Problem]:
+    """Each episode file that cannot be read or does not parse (a date that is not a date, a
+    folder where a file should be), as `ask` would find it."""
+    out = []
+    for year in boundary.listdir(root / "episodes"):
+        if year.startswith(".") or f"episodes/{year}" in links:
+            continue
+        for name in boundary.listdir(root / "episodes" / year):
+            rel = f"episodes/{year}/{name}"
+            if not name.endswith(".md") or name.startswith(".") or rel in links:
+                continue
+            try:
+                text = read_text(root / rel)
+                if text is not None:
+                    parse_episode(text, rel)
+            except IsADirectoryError:
+                out.append(Problem(rel, None, "is a folder where an episode file should be: move it out of episodes/"))  # fmt: skip
+            except (OSError, UnicodeDecodeError) as e:
+                out.append(Problem(rel, None, f"cannot be read ({e})"))
+            except MdmemError as e:
+                out.append(Problem(rel, e.line, e.bare_message))
     return out
 
 

@@ -31,8 +31,12 @@ class Manifest:
             self.data[rel] = sha256(text)
 
     def edited(self, root: Path, rel: str) -> bool:
-        """Whether the file at rel differs from the bytes mdmem last wrote there (gone counts)."""
-        data = current(root / rel)
+        """Whether the file at rel differs from the bytes mdmem last wrote there (gone, or a
+        folder in its place, counts)."""
+        try:
+            data = current(root / rel)
+        except IsADirectoryError:
+            return True
         return data is None or sha256(data) != self.data.get(rel)
 
     def save(self) -> None:

@@ -29,6 +29,7 @@ from mdmem.store.guards import (
     refuse_broken,
     refuse_cycle,
     refuse_long,
+    refuse_too_large,
     shas_of,
 )
 from mdmem.store.journal import Journal, make_entry
@@ -267,6 +268,7 @@ class Vault:
         final = linked(plan, self.rules)  # every fact written carries its upstream links
         rels = fact_rels(self.root, final)  # checked at one lstat a file, not two resolves
         ops = [(rels[k], render(f) if f is not None else None) for k, f in final.items()]
+        refuse_too_large(final, ops)
         entry = make_entry(plan.changes, now=self.now, source=source, command=command)
         if extra is not None:
             ops += list(extra(entry["id"]))
