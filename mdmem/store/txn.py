@@ -16,6 +16,7 @@ import fnmatch
 import glob
 import json
 import os
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,9 @@ from mdmem.store.manifest import Manifest
 from mdmem.temps import ASIDE_GLOB, remove_temps
 
 TXN_FILE = "txn.json"
+# A fault-injection hook for the reliability run (tests/reliability/harness.py): seconds to
+# wait after each file of a batch is swapped in, so that kills land inside the transaction.
+PAUSE = float(os.environ.get("MDMEM_TEST_WRITE_PAUSE") or 0)
 # Files under .mdmem/ written only by the lock holder: a temporary copy of one is a crash's.
 # (Readers write the caches there too, without the lock: only those a dead process left go.)
 LOCKED_FILES = ("txn.json", "journal.jsonl", "written.json")
@@ -124,6 +128,8 @@ def _write_all(root: Path, ops: list[dict[str, Any]], txn: Path) -> None:
             failed = op["path"]
             if op["before"] != op["after"]:
                 done.append((op, swap(f"{base}/{failed}", _b(op["after"]), _b(op["before"]))))
+                if PAUSE:
+                    time.sleep(PAUSE)
         # The last check, once the whole batch is in: a save written into a file after it was
         # set aside (an editor that had it open) is found here and put back below.
         for op, aside in done:
