@@ -65,7 +65,8 @@ def run(code: Path, args: list[str], vault: Path, timeout: float) -> str:
     start = time.monotonic()
     try:
         p = subprocess.run([sys.executable, "-c", "import sys; from mdmem.cli import main; sys.exit(main())",
-                            *argv, "--vault", str(vault)], env=env, capture_output=True, text=True, timeout=timeout)  # fmt: skip
+                            *argv, "--vault", str(vault)], env=env, capture_output=True, text=True,
+                           timeout=timeout, cwd=vault.parent)  # not this checkout's: --code's  # fmt: skip
     except subprocess.TimeoutExpired:
         return f"TIMEOUT (killed at {timeout:.0f} s)"
     took = time.monotonic() - start
@@ -88,8 +89,9 @@ def main(argv: list[str]) -> int:
             root = Path(tmp) / name / "v"
             env = dict(os.environ, MDMEM_NOW="2026-03-01T12:00:00Z", PYTHONPATH=str(a.code))
             mdmem = [sys.executable, "-c", "import sys; from mdmem.cli import main; sys.exit(main())"]
-            subprocess.run([*mdmem, "init", str(root)], env=env, capture_output=True, check=True)
-            subprocess.run([*mdmem, "set", "employer", "Acme", "--vault", str(root)], env=env, capture_output=True, check=True)  # fmt: skip
+            root.parent.mkdir(parents=True)
+            for args in (["init", str(root)], ["set", "employer", "Acme", "--vault", str(root)]):
+                subprocess.run([*mdmem, *args], env=env, capture_output=True, check=True, cwd=root.parent)
             build(root)
             for args in commands:
                 print(f"{name:<13} {' '.join(args)[:22]:<22} {run(a.code, args, root, a.timeout)}", flush=True)

@@ -255,6 +255,17 @@ def links(root: str | Path, folders: Sequence[tuple[str, int]]) -> list[tuple[st
     base = os.fspath(root)
     out: list[tuple[str, str, bool]] = []
 
+    def found(rel: str, target: str) -> bool:
+        """Note the link at rel; whether it stays inside the vault."""
+        parent, _, name = rel.rpartition("/")
+        try:
+            _follow(base, parent.split("/") if parent else [], name, target, [0])
+        except OutsideVault:
+            out.append((rel, target, False))
+            return False
+        out.append((rel, target, True))
+        return True
+
     def scan(rel: str, depth: int) -> None:
         try:
             with os.scandir(f"{base}/{rel}") as it:
@@ -262,34 +273,17 @@ def links(root: str | Path, folders: Sequence[tuple[str, int]]) -> list[tuple[st
         except OSError:
             return
         for e in entries:
-            sub = f"{rel}/{e.name}"
             if e.is_symlink():
-                target = _link_at(e.path)
-                try:
-                    _follow(base, sub.split("/")[:-1], e.name, target, [0])
-                    out.append((sub, target, True))
-                except OutsideVault:
-                    out.append((sub, target, False))
+                found(f"{rel}/{e.name}", os.readlink(e.path))
             elif depth > 1 and e.is_dir(follow_symlinks=False):
-                scan(sub, depth - 1)
+                scan(f"{rel}/{e.name}", depth - 1)
 
-    for folder, depth in folders:
-        target = _link_at(f"{base}/{folder}")
-        if target:
-            try:
-                _follow(base, [], folder, target, [0])
-                out.append((folder, target, True))
-            except OutsideVault:
-                out.append((folder, target, False))
-                continue
-        if depth:
-            scan(folder, depth)
+    for rel, depth in folders:
+        try:
+            target = os.readlink(f"{base}/{rel}")
+        except OSError:  # not a link (or not there)
+            target = None
+        if (target is None or found(rel, target)) and depth:
+            scan(rel, depth)
     return out
-
-
-def _link_at(path: str) -> str:
-    try:
-        return os.readlink(path)
-    except OSError:
-        return ""
 
