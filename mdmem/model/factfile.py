@@ -243,6 +243,8 @@ def _from_mapping(
     if status not in STATUSES:
         raise fail("status", f"is {status!r}; use one of {', '.join(STATUSES)}")
     value = _check_value(data.get("value"), "value", fail)
+    if value == []:  # `value: []` is no value: what mdmem writes for one, and reads back so
+        value = None
     if status == "deleted" and value is not None:
         raise fail("value", "must be absent on a deleted fact (remove it, or set another status)")
     for key in ("valid_from", "valid_to", "recorded_at"):

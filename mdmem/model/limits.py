@@ -15,7 +15,7 @@ MAX_FIELDS = 100  # top-level fields in a fact file's frontmatter (mdmem's own a
 MAX_DEPTH = 20  # levels of nesting in a fact file's frontmatter (mdmem writes at most 4)
 MAX_VALUE = 10_000  # characters in a value; a list: in all its items
 MAX_HISTORY = 10_000  # history entries of one fact (the journal keeps every change anyway)
-MAX_RULES_CHARS = 1_000_000  # rules.yaml (the largest pack mdmem ships is 134 KB)
+MAX_RULES_CHARS = 500_000  # rules.yaml (the largest pack mdmem ships is 134 KB; YAML reads ~4 s a MB)
 MAX_VOCAB = 5_000  # words in all the vocab lists of rules.yaml together (the packs: 489 at most)
 MAX_PATTERN_CHARS = 400_000  # all of rules.yaml's patterns, word lists put in (personal: 134,433)
 MAX_SPEAKERS = 1_000  # people speaking in one transcript (each may become an entity)
@@ -37,6 +37,12 @@ def fact_text_problem(text: str) -> tuple[int | None, str] | None:
             f"has more than {MAX_FIELDS} fields; a fact file holds at most {MAX_FIELDS}"
             " (mdmem's own are 16): remove the extra fields, or keep that text in the body"
         )
+    if head.count("\n-") > MAX_HISTORY + MAX_FIELDS and len(_ITEM.findall(head)) > MAX_HISTORY + MAX_FIELDS:
+        return _line(head, _ITEM, MAX_HISTORY + MAX_FIELDS), (
+            f"has more than {MAX_HISTORY + MAX_FIELDS:,} list entries; a fact keeps at most"
+            f" {MAX_HISTORY:,} history entries and a value of {MAX_VALUE:,} characters: remove the"
+            " oldest history (the journal keeps it: `mdmem log`), or shorten the list"
+        )
     found = _DEEP_FLOW.search(head) or _DEEP_DASHES.search(head)
     at = head.count("\n", 0, found.start()) + 1 if found is not None else None
     if at is None and _DEEP_INDENT.search(head):
@@ -50,6 +56,7 @@ def fact_text_problem(text: str) -> tuple[int | None, str] | None:
 
 
 _FIELD = re.compile(r"^[^\s#\-\]}]", re.M)  # a line at the margin: a field of the frontmatter
+_ITEM = re.compile(r"^- ", re.M)  # an entry of a list at the margin (history, a value's items)
 _DEEP_FLOW = re.compile(rf"[\[{{](?:[^\]}}'\"\n]*[\[{{]){{{MAX_DEPTH}}}")  # brackets opened, none closed
 _DEEP_DASHES = re.compile(rf"^ *(?:- +){{{MAX_DEPTH + 1}}}", re.M)  # "- - - - …": a list in a list …
 _DEEP_INDENT = re.compile(rf"^ {{{MAX_DEPTH + 1},}}\S", re.M)  # deep enough to look closer
