@@ -220,7 +220,7 @@ def graph(
 
 @command()
 def check(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
-    """Validate rules.yaml, every fact file and link; exit 1 on any problem (warnings: 0)."""
+    """Validate rules.yaml, the fact files, episodes and links; exit 1 on any problem."""
     v = open_vault(vault)
     problems = v.check()
     warnings = v.name_warnings() if not problems or problems[-1].path != "rules.yaml" else []
