@@ -49,7 +49,7 @@ CASES: dict[str, tuple[Callable[[Path], None], list[list[str]]]] = {
     "keys50k": (lambda v: fact(v, HEAD + "value: x\nstatus: active\n" + "".join(f"k{i}: v\n" for i in range(50_000)) + "---\n"), READERS),
     "speakers10k": (lambda v: transcript(v, "".join(f"Person{i}: I live in Paris.\n" for i in range(10_000))), [["ingest", "{t}"]]),
     "history100k": (lambda v: fact(v, HEAD + "value: x\nstatus: active\nhistory:\n" + "".join(f"- value: v{i}\n  valid_from: '2020-01-01'\n" for i in range(100_000)) + "---\n"), READERS),
-    "history10k": (lambda v: fact(v, HEAD + "value: x\nstatus: active\nhistory:\n" + "".join(f"- value: v{i}\n  valid_from: '2020-01-01'\n  valid_to: '2020-02-01'\n  recorded_at: '2026-02-10T12:00:00Z'\n  source: cli\n" for i in range(10_000)) + "---\n"), READERS),
+    "history5k": (lambda v: fact(v, HEAD + "value: x\nstatus: active\nhistory:\n" + "".join(f"- value: v{i}\n  valid_from: '2020-01-01'\n  valid_to: '2020-02-01'\n  recorded_at: '2026-02-10T12:00:00Z'\n  source: cli\n" for i in range(5_000)) + "---\n"), READERS),
     "list1mb": (lambda v: fact(v, HEAD + "value:\n" + "".join(f"- item{i}\n" for i in range(110_000)) + "status: active\n---\n"), READERS),
     "scalar10mb": (lambda v: fact(v, HEAD + "value: " + "x" * 10_000_000 + "\nstatus: active\n---\n"), READERS),
     "hi100k": (lambda v: transcript(v, "User: hi\n" * 100_000), [["ingest", "{t}"]]),

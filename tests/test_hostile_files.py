@@ -62,11 +62,11 @@ FACT_FILES = {
     "50,000 fields": (HEAD + "value: x\n" + "".join(f"k{i}: v\n" for i in range(50_000)) + "---\n", "has more than 100 fields"),
     "100,000 history entries": (
         HEAD + "value: x\nhistory:\n" + "".join(f"- value: v{i}\n  valid_from: '2020-01-01'\n" for i in range(100_000)) + "---\n",
-        "a fact file holds at most 2,000,000",
+        "a fact file holds at most 1,000,000",
     ),
-    "a 10 MB value": (HEAD + "value: " + "x" * 10_000_000 + "\n---\n", "a fact file holds at most 2,000,000"),
-    "a list value past the limit": (HEAD + "value:\n" + "- x\n" * 10_050 + "---\n", "the limit is 10,000"),
-    "more list entries than a fact keeps": (HEAD + "value:\n" + "- x\n" * 30_000 + "---\n", "has more than 10,100 list entries"),
+    "a 10 MB value": (HEAD + "value: " + "x" * 10_000_000 + "\n---\n", "a fact file holds at most 1,000,000"),
+    "a list value past the limit": (HEAD + "value:\n" + "- xxx\n" * 5_050 + "---\n", "the limit is 10,000"),
+    "more list entries than a fact keeps": (HEAD + "value:\n" + "- x\n" * 30_000 + "---\n", "has more than 5,100 list entries"),
 }  # fmt: skip
 
 

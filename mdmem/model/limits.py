@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 
-MAX_FACT_CHARS = 2_000_000  # a fact file (10,000 history entries of mdmem's own are ~1.6 MB)
+MAX_FACT_CHARS = 1_000_000  # a fact file (5,000 history entries of mdmem's own are ~0.8 MB)
 MAX_FIELDS = 100  # top-level fields in a fact file's frontmatter (mdmem's own are 16)
 MAX_DEPTH = 20  # levels of nesting in a fact file's frontmatter (mdmem writes at most 4)
 MAX_VALUE = 10_000  # characters in a value; a list: in all its items
-MAX_HISTORY = 10_000  # history entries of one fact (the journal keeps every change anyway)
+MAX_HISTORY = 5_000  # history entries of one fact (the journal keeps every change anyway)
 MAX_RULES_CHARS = 500_000  # rules.yaml (the largest pack mdmem ships is 134 KB; YAML reads ~4 s a MB)
 MAX_VOCAB = 5_000  # words in all the vocab lists of rules.yaml together (the packs: 489 at most)
 MAX_PATTERN_CHARS = 400_000  # all of rules.yaml's patterns, word lists put in (personal: 134,433)
