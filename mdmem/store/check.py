@@ -16,6 +16,7 @@ from mdmem.model.graph import Graph
 from mdmem.store.guards import Problem, unfinished_problems
 from mdmem.store.names import name_warnings
 from mdmem.store.rules_cache import load_rules_cached
+from mdmem.store.walk import EMPTY_PROBLEM, empty_written
 
 Vault = Any  # a store.vault.Vault (not imported: it imports this module)
 
@@ -37,6 +38,7 @@ def check(v: Vault) -> list[Problem]:
     snap = v._refreshed()  # reads no fact but those a dependency cycle can pass through
     links = {p.path for p in linked}
     problems = [*unfinished, *linked, *(Problem(*p) for p in snap.problems() if p[0] not in links)]
+    problems += [Problem(rel, None, EMPTY_PROBLEM) for rel in empty_written(v.root, v.manifest.data)]
     problems += episode_problems(v.root, links)
     facts = snap.cycle_facts()
     # Rules' edges alone cannot close a cycle (validation refuses one); learned ones can.

@@ -190,28 +190,10 @@ class Vault:
         return Graph(self.rules, self.facts)
 
     def pending(self) -> list[dict[str, Any]]:
-        """Questions waiting for the person: doubtful facts, oldest change first."""
-        from mdmem.engine.cascade import plain_question
+        """Questions waiting for the person (engine/pending.py), oldest change first."""
+        from mdmem.engine.pending import pending
 
-        out: list[dict[str, Any]] = []
-        for key, fact in sorted(self.facts.items()):
-            why: dict[str, Any] = fact.uncertain_because or {}
-            if fact.status not in ("uncertain", "tentative") and not (
-                fact.status == "expired" and why
-            ):
-                continue
-            q = why.get("question") or plain_question(fact, self.rules)
-            out.append(
-                {
-                    "fact": key,
-                    "status": fact.status,
-                    "value": fact.value,
-                    "because": why,
-                    "question": q,
-                }
-            )
-        out.sort(key=lambda p: (str(p["because"].get("changed_at", "")), p["fact"]))
-        return out
+        return pending(self.facts, self.rules, self.now[:10])
 
     def check(self) -> list[Problem]:
         """Every problem with the rules, the fact files, the learned graph and links (`check`)."""
@@ -233,8 +215,10 @@ class Vault:
         extra: ExtraOps | None = None,
         new: bool = False,
         heard: bool = False,
+        today: str | None = None,
     ) -> Result:
-        """Decide and apply statements as one journaled batch (nothing written on dry_run).
+        """Decide and apply statements as one journaled batch (nothing written on dry_run);
+        with `today`, plans past their day become uncertain in the same batch (ingest, sync).
 
         Every attribute named must be known (`names`), unless `new` (made on purpose) or
         `heard` (the statements were heard in conversation: ingest names what was said)."""
@@ -245,7 +229,7 @@ class Vault:
             facts, problems = self.scan(refresh=True)
             notes = [] if heard else checked_names(statements, self.rules, facts, new=new)
             now = self.now
-            plan = plan_statements(facts, self.rules, statements, now=now)
+            plan = plan_statements(facts, self.rules, statements, now=now, today=today)
             expect = self.read_shas([f"facts/{c.key}.md" for c in plan.changes])
             refuse_broken(plan, problems)
             if any(c.after is not None and c.after.depends_on for c in plan.changes):
@@ -304,11 +288,13 @@ class Vault:
         )
 
     def set(self, attribute: str, value: str | list[str], *, entity: str = DEFAULT_ENTITY, date: str | None = None,
-            dry_run: bool = False, tentative: bool = False, new: bool = False) -> Result:  # fmt: skip
-        """The person states a value, as if said (`mdmem set`); `new` makes an unknown name."""
+            dry_run: bool = False, tentative: bool = False, new: bool = False,
+            source: str = "cli") -> Result:  # fmt: skip
+        """The person states a value, as if said (`mdmem set`; `source`: `mcp` for an agent's);
+        `new` makes an unknown name."""
         at = date or self.now[:10]
-        st = self.statement(attribute, entity, value=value, at=at, source="cli", tentative=tentative,
-                            body=f"Stated with `mdmem set` on {at}.")  # fmt: skip
+        how = "with `mdmem set`" if source == "cli" else f"through {source} (`set`)"
+        st = self.statement(attribute, entity, value=value, at=at, source=source, tentative=tentative, body=f"Stated {how} on {at}.")  # fmt: skip
         return self.say([st], command="set", dry_run=dry_run, new=new)
 
     def forget(
@@ -376,6 +362,11 @@ class Vault:
         if fact is None or fact.status == "deleted":
             raise RefusedError(f"there is no {entity}/{attribute} to confirm{self._near(attribute)}")
         at = self.now[:10]
+        if value is not None and fact.kind == "plan":
+            raise RefusedError(
+                f"{fact.key} is a plan: answer with --keep (it happened) or --reject (it did not);"
+                " a changed plan is told like any plan, or edited in its file"
+            )
         if value is not None:
             st = self.statement(attribute, entity, value=value, at=at, source="cli")
         else:

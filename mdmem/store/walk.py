@@ -56,10 +56,12 @@ def walk(root: Path, entities: Iterable[str] | None = None) -> list[Folder]:
     folders and their files in name order.
 
     Hidden folders and names `is_fact_name` rejects (editors' swap, backup and temporary files)
-    are skipped, and so is anything that is not a regular file; a file or folder removed while
-    we look is simply gone. Links are followed only inside the vault (`boundary`): an entity
-    folder linked out is not read, and a fact file linked out is listed with the link's own
-    signature, so that reading it (refused) makes it a problem the snapshot reports.
+    are skipped, and so is anything that is not a regular file, and an empty file: the note
+    Obsidian creates when a link to a fact not known yet is clicked (`empty_written` finds
+    those mdmem had written). A file or folder removed while we look is simply gone. Links
+    are followed only inside the vault (`boundary`): an entity folder linked out is not read,
+    and a fact file linked out is listed with the link's own signature, so that reading it
+    (refused) makes it a problem the snapshot reports.
     """
     folders = entity_folders(root) if entities is None else sorted(set(entities))
     out: list[Folder] = []
@@ -84,7 +86,7 @@ def walk(root: Path, entities: Iterable[str] | None = None) -> list[Folder]:
                         continue
                 except FileNotFoundError:
                     continue
-                if stat.S_ISREG(st.st_mode):
+                if stat.S_ISREG(st.st_mode) and st.st_size:
                     names.append(name)
                     sigs.append((st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino))
         finally:
@@ -134,8 +136,29 @@ def stat_paths(root: Path, rels: Iterable[str]) -> Iterator[tuple[str, Sig]]:
             continue
         if stat.S_ISLNK(st.st_mode) and (sig := _linked(root, rel, st)):
             yield rel, sig
-        elif stat.S_ISREG(st.st_mode):
+        elif stat.S_ISREG(st.st_mode) and st.st_size:
             yield rel, sig_of(st)
+
+
+EMPTY_PROBLEM = (
+    "is empty: mdmem wrote this fact here before; restore it (git, or `mdmem undo` of the "
+    "entry that last wrote it), or delete the file to forget the fact"
+)
+
+
+def empty_written(root: Path, written: Iterable[str]) -> list[str]:
+    """The fact files mdmem wrote that are empty now: emptied, not an Obsidian placeholder,
+    so neither skipped in silence nor taken for a deletion."""
+    out = []
+    for rel in written:
+        if rel.startswith("facts/"):
+            try:
+                st = os.stat(root / rel)
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode) and not st.st_size:
+                out.append(rel)
+    return sorted(out)
 
 
 def fact_files(root: Path) -> list[Path]:
