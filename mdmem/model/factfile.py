@@ -281,8 +281,7 @@ def _from_mapping(
         if VALUES in lines:
             lines.setdefault("value", lines[VALUES])
     value = _check_value(data.get("value"), "value", fail)
-    if value == []:  # `value: []` is no value: what mdmem writes for one, and reads back so
-        value = None
+    value = None if value == [] else value  # `value: []` is no value: what mdmem writes for one
     if status == "deleted" and value is not None:
         raise fail("value", "must be absent on a deleted fact (remove it, or set another status)")
     for key in ("valid_from", "valid_to", "recorded_at"):
@@ -345,9 +344,7 @@ def _from_mapping(
 def _check_value(value: Any, key: str, fail: Any) -> Value:
     if isinstance(value, str | list) and (too := value_problem(value)) is not None:
         raise fail(key, too)
-    if value is None or isinstance(value, str):
-        return value
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+    if value is None or isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value)):  # fmt: skip
         return value
     raise fail(key, "must be text or a list of text (quote it if it looks like a number or date)")
 
@@ -382,7 +379,6 @@ def _check_kind(kind: Any, value: Any, key: str, fail: Any) -> str | None:
         what = "what happened" if kind == life.EVENT else "what is planned"
         raise fail(key, f"kind {kind!r} needs {what} as its value; add one, or remove the kind")
     return str(kind)
-
 
 
 def _check_items(items: Any, value: Any, key: str, fail: Any) -> dict[str, dict[str, Any]]:
