@@ -27,6 +27,8 @@ class IngestResult:
     previous: dict[str, Any] | None = None  # the journal entry that ingested it before
     commit: str | None = None  # the git commit holding it (--commit)
     episodes: list[str] = field(default_factory=list)  # episode files written (or, dry, to write)
+    forgot: Any = None  # store.forget_apply.Forgot: what a request in it had forgotten first
+    asked: Plan | None = None  # what its requests to forget decided (their own journal entry)
 
     @property
     def failed(self) -> bool:

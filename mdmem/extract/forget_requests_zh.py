@@ -1,0 +1,122 @@
+"""Requests to forget said in Chinese: "别记了", "这个别存了", "把刚才那个删掉", "我老公的名字，忘掉吧",
+"删掉你记的所有关于我的事"; not "我忘了带钥匙", "别忘了我的生日", "我把微信删了", "算了，忘了吧"."""
+
+from __future__ import annotations
+
+import re
+
+from mdmem.extract.candidates import Resolver
+from mdmem.extract.forget_base import Request, named_in, overlap
+
+_DEL = r"(?:删掉|删了|删除|删去|删干净|删|去掉|抹掉|抹去|清除|清掉|移除|撤回|划掉|拿掉|丢掉|扔掉)"
+_FGT = r"(?:忘掉|忘了|忘记|忘光)"
+_KEEP = r"(?:记住|记下来|记下|记录下来|记录|记着|记|存下来|存下|存着|存|保存|保留|留着|留下|写进去|写下来|写下|写进|备忘|存档)"
+_NO = r"(?:不想让你|不希望你|不想你|别让你|别|不要|不用|不必|无需|甭|用不着|不需要|没必要|不准|不许|请勿|勿|千万别|最好别|就别|可别)"
+REF = (
+    r"(?:这个|那个|这条|那条|这些|那些|这句话?|那句话?|这段话?|那段话?|这件事|那件事|这事|那事|这一条|那一条|它"
+    r"|刚才(?:说)?的(?:话|那个|内容|事)?|刚刚(?:说)?的(?:话|那个|内容|事)?|刚才那个|刚刚那个|刚才那句|我刚(?:才|刚)?说的(?:话|那个|内容|事)?"
+    r"|我说的(?:话|那个|内容)?|上面(?:的|那个|那句|这段|那段)?|前面(?:的|那个|那句|说的)?|上一句|上一条|以上(?:内容)?)"
+)
+_MEMORY = r"(?:(?:从|在)?(?:你的?)?(?:记忆|记录|备忘录?|脑子|档案|笔记|资料|数据)(?:里面?|中)?)"
+_ALL = r"(?:所有|全部|一切|全都|统统|通通|所有的|全部的)"
+_ME = r"(?:关于我的?|我的|有关我的?|跟我有关的)"
+_CLAUSE = r"[^，,。！？!?；;]"
+
+_REQUEST = re.compile(
+    # 把刚才那个删掉 / 把这个忘了吧 / 把我的手机号删了 / 你把它从记忆里删掉
+    rf"(?P<ba>把|将)(?P<obj>{_CLAUSE}{{1,24}}?)(?:{_MEMORY})?(?:给|都|也|全)?(?:{_DEL}|{_FGT})"
+    # 这个别存了 / 别记了 / 不用记下来 / 刚才说的不要保存 / 别存我的手机号
+    rf"|(?P<pre>{_CLAUSE}{{0,16}}?)(?:也|就|都|千万|可|请|麻烦)?(?P<no>{_NO})(?:再)?(?:帮我|给我|替我)?(?:{_KEEP})"
+    rf"(?!错|混|反|恨|性|得|忘|账|仇|不住|住了吗)(?P<obj2>{_CLAUSE}{{0,12}}?)(?:了|吧|啦|哦|哈|喔|呀)?(?=$|[，,。！？!?；;\s])"
+    # 删掉这个 / 删了吧 / 忘掉刚才说的 / 我医生是谁也忘掉吧 / 忘掉我的地址
+    rf"|(?P<lead>请|麻烦你?|帮我|你|就|那就|那|还是|直接|赶紧|马上)?(?:{_MEMORY})?(?P<verb>{_DEL}|{_FGT})(?P<post>{_CLAUSE}{{0,16}}?)(?=$|[，,。！？!?；;\s])"
+    # 当我没说 / 就当我没说过
+    r"|(?P<unsaid>(?:就)?当我没(?:说|讲|提)(?:过)?(?:这些?|那些?|这句|那句)?(?:吧|哈|啊)?)",
+)
+_EVERYTHING = re.compile(
+    rf"(?:{_DEL}|{_FGT}|清空|清除|抹掉|抹去){_CLAUSE}{{0,8}}?(?:你?(?:记得?|存|知道)的?)?{_CLAUSE}{{0,4}}?{_ALL}{_CLAUSE}{{0,6}}?(?:{_ME}|我)"
+    rf"|(?:{_ALL}|{_ME}{_ALL})(?:关于我的?|我的|有关我的?)?{_CLAUSE}{{0,8}}?(?:都|全)?(?:{_DEL}|{_FGT}|清空|清除)"
+    rf"|(?:清空|格式化|重置)(?:你的?|我的?)?(?:记忆|记录|数据|资料|备忘)"
+    rf"|(?:把|将)?(?:你的?|我的?)?(?:记忆|记录|数据|资料)(?:都|全部?)?(?:清空|删光|删干净|清除|抹掉)",
+)
+_SUBJECT = re.compile(r"(?:我|他|她|他们|她们|我们|咱们|咱|人家|妈|爸|老板|朋友|同事)(?:也|都|就|刚|刚刚|已经|还|又|没|都快|差点)?$")
+_NOT_NOW = re.compile(r"(?:别|不要|不能|没|没有|不|差点|会|容易|经常|老是|总是|又|都快|快|不想|不会|千万别|可别|别再)$")
+_ASKED = re.compile(r"如果|要是|假如|万一|是不是|有没有|会不会|能不能不|为什么|怎么")
+_REPORTED = re.compile(r"(?:说|叫我|让我|告诉我|要我|问我)(?:要|赶紧|把)?[^，,。]{0,4}$")
+# What may stand beside a slot's name in a request that only names it: "我老公的名字", "我医生是谁".
+_PARTICLES = re.compile(r"名字|号码|信息|资料|情况|事情|相关|部分|[我的也就都还请麻烦你帮给这那个吧了呢啊呀哦是谁什么事之类]")
+_TAIL = ("吧", "掉吧", "了吧", "掉", "了它", "了", "掉了", "掉它", "了这个", "")
+
+
+def chinese(s: str, resolver: Resolver) -> list[Request]:
+    """The forget requests of one Chinese sentence."""
+    out: list[Request] = []
+    for m in _EVERYTHING.finditer(s):
+        if not _ASKED.search(s[: m.start()]) and not _negated(s, m.start()):
+            out.append(Request("all", m.start(), m.end()))
+    for m in _REQUEST.finditer(s):
+        r = None if any(overlap(Request("x", m.start(), m.end()), o) for o in out) else _one(s, m, resolver)
+        if r is not None:
+            out.append(r)
+    return out
+
+
+def _one(s: str, m: re.Match[str], resolver: Resolver) -> Request | None:
+    clauses = re.split(r"[，,；;：:]", s[: m.start()])
+    clause = clauses[-1]
+    if _ASKED.search(clause) or s.rstrip().endswith(("吗", "吗？", "吗?", "?", "？", "呢？")):
+        return None
+    if _REPORTED.search(clause):
+        return None  # "老板说把这个删了": someone else's words
+    if m["unsaid"]:
+        return Request("that", m.start(), m.end())
+    if m["ba"]:
+        if _SUBJECT.search(clause.rstrip()) and not clause.rstrip().endswith(("帮我", "给我", "替我")):
+            return None  # "我把微信删了": the speaker did it
+        return None if _negated(s, m.start()) else _target(m["obj"], m, resolver)
+    if m["no"] is not None:
+        pre = m["pre"] or ""
+        wish = m["no"].startswith(("不想", "不希望"))  # "我不想让你记住": the speaker's wish
+        if not wish and re.search(r"(?:我|他|她|他们|她们|我们)(?:也|都|就|还)?$", (clause + pre).rstrip()):
+            return None  # "我不用记": the speaker needs not remember it
+        for words in (m["obj2"] or "", pre):
+            r = _target(words, m, resolver) if words.strip() else None
+            if r is not None and r.kind == "named":
+                return r
+        return Request("that", m.start(), m.end())
+    # a bare verb: 删掉吧, 删了这个, 忘掉刚才说的, 我医生是谁也忘掉吧, 忘掉我的地址
+    before = clause.rstrip()
+    if _SUBJECT.search(before) or _NOT_NOW.search(before) or _negated(s, m.start()):
+        return None
+    post = (m["post"] or "").strip()
+    # "我老公的名字，忘掉吧": the slot named by itself a clause before
+    earlier = clauses[-2].strip() if len(clauses) > 1 and not before and post in _TAIL else ""
+    for words in (post, before, earlier):
+        r = _target(words, m, resolver, bare=True) if words else None
+        if r is not None:
+            return r
+    memory = re.search(_MEMORY, s) is not None
+    if re.match(_DEL, m["verb"]) and (post in _TAIL or m["lead"]):
+        return Request("that", m.start(), m.end())  # "删掉吧": nothing idiomatic about deleting
+    if memory and post in _TAIL:
+        return Request("that", m.start(), m.end())
+    return None  # "算了，忘了吧", "忘掉过去吧": let it go, not a request about memory
+
+
+def _negated(s: str, at: int) -> bool:
+    return bool(re.search(r"(?:别|不要|不能|不用|千万别|可别|不许|不准|勿)(?:再)?(?:把)?$", s[max(0, at - 4) : at]))
+
+
+def _target(words: str, m: re.Match[str], resolver: Resolver, *, bare: bool = False) -> Request | None:
+    """What a request's words point at: a reference (这个, 刚才说的), a slot, or other words
+    (None, for a bare verb's words that point at nothing: "忘了带钥匙")."""
+    words = re.sub(r"^(?:我的|我们的|你记的|你存的)", "", words.strip())
+    if not words or re.fullmatch(REF + r"(?:都|也|吧|了吧|掉吧|掉)?", words) or re.match(REF, words):
+        return Request("that", m.start(), m.end())
+    found = named_in(words, resolver)
+    if found is not None:
+        attr, key = found
+        if bare and _PARTICLES.sub("", words.replace(key, "", 1)):
+            return None  # "忘了带钥匙的事": more than the slot's name
+        return Request("named", m.start(), m.end(), attribute=attr, words=words)
+    return None if bare else Request("about", m.start(), m.end(), words=words)
