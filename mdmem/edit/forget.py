@@ -39,14 +39,17 @@ def scrub_search_caches(vault: Vault) -> None:
 
 @contextmanager
 def scrubbing(vault: Vault) -> Iterator[None]:
-    """Hold the lock through a forget and its scrub, and lift the forget's marker after."""
+    """Hold the lock through a forget and its scrub: the marker is down from before the forget
+    writes until both search caches are scrubbed (a kill in between: the next command drops
+    them)."""
     with vault.lock:
+        vault.recover()  # a kill's marker first
+        scrub.mark(vault.meta, {})
         try:
             yield
         finally:
-            if scrub.marked(vault.meta) is not None:
-                scrub_search_caches(vault)
-                scrub.unmark(vault.meta)
+            scrub_search_caches(vault)
+            scrub.unmark(vault.meta)
 
 
 def _run(vault: Vault, act: Callable[[], Forgot], dry_run: bool) -> Forgot:

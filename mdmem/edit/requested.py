@@ -26,7 +26,7 @@ from mdmem.edit.forget import scrubbing
 from mdmem.edit.new_messages import NewMessages
 from mdmem.engine.decide import Plan, Statement
 from mdmem.extract.forget_requests import Request, find_requests
-from mdmem.extract.speakers import speaker_entities
+from mdmem.extract.speakers import owner_entity, speaker_entities
 from mdmem.extract.transcript import Message, is_human_role
 from mdmem.model.factfile import Fact
 from mdmem.model.rules import Rules
@@ -45,15 +45,22 @@ from mdmem.store.statements import (
 from mdmem.store.vault import Vault
 
 MAX_REQUESTS = 200  # per message: a wall of "delete that" is read for its first requests only
-# Words with nothing to forget in them: "ok", "never mind", "算了", "对了".
+# Words with nothing to forget in them: "ok", "never mind", "算了", "对了", and words about the
+# saying, not what was said: "I shouldn't have said that", "TMI", "说漏嘴了".
 _FILLER = re.compile(
     r"^[\s\W]*(?:(?:ok(?:ay)?|oh|ah|um+|uh+|hmm+|well|wait|sorry|actually|anyway|so|and|but|also|yeah|yes|no"
-    r"|please|never\s*mind|nevermind|oops|hey|right|alright|fine|thanks?|thank\s+you|lol"
-    r"|算了|哦|嗯|啊|呃|那|还是|对了|其实|唉|哎|好吧|好的|好|行|那个|就是|不过|另外|还有|然后)[\s\W]*)*$",
+    r"|please|never\s*mind|nevermind|oops|whoops|hey|right|alright|fine|thanks?|thank\s+you|lol|god|gosh|ugh"
+    r"|argh|my\s+bad|tmi|too\s+much\s+info(?:rmation)?|yikes|jeez"
+    r"|I\s+shouldn['’]t\s+have\s+(?:said|told\s+you|mentioned|shared|brought\s+up)\s*(?:that|it|this)?"
+    r"|(?:that|it)['’]s\s+(?:private|personal|embarrassing|nobody['’]s\s+business)|(?:that|it)\s+was\s+(?:private|too\s+much)"
+    r"|(?:just\s+)?between\s+(?:us|you\s+and\s+me)|off\s+the\s+record|forget\s+I\s+said\s+(?:that|it)"
+    r"|算了|哦|嗯|啊|呃|那|还是|对了|其实|唉|哎|好吧|好的|好|行|那个|就是|不过|另外|还有|然后"
+    r"|说漏嘴了?|多嘴了?|不该说的?|我不该说|哎呀|尴尬|不对|说错了|私事|隐私|保密哈?|随口一说|这个不太好)[\s\W]*)*$",
     re.I,
 )
 # A detail worth keeping secret, outside any statement: digits, an address, a name, a code.
-_DETAIL = re.compile(r"\d|[@#/]|[零一二三四五六七八九十百千万亿两]|(?<![.!?]\s)(?<!^)\b(?!I\b)[A-Z][a-z]+|[A-Z]{2,}")
+_DETAIL = re.compile(r"\d|[@#/]|[零一二三四五六七八九十百千万亿两]|(?<=[a-z,]\s)(?!I\b)[A-Z][a-z]+")
+_ABOUT_STOP = frozenset(["my", "our", "your", "her", "his", "their", "its", "the", "a", "an", "about", "what", "said", "told", "you", "that", "this", "it", "me", "bit", "part", "stuff", "thing", "things", "info", "details"])  # fmt: skip
 
 
 @dataclass
@@ -117,8 +124,10 @@ class _Planner:
                 for tpos, span in targets:
                     spans.setdefault(tpos, []).append(span)
                     self.forget_said(tpos, span, m.line)
-                if r.kind in ("that", "this", "about") and not targets:
+                if r.kind in ("that", "this") and not targets:
                     self.out.notes.append(f"L{m.line}: a request to forget, but nothing said before it to forget")
+                elif r.kind == "about" and not targets:
+                    self.out.notes.append(f"L{m.line}: a request to forget {r.words}, but nothing about it is kept")
                 gap_from, after_request = r.end, True
         for pos, cut_spans in spans.items():
             text = self.messages[pos - 1].text
@@ -142,58 +151,80 @@ class _Planner:
             )
             return []
         if r.kind == "named":
-            return self.named(r, pos)
+            hits = self.named(r, pos)
+            return hits if hits is not None else self.nearest(r, pos, gap_from, spare=True)
         if r.kind == "about":
-            return self.about(r, pos)
+            return self.about(r, pos) or self.nearest(r, pos, gap_from, spare=True)
         if r.kind == "this":
             ahead = _after(m.text, r.end)
             if ahead is not None:
                 return [(pos, ahead)]
-        # "that": the words just said, in this message, else in the message before
+        return self.nearest(r, pos, gap_from)
+
+    def nearest(self, r: Request, pos: int, gap_from: int, *, spare: bool = False) -> list[tuple[int, Span]]:
+        """What was just said: the words before the request in its message, else (when those
+        say nothing: "Ugh, TMI.") the message before. `spare`: a request that names what it
+        means leaves the other statements there alone."""
+        line = self.messages[pos - 1].line
         area = (gap_from, r.start)
-        if _FILLER.match(m.text[area[0] : area[1]]):
-            before = self.previous(pos)
+        before = self.previous(pos)
+        text = self.messages[pos - 1].text
+        if not _says(text, area) or (before is not None and _aside(text, area, self.said(pos))):
             if before is None:
                 return []
             pos, area = before, (0, len(self.messages[before - 1].text))
         text = self.messages[pos - 1].text
         span, clear = _last_said(text, area, self.said(pos))
+        spans = subtract([span], [s.span for s in self.said(pos)]) if spare else [span]
         if not clear:
             self.out.notes.append(
-                f"L{m.line}: a forget request: not clear which words it means; the whole sentence"
+                f"L{line}: a forget request: not clear which words it means; the whole sentence"
                 f" before it (L{self.messages[pos - 1].line}) was redacted"
+                + (", less the other facts said there" if spare else "")
             )
-        return [(pos, span)]
+        return [(pos, s) for s in spans]
 
-    def named(self, r: Request, pos: int) -> list[tuple[int, Span]]:
-        """A named slot: the fact is forgotten, with its statements made before the request."""
-        key = f"{self.entity(self.messages[pos - 1])}/{r.attribute}"
+    def named(self, r: Request, pos: int) -> list[tuple[int, Span]] | None:
+        """A named slot: the fact is forgotten, with its statements made before the request;
+        a slot never kept and never said here: the sentences before that name it (None: none)."""
+        key = f"{owner_entity(self.entity(self.messages[pos - 1]), r.owner)}/{r.attribute}"
         fact = self.facts.get(key)
         hits = [(p, s.span) for p in self.humans if p <= pos for s in self.said(p)
                 if s.key == key and (p < pos or s.core[1] <= r.start)]  # fmt: skip
+        line = self.messages[pos - 1].line
         if fact is not None and fact.status != "deleted":
             self.out.wanted[key] = None
-            self.out.lines.setdefault(key, self.messages[pos - 1].line)
-        else:
-            self.out.unknown.append((key, self.messages[pos - 1].line))
-        if not hits and key not in self.out.wanted:
-            line = self.messages[pos - 1].line
+            self.out.lines.setdefault(key, line)
+            return hits
+        self.out.unknown.append((key, line))
+        if hits:
+            return hits
+        names = [n for n in self.reader.names(str(r.attribute)) if len(n) > 1]
+        names += [w for w in _content_words(f"{r.owner or ''} {r.words}") if w not in names]
+        found = self.mentions(r, pos, names)
+        if not found:
             self.out.notes.append(f"L{line}: a request to forget {r.words or r.attribute}, but nothing about it is kept")
-        return hits
+        return found or None
 
     def about(self, r: Request, pos: int) -> list[tuple[int, Span]]:
         """Words no rule names: the sentences before the request that say them."""
-        words = re.sub(r"^(?:my|our|the|a|an|我的|我们的)\s*", "", r.words.strip(), flags=re.I)
+        return self.mentions(r, pos, _content_words(r.words))
+
+    def mentions(self, r: Request, pos: int, words: list[str]) -> list[tuple[int, Span]]:
+        """The sentences (this message before the request, and the message before) that say
+        one of the words (or a word of the same stem: "diagnosis", "diagnosed"), less the other
+        statements made in them."""
         out: list[tuple[int, Span]] = []
-        before = self.previous(pos)
-        for p, limit in ((before, None), (pos, r.start)):
+        for p, limit in ((self.previous(pos), None), (pos, r.start)):
             if p is None or not words:
                 continue
             text = self.messages[p - 1].text
+            others = [s.span for s in self.said(p)]
             for a, b in sentence_spans(text):
                 b = min(b, limit) if limit is not None else b
-                if a < b and word_spans(text[a:b], words):
-                    out.append((p, (a, b)))
+                if a < b and any(_says_word(text[a:b], w) for w in words):
+                    keep = [o for o in others if not any(_says_word(text[o[0] : o[1]], w) for w in words)]
+                    out += [(p, span) for span in subtract([(a, b)], keep)]
         return out
 
     def forget_said(self, pos: int, span: Span, line: int) -> None:
@@ -213,11 +244,48 @@ class _Planner:
                 self.out.lines.setdefault(s.key, line)
 
 
+def _says(text: str, area: Span) -> bool:
+    """Whether the words of an area say anything (not only "ok", "never mind", "TMI")."""
+    words = text[area[0] : area[1]]
+    return not _FILLER.match(words) and any(not _FILLER.match(words[a:b]) for a, b in sentence_spans(words))
+
+
+def _aside(text: str, area: Span, stated: list[Stated]) -> bool:
+    """A few words before the request that state nothing and name nothing ("说多了",
+    "oh, that was dumb"): about the saying, so the request means the message before."""
+    words = text[area[0] : area[1]]
+    if any(area[0] <= s.core[0] < area[1] for s in stated) or _DETAIL.search(words):
+        return False
+    return len(re.findall(r"[A-Za-z']+", words)) <= 6 and len(re.findall(r"[\u4e00-\u9fff]", words)) <= 8
+
+
+def _content_words(words: str) -> list[str]:
+    """The words of a topic worth looking for: "her diagnosis" → diagnosis; "我哥欠钱" → 我哥欠钱."""
+    out = []
+    for w in re.findall(r"[A-Za-z][A-Za-z'’-]+|[\u4e00-\u9fff]+|\d+", words):
+        w = re.sub(r"['’]s$", "", w)
+        w = re.sub(r"^(?:关于|有关|对于|我的|我们的|我|的)+|(?:的事情?|的那个|的那些|的话|的)+$", "", w)
+        if len(w) > 1 and w.lower() not in _ABOUT_STOP:
+            out.append(w)
+    return out
+
+
+def _says_word(text: str, word: str) -> bool:
+    """A word in a text, or a word of the same stem (Latin words of six letters or more)."""
+    if not word.isascii():
+        return word in text
+    if len(word) >= 6:
+        stem = word[: max(5, len(word) - 3)]
+        return re.search(rf"(?<![A-Za-z]){re.escape(stem)}", text, re.I) is not None
+    return bool(word_spans(text, word))
+
+
 def _last_said(text: str, area: Span, stated: list[Stated]) -> tuple[Span, bool]:
     """The words a "that" points at in area: the one statement of the sentence before the
     request, or the whole sentence (False: it was not clear)."""
     sentences = [(max(a, area[0]), min(b, area[1])) for a, b in sentence_spans(text) if b > area[0] and a < area[1]]
-    sentences = [s for s in sentences if text[s[0] : s[1]].strip(" \t\n,;:，；：、—–-") and not _FILLER.match(text[s[0] : s[1]])]
+    sentences = [s for s in sentences if text[s[0] : s[1]].strip(" \t\n,;:，；：、—–-")
+                 and not _FILLER.match(text[s[0] : s[1]])]  # fmt: skip
     if not sentences:
         return area, False
     chosen = [sentences[-1]]
@@ -229,7 +297,7 @@ def _last_said(text: str, area: Span, stated: list[Stated]) -> tuple[Span, bool]
         loose = subtract([(lo, hi)], [inside[0].span])
         if not any(_DETAIL.search(text[a:b]) for a, b in loose):
             return _to_end(text, inside[0].span, hi), True
-    return (lo, hi), bool(inside) and len(chosen) == 1 and len(inside) == 1
+    return (lo, hi), False
 
 
 def _to_end(text: str, span: Span, hi: int) -> Span:

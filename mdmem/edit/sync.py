@@ -23,7 +23,7 @@ from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
 from mdmem.read.passages import PassageIndex
 from mdmem.store import links, scrub
-from mdmem.store.forget_apply import forget_gone
+from mdmem.store.forget_apply import forget_gone, redacted_places
 from mdmem.store.lastgood import good_rules, journal_facts
 from mdmem.store.manifest import Manifest
 from mdmem.store.redaction import Cut, Redaction
@@ -120,7 +120,9 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
         if planned.plan.changes:
             files = sorted({e.rel for e in edits if e.kind != "broken"})
             files += ["rules.yaml"] if any(c.decision == links.DECISION for c in planned.plan.changes) else []  # fmt: skip
-            source = {"kind": "edit", "files": files}
+            source: dict[str, Any] = {"kind": "edit", "files": files}
+            if words.cuts:  # which messages lost words (never the words)
+                source["redacted"] = redacted_places(words.cuts)
             rels = [f"facts/{c.key}.md" for c in planned.plan.changes]
             expect = {rel: e.sha if (e := snap.entries.get(rel)) else None for rel in rels}
             layout = _in_their_layout(vault, edits, planned.plan)

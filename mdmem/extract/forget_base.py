@@ -21,6 +21,7 @@ class Request:
     end: int
     attribute: str | None = None  # named: the slot
     words: str = ""  # about: what it is about, as said
+    owner: str | None = None  # named: whose it is ("my mum's phone number": mum)
 
 
 

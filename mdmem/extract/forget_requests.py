@@ -18,6 +18,7 @@ quotation, a quote block or code, and a supposition ("if I ask you to forget it�
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from mdmem.extract.candidates import Resolver
 from mdmem.extract.forget_base import Request, named_in, overlap
@@ -28,7 +29,6 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 # --- English --------------------------------------------------------------------------------
 
-_W = r"[A-Za-z'’]+"
 # Words that may open an imperative: "please", "ok so", "oh and", "actually, can you".
 _LEAD = (
     r"(?:(?:please|pls|plz|kindly|just|also|and|so|now|ok|okay|oh|ah|um|uh|hey|wait|sorry|actually"
@@ -85,7 +85,9 @@ _EN_NOT_KEEP = re.compile(
 )
 _EN_NAMED = re.compile(
     rf"(?:^|(?<=[\s,;:(—–-]))(?P<lead>{_LEAD})(?:(?P<strong>{_STRONG})|(?P<weak>forget))\s+"
-    rf"(?P<about>(?:about\s+|what\s+I\s+(?:said|told\s+you|mentioned|wrote)\s+about\s+|(?:everything|anything|all)\s+(?:I\s+(?:said|told\s+you|mentioned)\s+)?about\s+|all\s+of\s+)?)"
+    rf"(?P<about>(?:about\s+|what\s+I\s+(?:just\s+)?(?:said|told\s+you|mentioned|wrote)\s+(?:about|on|regarding)\s+"
+    rf"|(?:everything|anything|all)\s+(?:I\s+(?:just\s+)?(?:said|told\s+you|mentioned)\s+)?(?:about|on|regarding)\s+"
+    rf"|(?:the|that)\s+(?:bit|part|stuff|thing|things|line|lines|sentence|message|info|information|details?)\s+(?:about|on|regarding|with)\s+|all\s+of\s+)?)"
     rf"(?:(?P<det>my|our|the)\s+)?(?P<x>[a-z0-9][\w'’ -]{{0,40}}?){_STOP}(?P<mem>\s+{_MEMORY})?",
     re.I,
 )
@@ -108,6 +110,29 @@ _EN_ALL = re.compile(
     r"|\bforget\s+(?:that\s+)?(?:you\s+(?:ever\s+)?(?:knew|met)\s+me|I\s+exist(?:ed)?)\b",
     re.I,
 )
+# "Delete.", "Bin it.", "Scrap that please.": the verb alone is the request.
+_EN_BARE = re.compile(
+    rf"^\s*(?P<lead>{_LEAD})(?P<strong>delete|erase|remove|wipe|scrap|scratch|strike|purge|bin|nix|redact|unlearn|expunge|trash)"
+    r"(?:\s+(?:it|that|this|please|pls|now|thanks|thank\s+you))*\s*[.!]*\s*$",
+    re.I,
+)
+# "take that out of your notes", "cross it off", "get that out of your memory"
+_EN_PHRASAL = re.compile(
+    rf"(?:^|(?<=[\s,;:(—–-]))(?P<lead>{_LEAD})(?P<verb>take|cross|strike|wipe|scrub|rub|throw|get|leave|cut|pull|knock|rip)\s+"
+    rf"(?P<ref>that|this|it|those|them|all\s+that)\s+(?P<dir>out|off|away)\b(?P<mem>\s+(?:of\s+)?(?:your|the|my)\s+"
+    r"(?:memory|memories|notes|records?|files?|list|system|database|brain|head|mind|vault|log|logs))?",
+    re.I,
+)
+# Words anywhere in the message that say it is about memory or about a secret: they make an
+# idiom's verb a request ("that's private, bin it", "forget the address, keep the rest").
+_CUE = re.compile(
+    r"\bkeep\s+(?:the\s+rest|everything\s+else|the\s+others?|the\s+other\s+(?:stuff|bits?|things|parts?))"
+    r"|\bremember\s+the\s+rest|\b(?:from|in|out\s+of)\s+(?:your\s+)?(?:memory|notes|records)|\bprivate\b|\bpersonal\b"
+    r"|\bTMI\b|too\s+much\s+info|\bbetween\s+(?:us|you\s+and\s+me)\b|\bconfidential\b|\bsecret\b|\boff\s+the\s+record\b"
+    r"|\bshouldn['’]t\s+have\s+(?:said|told|mentioned|shared)|\bovers(?:hared|haring)\b",
+    re.I,
+)
+_POLITE_AFTER = re.compile(r"\s*,?\s*(?:please|pls|plz|for\s+me|thanks|thank\s+you|will\s+you|would\s+you|ok\?|okay\?)", re.I)
 # Not the speaker asking: a question about it, a supposition, someone else's words.
 _ASKED = re.compile(
     r"\b(?:did|do|does|have|has|had|why|when|how|where|were|was|is|are)\s+(?:you|u)\b(?![^,.;!?]*\b(?:please|mind)\b)"
@@ -153,21 +178,27 @@ def find_requests(text: str, resolver: Resolver) -> list[Request]:
     if not _GATE.search(text):
         return []
     quotes = quoted_spans(text)
+    cue = _CUE.search(text) is not None
     out: list[Request] = []
     for a, b in _clauses(text):
         piece = text[a:b]
-        for r in _english(piece, resolver) + (chinese(piece, resolver) if _CJK.search(piece) else []):
-            r = Request(r.kind, r.start + a, r.end + a, r.attribute, r.words)
+        for r in _english(piece, resolver, cue) + (chinese(piece, resolver) if _CJK.search(piece) else []):
+            r = replace(r, start=r.start + a, end=r.end + a)
+            if r.kind == "that" and _AHEAD.match(text, r.end):  # "don't store it: I'm …"
+                r = replace(r, kind="this")
             if not _inside(quotes, r.start, r.end) and not any(overlap(r, o) for o in out):
                 out.append(r)
     return sorted(out, key=lambda r: r.start)
+
+
+_AHEAD = re.compile(r"[ \t]*(?:[:：]|—|–|--)[ \t]*\S")
 
 
 _GATE = re.compile(
     r"forget|delete|erase|remov|wipe|scrap|scratch|strike|purge|discard|disregard|unlearn|expunge|rid\s+of"
     r"|throw|cross\s+out|take\s+(?:out|off)|redact|clear|drop|toss|ditch|trash|\bbin\b|\bnix\b|ignore|let\s+go"
     r"|remember|keep|stor|sav|record|\blog|memori|retain|note|writ|jot|track|hold|hang|file|\bput|\badd|\bhav|know"
-    r"|pretend|unsay|un-say|take\s+(?:that|it)\s+back|off\s+the\s+record|not\s+for"
+    r"|pretend|unsay|un-say|take|cross|get|leave|cut|pull|knock|rip|scrub|rub|off\s+the\s+record|not\s+for"
     r"|忘|删|记|存|保存|保留|留|写|备忘|去掉|抹|清|移除|撤回|划掉|拿掉|丢掉|扔掉|当我没",
     re.I,
 )
@@ -182,8 +213,15 @@ def _clauses(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def _english(s: str, resolver: Resolver) -> list[Request]:
+def _english(s: str, resolver: Resolver, cue: bool = False) -> list[Request]:
     out: list[Request] = []
+    bare = _EN_BARE.match(s)
+    if bare and _speaker_asks(s, bare.start("strong")):
+        return [Request("that", bare.start(), bare.end())]
+    for m in _EN_PHRASAL.finditer(s):
+        asked = bool(re.search(r"please|pls|you", m["lead"], re.I) or _POLITE_AFTER.match(s, m.end()))
+        if (m["mem"] or cue or (asked and m["verb"].lower() in ("take", "cross", "strike", "scrub", "cut"))) and _speaker_asks(s, m.start("verb")):
+            out.append(Request("that", m.start(), m.end()))
     for m in _EN_ALL.finditer(s):
         if _speaker_asks(s, m.start()):
             out.append(Request("all", m.start(), m.end()))
@@ -203,7 +241,8 @@ def _english(s: str, resolver: Resolver) -> list[Request]:
         at = m.start("strong") if m["strong"] else m.start("weak")
         if not _speaker_asks(s, at):
             continue
-        polite = bool(m["mem"] or re.search(r"please|pls|plz|kindly|you|need|want|like", m["lead"], re.I)
+        polite = bool(m["mem"] or cue or re.search(r"please|pls|plz|kindly|you|need|want|like", m["lead"], re.I)
+                      or _POLITE_AFTER.match(s, m.end())
                       or re.match(r"what|everything|anything|all|the|my|that\s+\w", m["ref"], re.I))  # fmt: skip
         if m["weak"] and not polite:
             continue  # "forget it, I'm tired": an idiom
@@ -217,13 +256,15 @@ def _english(s: str, resolver: Resolver) -> list[Request]:
         x = m["x"].strip()
         if _IDIOM_OBJ.match(x) or re.match(r"(?:that|this|it|what|everything|anything)\b", x, re.I):
             continue
-        said_about = bool(re.match(r"what|everything|anything|all", m["about"] or "", re.I))
-        memory = bool(m["mem"]) or said_about or bool(re.search(r"please|pls|you|need|want|like", m["lead"], re.I))
+        said_about = bool(re.match(r"what|everything|anything|all|the|that", m["about"] or "", re.I))
+        memory = bool(m["mem"]) or said_about or cue
+        polite = bool(re.search(r"please|pls|you|need|want|like", m["lead"], re.I))
         mine = (m["det"] or "").lower() in ("my", "our")
-        if m["weak"] and not (memory or (mine and not m["about"])):
+        if m["weak"] and not (memory or polite or (mine and not m["about"])):
             continue  # "forget about the commute", "forget the whole thing": no memory named
         if m["strong"] and not (mine or memory):
-            continue  # "delete the app", "remove the cast": an act, not a memory
+            continue  # "please delete TikTok", "remove the cast": an act, not a memory ("please"
+            # is polite, and says nothing about memory)
         out += _named(m, resolver, x, strong=True, about=said_about)
     return out
 
@@ -236,12 +277,18 @@ def _ref_kind(ref: str, s: str, end: int) -> str:
 
 
 def _named(m: re.Match[str], resolver: Resolver, x: str, *, strong: bool, about: bool = False) -> list[Request]:
-    x = re.sub(r"['’]s\s+(?:name|names|details|info|information|number|contact)$", "", x.strip(), flags=re.I)
-    x = re.sub(r"\s+(?:please|too|again|now|then)$", "", x, flags=re.I)
+    x = re.sub(r"\s+(?:please|too|again|now|then)$", "", x.strip(), flags=re.I)
+    owner = None
+    whose = re.match(r"^(?P<owner>[a-z]+)['’]s\s+(?P<slot>.+)$", x, re.I)
+    if whose and re.fullmatch(r"(?:full\s+)?(?:name|names|details|info|information|contact|contact\s+details)", whose["slot"], re.I):
+        x = whose["owner"]  # "my doctor's name": the doctor slot
+    elif whose:
+        owner, x = whose["owner"], whose["slot"]  # "my mum's phone number": mum's phone
     attr = resolver.named(x) if not re.fullmatch(r"(?:it|that|this|them)", x, re.I) else None
+    words = m["x"].strip() if m.groupdict().get("x") else x
     if attr:
-        return [Request("named", m.start(), m.end(), attribute=attr, words=x)]
-    return [Request("about", m.start(), m.end(), words=x)] if about or strong else []
+        return [Request("named", m.start(), m.end(), attribute=attr, words=words, owner=owner)]
+    return [Request("about", m.start(), m.end(), words=words)] if about or strong else []
 
 
 def _speaker_asks(s: str, at: int, *, negation_ok: bool = False) -> bool:

@@ -4,13 +4,16 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from mdmem.extract.candidates import Resolver
 from mdmem.extract.forget_base import Request, named_in, overlap
 
 _DEL = r"(?:删掉|删了|删除|删去|删干净|删|去掉|抹掉|抹去|清除|清掉|移除|撤回|划掉|拿掉|丢掉|扔掉)"
 _FGT = r"(?:忘掉|忘了|忘记|忘光)"
-_KEEP = r"(?:记住|记下来|记下|记录下来|记录|记着|记|存下来|存下|存着|存|保存|保留|留着|留下|写进去|写下来|写下|写进|备忘|存档)"
+_KEEP = r"(?:记住|记下来|记下|记录下来|记录|记着|记|存下来|存下|存着|存|保存|保留|留着|留下|留底|留档|留存|写进去|写下来|写下|写进|备忘|存档|记档)"
+# "别往你那儿记", "不用在本子上记": where it would be kept, between the "don't" and the verb
+_WHERE = r"(?:(?:往|在|给|帮|替|跟)?(?:你|我)?(?:那儿|那里|这儿|这里|那边|这边|本子上|备忘录里|记忆里|小本本上|脑子里)?)"
 _NO = r"(?:不想让你|不希望你|不想你|别让你|别|不要|不用|不必|无需|甭|用不着|不需要|没必要|不准|不许|请勿|勿|千万别|最好别|就别|可别)"
 REF = (
     r"(?:这个|那个|这条|那条|这些|那些|这句话?|那句话?|这段话?|那段话?|这件事|那件事|这事|那事|这一条|那一条|它"
@@ -20,16 +23,16 @@ REF = (
 _MEMORY = r"(?:(?:从|在)?(?:你的?)?(?:记忆|记录|备忘录?|脑子|档案|笔记|资料|数据)(?:里面?|中)?)"
 _ALL = r"(?:所有|全部|一切|全都|统统|通通|所有的|全部的)"
 _ME = r"(?:关于我的?|我的|有关我的?|跟我有关的)"
-_CLAUSE = r"[^，,。！？!?；;]"
+_CLAUSE = r"[^，,。！？!?；;:：]"
 
 _REQUEST = re.compile(
     # 把刚才那个删掉 / 把这个忘了吧 / 把我的手机号删了 / 你把它从记忆里删掉
     rf"(?P<ba>把|将)(?P<obj>{_CLAUSE}{{1,24}}?)(?:{_MEMORY})?(?:给|都|也|全)?(?:{_DEL}|{_FGT})"
     # 这个别存了 / 别记了 / 不用记下来 / 刚才说的不要保存 / 别存我的手机号
-    rf"|(?P<pre>{_CLAUSE}{{0,16}}?)(?:也|就|都|千万|可|请|麻烦)?(?P<no>{_NO})(?:再)?(?:帮我|给我|替我)?(?:{_KEEP})"
-    rf"(?!错|混|反|恨|性|得|忘|账|仇|不住|住了吗)(?P<obj2>{_CLAUSE}{{0,12}}?)(?:了|吧|啦|哦|哈|喔|呀)?(?=$|[，,。！？!?；;\s])"
+    rf"|(?P<pre>{_CLAUSE}{{0,16}}?)(?:也|就|都|千万|可|请|麻烦)?(?P<no>{_NO})(?:再)?(?:帮我|给我|替我)?{_WHERE}(?:{_KEEP})"
+    rf"(?!错|混|反|恨|性|得|忘|账|仇|不住|住了吗)(?P<obj2>{_CLAUSE}{{0,12}}?)(?:了|吧|啦|哦|哈|喔|呀)?(?=$|[，,。！？!?；;:：\s])"
     # 删掉这个 / 删了吧 / 忘掉刚才说的 / 我医生是谁也忘掉吧 / 忘掉我的地址
-    rf"|(?P<lead>请|麻烦你?|帮我|你|就|那就|那|还是|直接|赶紧|马上)?(?:{_MEMORY})?(?P<verb>{_DEL}|{_FGT})(?P<post>{_CLAUSE}{{0,16}}?)(?=$|[，,。！？!?；;\s])"
+    rf"|(?P<lead>请|麻烦你?|帮我|你|就|那就|那|还是|直接|赶紧|马上)?(?:{_MEMORY})?(?P<verb>{_DEL}|{_FGT})(?P<post>{_CLAUSE}{{0,16}}?)(?=$|[，,。！？!?；;:：\s])"
     # 当我没说 / 就当我没说过
     r"|(?P<unsaid>(?:就)?当我没(?:说|讲|提)(?:过)?(?:这些?|那些?|这句|那句)?(?:吧|哈|啊)?)",
 )
@@ -37,12 +40,20 @@ _EVERYTHING = re.compile(
     rf"(?:{_DEL}|{_FGT}|清空|清除|抹掉|抹去){_CLAUSE}{{0,8}}?(?:你?(?:记得?|存|知道)的?)?{_CLAUSE}{{0,4}}?{_ALL}{_CLAUSE}{{0,6}}?(?:{_ME}|我)"
     rf"|(?:{_ALL}|{_ME}{_ALL})(?:关于我的?|我的|有关我的?)?{_CLAUSE}{{0,8}}?(?:都|全)?(?:{_DEL}|{_FGT}|清空|清除)"
     rf"|(?:清空|格式化|重置)(?:你的?|我的?)?(?:记忆|记录|数据|资料|备忘)"
+    rf"|(?:把|将)?(?:我的|关于我的|有关我的)(?:个人)?(?:信息|资料|数据|记录|隐私|东西|事情?|一切)(?:都|全|全部|统统|通通)?(?:给)?(?:{_DEL}|{_FGT}|清空|清除)"
     rf"|(?:把|将)?(?:你的?|我的?)?(?:记忆|记录|数据|资料)(?:都|全部?)?(?:清空|删光|删干净|清除|抹掉)",
 )
 _SUBJECT = re.compile(r"(?:我|他|她|他们|她们|我们|咱们|咱|人家|妈|爸|老板|朋友|同事)(?:也|都|就|刚|刚刚|已经|还|又|没|都快|差点)?$")
-_NOT_NOW = re.compile(r"(?:别|不要|不能|没|没有|不|差点|会|容易|经常|老是|总是|又|都快|快|不想|不会|千万别|可别|别再)$")
+# Not asked now: a denial, a habit, the speaker's own plan ("小红书也准备删").
+_NOT_NOW = re.compile(
+    r"(?:别|不要|不能|没|没有|不|差点|会|容易|经常|老是|总是|又|都快|快|不想|不会|千万别|可别|别再"
+    r"|准备|打算|想|计划|要|得|可以|应该|该|正在|在|刚|已经|早就)$"
+)
 _ASKED = re.compile(r"如果|要是|假如|万一|是不是|有没有|会不会|能不能不|为什么|怎么")
-_REPORTED = re.compile(r"(?:说|叫我|让我|告诉我|要我|问我)(?:要|赶紧|把)?[^，,。]{0,4}$")
+# Someone else's words: "老板说把这个删了", "他叫我删掉" (not "刚才说的", "我说的").
+_REPORTED = re.compile(r"(?:(?<!我)(?<!才)(?<!刚)说(?!的)|叫我|让我|告诉我|要我|问我)(?:要|赶紧|把)?[^，,。]{0,4}$")
+# The speaker's own plan for a thing: "我得把那张照片删了", "我要把旧备份删了".
+_MINE_TO_DO = re.compile(r"(?:我|我们|咱们)(?:也|都|就|还|先|得|要|想|准备|打算|会|可以|应该|该|必须|正在|在)+$")
 # What may stand beside a slot's name in a request that only names it: "我老公的名字", "我医生是谁".
 _PARTICLES = re.compile(r"名字|号码|信息|资料|情况|事情|相关|部分|[我的也就都还请麻烦你帮给这那个吧了呢啊呀哦是谁什么事之类]")
 _TAIL = ("吧", "掉吧", "了吧", "掉", "了它", "了", "掉了", "掉它", "了这个", "")
@@ -73,7 +84,13 @@ def _one(s: str, m: re.Match[str], resolver: Resolver) -> Request | None:
     if m["ba"]:
         if _SUBJECT.search(clause.rstrip()) and not clause.rstrip().endswith(("帮我", "给我", "替我")):
             return None  # "我把微信删了": the speaker did it
-        return None if _negated(s, m.start()) else _target(m["obj"], m, resolver)
+        if _negated(s, m.start()) or _MINE_TO_DO.search(clause.rstrip()):
+            return None
+        r = _target(m["obj"], m, resolver)
+        if r is not None and r.kind == "about" and not re.search(_MEMORY, s):
+            return None  # "提醒我把电脑里的旧备份删了": a thing to delete, not something said
+        lead = re.search(r"(?:帮我|给我|替我|请|麻烦你?|你|就|那就|还是|直接|赶紧|马上)+$", clause)
+        return replace(r, start=m.start() - len(lead.group())) if lead and r is not None else r
     if m["no"] is not None:
         pre = m["pre"] or ""
         wish = m["no"].startswith(("不想", "不希望"))  # "我不想让你记住": the speaker's wish
@@ -91,10 +108,13 @@ def _one(s: str, m: re.Match[str], resolver: Resolver) -> Request | None:
     post = (m["post"] or "").strip()
     # "我老公的名字，忘掉吧": the slot named by itself a clause before
     earlier = clauses[-2].strip() if len(clauses) > 1 and not before and post in _TAIL else ""
-    for words in (post, before, earlier):
+    for words, at in ((post, m.start()), (before, m.start() - len(clause)), (earlier, m.start())):
         r = _target(words, m, resolver, bare=True) if words else None
-        if r is not None:
-            return r
+        if r is not None:  # the words before the verb are its object: they belong to the request
+            return replace(r, start=min(at, r.start))
+    if re.match(r"(?:关于|有关|对于)", before.lstrip()):  # "关于我哥欠钱的事你删了吧"
+        words = re.sub(r"^(?:关于|有关|对于)|(?:的事情?|的那个|的那些|的话|你|的)+$", "", before.strip())
+        return Request("about", m.start() - len(clause), m.end(), words=words)
     memory = re.search(_MEMORY, s) is not None
     if re.match(_DEL, m["verb"]) and (post in _TAIL or m["lead"]):
         return Request("that", m.start(), m.end())  # "删掉吧": nothing idiomatic about deleting

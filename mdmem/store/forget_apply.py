@@ -25,7 +25,7 @@ from mdmem.store.guards import Problem, refuse_broken
 from mdmem.store.journal import Journal
 from mdmem.store.lock import VaultLock
 from mdmem.store.redaction import Cut, Cutter, Redaction
-from mdmem.store.scrub import mark, scrub_model_cache
+from mdmem.store.scrub import mark, marked, scrub_model_cache, unmark
 from mdmem.store.statements import Reader
 
 
@@ -85,6 +85,7 @@ def forget_facts(vault: _Vault, wanted: Mapping[str, Iterable[str] | None], *,
             return out
         if phrases:  # a fact that keeps some values keeps its body, less the words
             fp.plan.changes = [_unsaid(c, phrases) for c in fp.plan.changes]
+        outer = marked(vault.meta) is not None  # a caller that scrubs the caches lifts it
         mark(vault.meta, fp.purge if purge else {})
         expect = vault.read_shas([f"facts/{c.key}.md" for c in fp.plan.changes])
         ops: list[tuple[str, str | None]] = [*red.ops, *bodies]
@@ -95,6 +96,8 @@ def forget_facts(vault: _Vault, wanted: Mapping[str, Iterable[str] | None], *,
             if phrases:
                 out.purged += vault.journal.redact(phrases)
         scrub_model_cache(vault.meta, [*fp.values, *phrases])
+        if not outer:  # the search caches drop the words at their next refresh
+            unmark(vault.meta)
         return out
 
 
@@ -117,13 +120,18 @@ def _bodies(root: Path, facts: Mapping[str, Fact], phrases: list[str], changed: 
 
 def _source(red: Redaction, phrases: list[str], given: dict[str, Any] | None) -> dict[str, Any]:
     """The journal's record of a forget: which messages lost words (never the words)."""
-    where: dict[tuple[str, str], int] = {}
-    for c in red.cuts:
-        where[(c.episode, c.anchor)] = where.get((c.episode, c.anchor), 0) + 1
     source: dict[str, Any] = dict(given or {"kind": "forget-text" if phrases else "forget"})
-    if where:
-        source["redacted"] = [{"episode": e, "anchor": a, "spans": n} for (e, a), n in sorted(where.items())]
+    if red.cuts:
+        source["redacted"] = redacted_places(red.cuts)
     return source
+
+
+def redacted_places(cuts: list[Cut]) -> list[dict[str, Any]]:
+    """[{episode, anchor, spans}] for a journal entry: where words were cut, not what words."""
+    where: dict[tuple[str, str], int] = {}
+    for c in cuts:
+        where[(c.episode, c.anchor)] = where.get((c.episode, c.anchor), 0) + 1
+    return [{"episode": e, "anchor": a, "spans": n} for (e, a), n in sorted(where.items())]
 
 
 def forget_gone(root: Path, rules: Rules, facts: Mapping[str, Fact], gone: Mapping[str, Fact], *,

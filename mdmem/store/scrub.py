@@ -29,12 +29,21 @@ SIDE_FILES = ("-journal", "-wal", "-shm")
 
 
 def mark(meta: Path, purge: Mapping[str, str]) -> None:
-    """Say a forget is under way (and which facts it purges from the journal)."""
-    atomic_write(meta / MARK, json.dumps({"purge": dict(sorted(purge.items()))}) + "\n")
+    """Say this process is forgetting (and which facts it purges from the journal)."""
+    data = {"pid": os.getpid(), "purge": dict(sorted(purge.items()))}
+    atomic_write(meta / MARK, json.dumps(data) + "\n")
 
 
 def marked(meta: Path) -> dict[str, str] | None:
     """The purge of an unfinished forget ({} when it purges nothing), or None."""
+    data = _read(meta)
+    if data is None:
+        return None
+    purge = data.get("purge")
+    return {str(k): str(v) for k, v in purge.items()} if isinstance(purge, dict) else {}
+
+
+def _read(meta: Path) -> dict[str, object] | None:
     text = read_text(meta / MARK)
     if text is None:
         return None
@@ -42,8 +51,13 @@ def marked(meta: Path) -> dict[str, str] | None:
         data = json.loads(text)
     except ValueError:
         return {}
-    purge = data.get("purge") if isinstance(data, dict) else None
-    return {str(k): str(v) for k, v in purge.items()} if isinstance(purge, dict) else {}
+    return data if isinstance(data, dict) else {}
+
+
+def ours(meta: Path) -> bool:
+    """Whether the marker is this process's own (a forget at work here, not a kill's)."""
+    data = _read(meta)
+    return data is not None and data.get("pid") == os.getpid()
 
 
 def unmark(meta: Path) -> None:
@@ -89,9 +103,10 @@ def _unescaped(text: str) -> str:
 
 
 def recover(meta: Path, journal: Journal) -> str | None:
-    """Finish a forget a kill interrupted (caller holds the lock): what was done, or None."""
+    """Finish a forget a kill interrupted (caller holds the lock): what was done, or None.
+    A marker of this very process is a forget still at work: left to it."""
     purge = marked(meta)
-    if purge is None:
+    if purge is None or ours(meta):
         return None
     discard_caches(meta)
     if purge:

@@ -91,6 +91,8 @@ class Vault:
         self._snap: Snapshot | None = None
         self.notes: list[str] = []  # what recovery did, for the caller to tell the person
         self.report: Callable[[str], None] = lambda note: None  # the CLI prints notes here
+        if (self.meta / scrub.MARK).exists():  # a forget was killed: before any cache is open
+            self.settle()
 
     # --- finding and creating -----------------------------------------------------------
 

@@ -181,6 +181,10 @@ def test_a_kill_after_the_forget_leaves_no_cache_holding_the_words(tmp_path: Pat
     monkeypatch.setattr(forgetting, "scrub_search_caches", killed)
     runner.invoke(app, ["forget", "birthday", "--purge", "--vault", str(v.root)])
     monkeypatch.undo()
+    mark = v.meta / "forgetting.json"
+    data = json.loads(mark.read_text("utf-8"))
+    assert data["purge"] == {"user/birthday": "all"}  # no words in it: keys only
+    mark.write_text(json.dumps({**data, "pid": 0}), "utf-8")  # as the next process finds it
     mdmem(v.root, "show")  # the next command
     assert files_holding(v.root, "14 March") == []
     assert json.loads(mdmem(v.root, "show", "--json"))  # and the vault still reads

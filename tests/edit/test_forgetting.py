@@ -85,4 +85,4 @@ def test_a_forget_request_in_conversation_redacts_before_anything_is_written(vau
 
 def test_forget_needs_an_attribute_or_text(vault) -> None:  # type: ignore[no-untyped-def]
     out = CliRunner().invoke(app, ["forget", "--vault", str(vault.root)])
-    assert out.exit_code != 0 and "ATTRIBUTE or --text" in out.output
+    assert out.exit_code != 0 and "ATTRIBUTE, --text PHRASE or --all" in out.output

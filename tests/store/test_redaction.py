@@ -100,7 +100,7 @@ def test_a_marker_left_by_a_kill_makes_the_next_command_drop_the_caches(tmp_path
     (v.meta / "passages.sqlite-wal").write_bytes(b"14 March")
     (v.meta / "llm-cache" / "ab").mkdir(parents=True)
     (v.meta / "llm-cache" / "ab" / "abc.json").write_text('{"answer": "14 March"}', "utf-8")
-    scrub.mark(v.meta, {})
+    (v.meta / scrub.MARK).write_text('{"pid": 0, "purge": {}}', "utf-8")  # a killed forget's
     v = Vault(v.root)
     assert v.facts["user/birthday"].value == "14 March"  # a read: it finishes the forget's scrub
     assert scrub.marked(v.meta) is None
