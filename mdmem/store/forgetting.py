@@ -47,9 +47,11 @@ def plan_forget(facts: Mapping[str, Fact], rules: Rules, wanted: Mapping[str, It
     out = ForgetPlan()
     whole: list[str] = []
     partial: dict[str, set[str]] = {}
+    noop: list[str] = []  # forgotten already
     for key, values in wanted.items():
         fact = facts.get(key)
         if fact is None or fact.status == "deleted":
+            noop.append(key)
             continue
         held = _values(fact)
         chosen = held if values is None else {v for v in values if v in held}
@@ -103,7 +105,8 @@ def plan_forget(facts: Mapping[str, Fact], rules: Rules, wanted: Mapping[str, It
         changes.append(Change(key, "FORGET", fact, after, cause=origin))
         state[key] = after
     changes += _unquote(state, rules, out.purge, out.values, now)
-    decisions = [(_forget(k, at, source), "FORGET") for k in partial]
+    decisions = [(_forget(k, now[:10], source), "NOOP") for k in noop]
+    decisions += [(_forget(k, at, source), "FORGET") for k in partial]
     out.plan = Plan(_collapse(changes), decisions + engine.decisions)
     return out
 

@@ -109,16 +109,17 @@ class Reader:
         except Runaway:  # too slow to read: the callers fall back on the value's own words
             return []
         placed: list[tuple[int, str, Found, Span]] = []
-        cursor = 0
+        cursor, last, at = 0, None, -1
         for sentence, f in found:
-            if f.kind not in STATEMENT_KINDS or not f.attribute:
-                continue  # a request is not a statement
-            at = 0 if sentence is text else text.find(sentence, cursor)
-            if at < 0:
-                at = text.find(sentence)
+            if sentence is not last:  # the finder hands each sentence's candidates together
+                at = 0 if sentence is text else text.find(sentence, cursor)
+                last = sentence
+                if at >= 0:
+                    cursor = at + max(len(sentence), 1)  # the same words said again are further on
             if at < 0:
                 continue  # a sentence the finder made up ("我在华为上班" for "华为"): no words of its own
-            cursor = at
+            if f.kind not in STATEMENT_KINDS or not f.attribute:
+                continue  # a request is not a statement
             value = f.value if isinstance(f.value, str) else ""
             lo = min(f.start, f.value_start) if value else f.start
             hi = max(f.end, f.value_start + len(value))

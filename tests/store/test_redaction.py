@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from mdmem import Vault
+from mdmem.edit.forget import forget
 from mdmem.edit.ingest import ingest_text
+from mdmem.model.episode import parse
 from mdmem.model.rules_yaml import load_rules
 from mdmem.store import scrub
 from mdmem.store.statements import Reader, evidence_place, sentence_spans, subtract, word_spans
@@ -116,3 +118,21 @@ def test_the_model_cache_loses_every_answer_that_holds_a_forgotten_value(tmp_pat
     (folder / "b.json").write_text(json.dumps({"answer": "Berlin"}), "utf-8")
     assert scrub.scrub_model_cache(tmp_path, ["3月14日"]) == 1
     assert [p.name for p in folder.iterdir()] == ["b.json"]
+
+
+def test_the_examples_of_docs_episodes_md(tmp_path: Path) -> None:
+    cases = [
+        ("User: I live in Berlin and my social insurance is paid in Berlin too.\nUser: My hometown is"
+         " Berlin as well.\nUser: Again: my locker code is 4417. Room 4417 is my office.\n",
+         ["social_insurance_city", "locker_code"],
+         ["I live in Berlin and [forgotten].", "My hometown is Berlin as well.",
+          "Again: [forgotten]. Room 4417 is my office."]),
+        ("用户：我住在柏林，社保也在柏林交。\n", ["social_insurance_city"], ["我住在柏林，[forgotten]。"]),
+    ]  # fmt: skip
+    for n, (chat, attributes, left) in enumerate(cases):
+        v = make_vault(tmp_path / f"v{n}", "personal")
+        ingest_text(v, "## 2026-02-10\n" + chat, source="en.md")
+        for attribute in attributes:
+            forget(Vault(v.root), attribute)
+        [path] = (v.root / "episodes").rglob("*.md")
+        assert [m.text for m in parse(path.read_text("utf-8")).messages] == left
