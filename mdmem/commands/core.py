@@ -118,8 +118,9 @@ def forget(
     dry_run: DryRunOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Forget a fact (or, with --text, some words) at the person's request; a tombstone stays,
-    dependents become uncertain, and the statements that said it show '[forgotten]'."""
+    """Forget a fact (or, with --text, some words; --all, everything) at the person's request; a
+    tombstone stays, dependents become uncertain, and the statements that said it show
+    '[forgotten]'."""
     if sum([attribute is not None, text is not None, everything]) != 1:
         raise typer.BadParameter("give one of ATTRIBUTE, --text PHRASE or --all")
     v = open_vault(vault, wait)

@@ -117,7 +117,7 @@ class _Planner:
             self.out.requests += len(found)
             gap_from, after_request = 0, False
             for r in found:
-                if r.kind == "that" and after_request and _FILLER.match(m.text[gap_from : r.start]):
+                if r.kind == "that" and after_request and self.same_target(pos, gap_from, r.start):
                     gap_from = r.end  # "scrap that, I'd rather you not keep it": the same target
                     continue
                 targets = self.targets(r, pos, gap_from)
@@ -136,6 +136,17 @@ class _Planner:
             if pos in applied and merged:
                 self.out.episode_cuts[pos] = [text[a:b] for a, b in merged]
         return self.out
+
+    def same_target(self, pos: int, gap_from: int, at: int) -> bool:
+        """Whether a "that" right after another request means what that one meant: nothing but
+        filler between them, or, in the same sentence, nothing new stated or named
+        ("值班人那条删了吧，轮值表以后在系统里看，不用你记")."""
+        text = self.messages[pos - 1].text
+        gap = text[gap_from:at]
+        if _FILLER.match(gap):
+            return True
+        one_sentence = not re.search(r"[.!?。！？\n]", gap)
+        return one_sentence and not _informative(text, (gap_from, at), self.said(pos))
 
     def previous(self, pos: int) -> int | None:
         earlier = [p for p in self.humans if p < pos]

@@ -89,7 +89,8 @@ def plan_undo(vault: Vault, entry: dict[str, Any], facts: dict[str, Fact]) -> Pl
         by_key.setdefault(ch["fact"], []).append(ch)
     if not by_key:
         lost = lost_words(entry)
-        raise RefusedError(f"journal entry {entry['id']} changed no fact; " + (lost or "there is nothing to undo"))
+        why = f"changed no fact; {lost}" if lost else "changed nothing; there is nothing to undo"
+        raise RefusedError(f"journal entry {entry['id']} {why}")
     purged = sorted(
         k for k, chs in by_key.items()
         if any(c.get("purged") or any(isinstance(c.get(side), dict) and c[side].get("purged")

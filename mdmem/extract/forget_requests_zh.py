@@ -55,7 +55,11 @@ _REPORTED = re.compile(r"(?:(?<!我)(?<!才)(?<!刚)说(?!的)|叫我|让我|告
 # The speaker's own plan for a thing: "我得把那张照片删了", "我要把旧备份删了".
 _MINE_TO_DO = re.compile(r"(?:我|我们|咱们)(?:也|都|就|还|先|得|要|想|准备|打算|会|可以|应该|该|必须|正在|在)+$")
 # What may stand beside a slot's name in a request that only names it: "我老公的名字", "我医生是谁".
-_PARTICLES = re.compile(r"名字|号码|信息|资料|情况|事情|相关|部分|[我的也就都还请麻烦你帮给这那个吧了呢啊呀哦是谁什么事之类]")
+# So may a connective before it ("还有", "另外", "对了") and a reference ("那条": 值班人那条).
+_PARTICLES = re.compile(
+    r"名字|号码|信息|资料|情况|事情|相关|部分|还有|另外|对了|然后|其实|就是"
+    r"|[我的也就都还请麻烦你帮给这那个条吧了呢啊呀哦是谁什么事之类]"
+)
 _TAIL = ("吧", "掉吧", "了吧", "掉", "了它", "了", "掉了", "掉它", "了这个", "")
 
 
@@ -136,7 +140,7 @@ def _target(words: str, m: re.Match[str], resolver: Resolver, *, bare: bool = Fa
     found = named_in(words, resolver)
     if found is not None:
         attr, key = found
-        if bare and _PARTICLES.sub("", words.replace(key, "", 1)):
+        if bare and _PARTICLES.sub("", re.sub(REF, "", words.replace(key, "", 1))):
             return None  # "忘了带钥匙的事": more than the slot's name
         return Request("named", m.start(), m.end(), attribute=attr, words=words)
     return None if bare else Request("about", m.start(), m.end(), words=words)

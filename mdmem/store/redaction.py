@@ -3,7 +3,8 @@
 A forgotten value goes with the statements that said it: the clause (or sentence) its evidence
 link points at, and the same statement wherever it was said again. The same word where it
 states another live fact, or where it means something else, stays. Only `forget --text` cuts
-words as words, because then the person named the words (docs/episodes.md#forgetting).
+words as words, because then the person named the words
+(docs/episodes.md#forgetting-removes-the-statement-not-the-word).
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
 """Where a fact was stated: the clause (or sentence) of a message that said it.
 
-Forgetting removes statements, not words (docs/episodes.md#forgetting-removes-the-statement).
+Forgetting removes statements, not words (docs/episodes.md, "Forgetting removes the
+statement, not the word").
 A message is read again by the rule finder, which gives each statement its exact words (its
 *core*: "my social insurance is paid in Berlin"); the statement's *span* is that core widened
 to its clause, never into another statement's core, and to the whole sentence when it fills it.
-Nothing here writes: the spans are handed to `store.episodes` for one transaction.
+Nothing here writes: `store.redaction` cuts the spans, in one transaction with the facts.
 """
 
 from __future__ import annotations
