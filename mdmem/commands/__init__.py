@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "eval-convert": ("eval", "Convert MEME benchmark episodes into scenario YAML files for `mdmem eval`."),
     "ingest": ("ingest", "Read conversations and update the facts they state; cascades follow."),
     "undo": ("ingest", "Reverse one journal entry, if nothing it touched has changed since."),
+    "batch": ("batch", "Ingest into many vaults from a JSON-lines manifest; one result line per job."),
     "mcp": ("mcp", "Serve the vault to AI agents (Claude, Cursor, …) over MCP: stdio by default."),
     "log": ("log", "Journal entries, newest first: id, time, what caused them and what they changed."),
     "ask": ("read", "Answer a question from memory: current state first, history when asked."),
