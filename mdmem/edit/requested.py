@@ -30,8 +30,8 @@ from mdmem.extract.speakers import owner_entity, speaker_entities
 from mdmem.extract.transcript import Message, is_human_role
 from mdmem.model.factfile import Fact
 from mdmem.model.rules import Rules
-from mdmem.store.episodes import FORGOTTEN
 from mdmem.store.forget_apply import Forgot, forget_facts
+from mdmem.store.redaction import cut
 from mdmem.store.statements import (
     Reader,
     Span,
@@ -132,7 +132,7 @@ class _Planner:
         for pos, cut_spans in spans.items():
             text = self.messages[pos - 1].text
             merged = trimmed(text, subtract(cut_spans, []))
-            self.out.texts[pos] = _cut(text, merged)  # what the finder reads, context included
+            self.out.texts[pos] = cut(text, merged)  # what the finder reads, context included
             if pos in applied and merged:
                 self.out.episode_cuts[pos] = [text[a:b] for a, b in merged]
         return self.out
@@ -329,12 +329,6 @@ def _after(text: str, at: int) -> Span | None:
         if text[a:b].strip(" \t\n,;:.!?，；：。！？—–-"):
             return a, b
     return None
-
-
-def _cut(text: str, spans: list[Span]) -> str:
-    for a, b in sorted(spans, reverse=True):
-        text = text[:a] + FORGOTTEN + text[b:]
-    return text
 
 
 @dataclass

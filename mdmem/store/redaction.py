@@ -272,8 +272,9 @@ def _disjoint(text: str, cuts: list[Cut]) -> list[Cut]:
     return out
 
 
-def cut(text: str, cuts: Iterable[Cut]) -> str:
-    """The text with every cut replaced by '[forgotten]'."""
-    for c in sorted(cuts, key=lambda c: c.start, reverse=True):
-        text = text[: c.start] + FORGOTTEN + text[c.end :]
+def cut(text: str, cuts: Iterable[Cut | Span]) -> str:
+    """The text with every cut (or span) replaced by '[forgotten]'."""
+    spans = [(c.start, c.end) if isinstance(c, Cut) else c for c in cuts]
+    for a, b in sorted(spans, reverse=True):
+        text = text[:a] + FORGOTTEN + text[b:]
     return text
