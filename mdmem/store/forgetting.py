@@ -55,9 +55,9 @@ def plan_forget(facts: Mapping[str, Fact], rules: Rules, wanted: Mapping[str, It
             continue
         held = _values(fact)
         chosen = held if values is None else {v for v in values if v in held}
-        if not chosen:
+        if not chosen and values is not None:
             continue
-        if chosen == held:
+        if values is None or chosen == held:  # a fact that holds no value ("no pets") too
             whole.append(key)
         else:
             partial[key] = chosen

@@ -183,8 +183,8 @@ class Cutter:
         stated = self.reader.statements(text, entity) if relevant else []
         for t in relevant:
             spans = [s.span for s in stated if self.reader.states(s, t.key, list(t.values))]
-            if here in t.evidence and not spans:
-                spans = [s.span for s in stated if s.key == t.key and s.kind == "invalidate"]
+            if here in t.evidence and not spans:  # its end, or a fact with no value ("no pets")
+                spans = [s.span for s in stated if s.key == t.key and (s.kind == "invalidate" or not t.values)]
                 spans = spans or self._fallback(text, t)
             mine += [(s, t.key) for s in spans]
         keep = self._protected(text, here, stated) if mine else []
@@ -231,7 +231,7 @@ class Cutter:
         return {p for p, keys in self._evidence_of.items() if key in keys}
 
     def _broken(self, rel: str, text: str, e: FactFileError, out: Redaction) -> None:
-        """An episode that does not parse: each paragraph is read as a message of the owner."""
+        """An episode that does not parse: its whole text is read as one message of the owner."""
         cuts = self.message(rel, Said("", "User", None, text), "user")
         out.notes.append(f"{e}; its statements were redacted as plain text")
         if cuts:

@@ -136,3 +136,13 @@ def test_the_examples_of_docs_episodes_md(tmp_path: Path) -> None:
             forget(Vault(v.root), attribute)
         [path] = (v.root / "episodes").rglob("*.md")
         assert [m.text for m in parse(path.read_text("utf-8")).messages] == left
+
+
+def test_a_fact_that_holds_no_value_is_forgotten_with_its_statement(tmp_path: Path) -> None:
+    v = make_vault(tmp_path / "v", "personal")
+    ingest_text(v, "## 2026-02-10\nUser: I don't have any pets. I live in Leeds.\n", source="a.md")
+    v = Vault(v.root)
+    assert v.facts["user/pets"].kind == "none"
+    assert [d for _, d in v.forget("pets").plan.decisions] == ["DELETE"]
+    [path] = (v.root / "episodes").rglob("*.md")
+    assert [m.text for m in parse(path.read_text("utf-8")).messages] == ["[forgotten] I live in Leeds."]
