@@ -64,7 +64,7 @@ def test_purging_a_mistyped_fact_leaves_every_other_facts_journal_alone(tmp_path
     v = make_vault(tmp_path / "v", "personal")
     ingest_text(v, "## 2025-08-15\nUser: I live in Berlin.\n", source="a.md")
     ingest_text(v, "## 2026-02-10\nUser: I moved to Munich.\n", source="b.md")
-    mdmem(v.root, "fix", "hom_city", "Munich")  # a typo: a new slot of its own
+    mdmem(v.root, "fix", "hom_city", "Munich", "--new")  # a typo (refused without --new): a slot of its own
     before = [line for line in (v.meta / "journal.jsonl").read_text("utf-8").splitlines()
               if "hom_city" not in line]  # fmt: skip
     mdmem(v.root, "forget", "hom_city", "--purge")
