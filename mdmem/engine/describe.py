@@ -59,6 +59,8 @@ def change_line(c: Change) -> str:
     added = backfilled(c)
     if c.decision == "DELETE":
         text = doc("forgotten")
+    elif c.decision == "FORGET":  # some values went: the ones forgotten are not shown again
+        text = doc("forgotten_values", now=after)
     elif added is not None:
         text = added
     elif c.before is None:
@@ -88,4 +90,5 @@ def result_json(result: Any) -> dict[str, Any]:
         "journal_id": result.entry["id"] if result.entry else None,
         "decisions": [{"fact": st.key, "decision": d} for st, d in result.plan.decisions],
         "changes": [change_json(c) for c in result.plan.changes],
+        **({"notes": result.notes} if getattr(result, "notes", None) else {}),
     }
