@@ -11,9 +11,10 @@ from typing import Any
 
 from mdmem.errors import RulesError
 from mdmem.lang.detect import has_cjk
+from mdmem.model.lexicon import Grammar
 
 TOP_KEYS = {"version", "vocab", "attributes", "topics", "dependencies"}
-ATTR_KEYS = {"label", "aliases", "stability", "cardinality", "values", "extract", "invalidate"}
+ATTR_KEYS = {"label", "aliases", "stability", "cardinality", "values", "extract", "invalidate", "grammar"}
 TOPIC_KEYS = {"label", "aliases", "attributes"}
 DEP_KEYS = {"id", "when", "then", "action", "value", "lookup", "ask"}
 STABILITIES = ("low", "medium", "high")
@@ -37,6 +38,7 @@ class Attribute:
     invalidate_patterns: tuple[str, ...] = ()
     declared: bool = True
     path: str = field(default="rules.yaml", compare=False)  # for errors only
+    grammar: Grammar | None = None  # the words the extractor's grammar reads (model/lexicon.py)
 
     def label_for(self, lang: str) -> str:
         return self.label.get(lang) or self.label.get("en") or self.name.replace("_", " ")

@@ -20,14 +20,15 @@ from typing import Any
 from mdmem.errors import RulesError
 from mdmem.files import atomic_write, read_required, sha256
 from mdmem.model.factfile import ACTIONS
+from mdmem.model.lexicon import DIMENSIONS, Grammar
 from mdmem.model.rules import CARDINALITIES, STABILITIES, Attribute, Dependency, Rules, Topic
 from mdmem.model.rules_yaml import parse_rules
 
 CACHE_FILE = "rules.cache.json"
-FORMAT = 1
+FORMAT = 2  # 2: attributes carry their grammar words
 # The modules whose code decides whether a rules text validates and what it becomes: a cache
 # written by other code (another mdmem version, a local change) is foreign.
-_VALIDATORS = ("rules", "rules_yaml", "vocab", "yaml_nodes", "slug", "dag", "factfile", "yaml_text")
+_VALIDATORS = ("rules", "rules_yaml", "lexicon", "vocab", "yaml_nodes", "slug", "dag", "factfile", "yaml_text")
 
 
 @cache
@@ -102,7 +103,8 @@ def to_plain(rules: Rules) -> dict[str, Any]:
     return {
         "attributes": [
             [a.name, a.label, list(a.aliases), a.stability, a.cardinality,
-             [list(g) for g in a.values], list(a.extract_patterns), list(a.invalidate_patterns)]
+             [list(g) for g in a.values], list(a.extract_patterns), list(a.invalidate_patterns),
+             None if a.grammar is None else [a.grammar.words, a.grammar.count]]
             for a in rules.attributes.values()
         ],
         "topics": [[t.name, t.label, list(t.aliases), list(t.attributes)]
@@ -116,14 +118,15 @@ def from_plain(data: Any, path: str) -> Rules:
     """Rules from `to_plain`'s form, every value checked; ValueError for anything else."""
     _need(isinstance(data, dict) and set(data) == {"attributes", "topics", "dependencies"})
     rules = Rules(path=path)
-    for row in _rows(data["attributes"], 8):
-        name, label, aliases, stability, cardinality, values, extract, invalidate = row
+    for row in _rows(data["attributes"], 9):
+        name, label, aliases, stability, cardinality, values, extract, invalidate, grammar = row
         _need(stability in STABILITIES and cardinality in CARDINALITIES)
         _need(name not in rules.attributes)
         rules.attributes[_text(name)] = Attribute(
             name=name, label=_textmap(label), aliases=_texts(aliases), stability=stability,
             cardinality=cardinality, values=tuple(_texts(g) for g in _list(values)),
             extract_patterns=_texts(extract), invalidate_patterns=_texts(invalidate), path=path,
+            grammar=None if grammar is None else _grammar(grammar),
         )  # fmt: skip
     for name, label, aliases, attributes in _rows(data["topics"], 4):
         names = _texts(attributes)
@@ -138,6 +141,14 @@ def from_plain(data: Any, path: str) -> Rules:
             ask=None if ask is None else _textmap(ask), id=_text(id_), line=line,
         ))  # fmt: skip
     return rules
+
+
+def _grammar(x: Any) -> Grammar:
+    words, count = _rows([x], 2)[0]
+    _need(isinstance(words, dict) and set(words) <= set(DIMENSIONS))
+    _need(count is None or isinstance(count, str))
+    _need(all(isinstance(langs, dict) for langs in words.values()))
+    return Grammar({d: {_text(lang): _texts(ws) for lang, ws in langs.items()} for d, langs in words.items()}, count)  # fmt: skip
 
 
 def _need(ok: bool) -> None:

@@ -121,3 +121,37 @@ def test_an_undeclared_attribute_is_made_once_and_changes_no_equality() -> None:
     assert rules.attribute("shoe_size") is made
     assert rules.attribute("home_city").declared
     assert rules == other
+
+
+def test_grammar_words_load_per_dimension_and_language() -> None:
+    r = rules(
+        """
+        attributes:
+          pets:
+            cardinality: many
+            grammar:
+              names: {en: [dog, parrot], zh: [狗]}
+              count: pet_count
+          pet_count: {}
+        """
+    )
+    g = r.attributes["pets"].grammar
+    assert g is not None and g.count == "pet_count"
+    assert g.words["names"] == {"en": ("dog", "parrot"), "zh": ("狗",)}
+    assert g.of("names") == ("dog", "parrot", "狗")
+    assert r.attributes["pet_count"].grammar is None
+
+
+@pytest.mark.parametrize(
+    ("grammar", "line", "words"),
+    [
+        ("{nouns: {en: [dog]}}", 4, "unknown grammar key 'nouns'"),
+        ("{names: [dog]}", 4, "must map languages to word lists"),
+        ("{names: {en: []}}", 4, "a non-empty list of words"),
+        ("{names: {en: [dog]}, count: nothing}", 4, "must name a declared one-valued attribute"),
+        ("{names: {en: [dog]}, count: pets}", 4, "must name a declared one-valued attribute"),
+    ],
+)
+def test_bad_grammar_words_are_refused_with_their_line(grammar: str, line: int, words: str) -> None:
+    e = error(f"attributes:\n  pets:\n    cardinality: many\n    grammar: {grammar}\n")
+    assert words in str(e) and e.line == line, str(e)
