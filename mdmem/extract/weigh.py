@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from mdmem.engine.decide import Statement, keeps_value
@@ -21,9 +20,10 @@ from mdmem.extract.finder import Extraction
 from mdmem.extract.guard import UNREAD, Budget
 from mdmem.extract.kinds import plan_date
 from mdmem.extract.modality import Mood, clause_end, clause_start, mood, said_as_change
+from mdmem.extract.past import PastValues, Slot
 from mdmem.extract.speakers import owner_entity
 from mdmem.extract.transcript import Message
-from mdmem.extract.values import day_before, split_items
+from mdmem.extract.values import split_items
 from mdmem.model.factfile import Fact, Value
 from mdmem.model.rules import Rules
 
@@ -33,15 +33,7 @@ WHEN_WINDOW = 240
 VERBATIM_SLOT = "note"  # where a verbatim request with no slot of its own is kept: note, note_2, …
 
 
-@dataclass
-class _Slot:
-    value: Value
-    status: str
-    valid_from: str | None
-    was: Value = None  # the value it last held, when it holds none now
-
-
-class Extractor:
+class Extractor(PastValues):
     """Turns messages into statements against a snapshot of the vault, as one batch."""
 
     def __init__(self, rules: Rules, facts: Mapping[str, Fact], *, source: str, default_date: str) -> None:  # fmt: skip
@@ -50,7 +42,7 @@ class Extractor:
         self.path = source
         self.default_date = default_date[:10]
         self.state = {
-            k: _Slot(f.value, f.status, f.valid_from, f.history[-1].get("value") if f.history else None)
+            k: Slot(f.value, f.status, f.valid_from, f.history[-1].get("value") if f.history else None)
             for k, f in facts.items() if f.status != "deleted"
         }  # fmt: skip
         self.out: list[Statement] = []
@@ -198,38 +190,6 @@ class Extractor:
         """A list said of a many-valued slot ("bouldering and sourdough baking") item by item."""
         return split_items(self.rules, attribute or "", value)
 
-    def _bygone(self, key: str, value: Value, when: When | None, at: str, where: str) -> None:
-        """A value said in the past tense: history before the current value, never current."""
-        slot = self.state.get(key)
-        start = when.start if when is not None else None
-        body = f"Learned from {self.path} (a past value)."
-        if slot is not None and slot.value is not None:
-            attribute = key.split("/", 1)[1]
-            held = slot.value if isinstance(slot.value, list) else [slot.value]
-            if any(self.rules.same_value(attribute, value, v) for v in held):
-                self.notes.append(f"{where}: {key}: the current value said in the past tense")
-                return
-            if not slot.valid_from:
-                self.notes.append(f"{where}: {key}: a past value, but the current one has no date")
-                return
-            if start is None or start >= str(slot.valid_from):
-                start = day_before(str(slot.valid_from))  # just before the current value
-            self.emit(key, kind="assert", value=value, at=start, where=where, body=body,
-                      until=str(slot.valid_from))  # fmt: skip
-            return
-        if slot is not None and slot.was is not None and self.rules.same_value(key.split("/", 1)[1], value, slot.was):
-            return  # "since I lost my job at X" again: already kept as what it was
-        start, end = start or at, (when.through if when is not None else None) or at  # it held, then ended
-        self.emit(key, kind="assert", value=value, at=start, where=where, body=body)
-        self.emit(key, kind="invalidate", value=None, at=min(end, at), where=where)
-
-    def _no_longer(self, key: str, f: Found, md: Mood) -> tuple[Found, Mood]:
-        """ "I don't eat meat any more", "我不吃素了": the current value, if it is this one, ends."""
-        slot = self.state.get(key)
-        if slot is not None and slot.value is not None and self.rules.same_value(f.attribute or "", slot.value, f.value):  # fmt: skip
-            return dataclasses.replace(f, kind="invalidate", value=None), dataclasses.replace(md, negated=False)  # fmt: skip
-        return f, md
-
     def _note_slot(self, entity: str, value: Value) -> str:
         """`note`, or `note_2`, `note_3` … so that a second note never overwrites the first."""
         n = 1
@@ -260,29 +220,6 @@ class Extractor:
                 return when
         lo = max(clause_start(sentence, f.start), f.start - WHEN_WINDOW)
         return find_when(masked[lo:end], at)
-
-    def _period(self, key: str, f: Found, value: Value, when: When, where: str) -> None:
-        """A value that held for a closed period in the past ("from 2019 to 2021")."""
-        slot = self.state.get(key)
-        assert when.end is not None
-        body = f"Learned from {self.path} (a past period)."
-        if slot is None:  # nothing current known: it held then, and ended
-            self.emit(key, kind="assert", value=value, at=when.start, where=where, body=body)
-            self.emit(key, kind="invalidate", value=None, at=when.end, where=where)
-        elif slot.valid_from and when.start < slot.valid_from and f.kind == "assert":
-            self.emit(
-                key,
-                kind="assert",
-                value=value,
-                at=when.start,
-                where=where,
-                body=body,
-                until=when.end,
-            )
-        else:
-            self.notes.append(
-                f"{where}: {key}: a past period that overlaps the current value; nothing written"
-            )
 
     def _forget(self, f: Found, entity: str, at: str, where: str) -> None:
         keys = (
@@ -382,7 +319,7 @@ class Extractor:
             return
         # What decide will keep, this view keeps too (BACKFILL and NOOP leave the value).
         if slot is None or keeps_value(slot.status, slot.valid_from, at, tentative=tentative) is None:
-            self.state[key] = _Slot(value, "tentative" if tentative else "active", at)
+            self.state[key] = Slot(value, "tentative" if tentative else "active", at)
 
 
 def _same(a: Statement, b: Statement, rules: Rules) -> bool:
