@@ -10,6 +10,7 @@ the vault as the batch so far has changed it. Deciding what the vault does with 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,8 +20,9 @@ from mdmem.extract.dates import When, find_when, minutes, parse_date
 from mdmem.extract.finder import Extraction
 from mdmem.extract.guard import UNREAD, Budget
 from mdmem.extract.kinds import plan_date
+from mdmem.extract.members import MemberCounts
 from mdmem.extract.modality import Mood, clause_end, clause_start, mood, said_as_change
-from mdmem.extract.past import PastValues, Slot
+from mdmem.extract.past import PastValues, Slot, lasted
 from mdmem.extract.speakers import owner_entity
 from mdmem.extract.transcript import Message
 from mdmem.extract.values import split_items
@@ -30,10 +32,12 @@ from mdmem.model.rules import Rules
 # How far from a statement a date said in passing is looked for, either way: a clause of a
 # thousand characters with no comma is a pasted log, and the date patterns are quadratic in it.
 WHEN_WINDOW = 240
+# Past-tense words that end what they name now: "I quit Crumb Bakery", "I left Lumen".
+_ENDING = re.compile(r"\b(?:quit|left|lost|stopped|gave\s+up)\b", re.I)
 VERBATIM_SLOT = "note"  # where a verbatim request with no slot of its own is kept: note, note_2, …
 
 
-class Extractor(PastValues):
+class Extractor(PastValues, MemberCounts):
     """Turns messages into statements against a snapshot of the vault, as one batch."""
 
     def __init__(self, rules: Rules, facts: Mapping[str, Fact], *, source: str, default_date: str) -> None:  # fmt: skip
@@ -42,7 +46,7 @@ class Extractor(PastValues):
         self.path = source
         self.default_date = default_date[:10]
         self.state = {
-            k: Slot(f.value, f.status, f.valid_from, f.history[-1].get("value") if f.history else None)
+            k: Slot(f.value, f.status, f.valid_from, f.history[-1].get("value") if f.history else None, f.kind)
             for k, f in facts.items() if f.status != "deleted"
         }  # fmt: skip
         self.out: list[Statement] = []
@@ -53,6 +57,8 @@ class Extractor(PastValues):
         self._ended: list[str] = []
         self._masked: dict[str, str] = {}  # sentence → with the values said in it blanked
         self._slot_names: dict[str | None, tuple[str, ...]] = {}
+        self._relations: dict[str, tuple[str, str, str]] = {}
+        self._persons = {k.split("/", 1)[0] for k in self.state if k.endswith("/relation")}
         self._waiting: dict[
             str, list[dict[str, Any]]
         ] = {}  # key → dependencies said before a value
@@ -114,26 +120,38 @@ class Extractor(PastValues):
             f = dataclasses.replace(f, kind="assert", attribute=self._ended[-1].split("/", 1)[1])
         if f.kind == "verbatim" and f.attribute is None:
             f = dataclasses.replace(f, attribute=self._note_slot(entity, f.value))
+        if f.form == "named":  # "we ended up naming her Juno": the member still unnamed
+            named = self._unnamed_slot(entity, f, where)
+            if named is None:
+                return
+            f = named
         owner = owner_entity(entity, f.owner)
         key = f"{owner}/{f.attribute}"
+        if f.attribute == "relation" and f.owner and isinstance(f.value, str):
+            self._relate(key, f.value, at, where)  # written with the person's first fact
+            return
         tentative = False
         md = Mood()
         if f.kind != "verbatim":
             md = mood(sentence, f.start, f.value_start, f.end, self._names(f.attribute))
-            if f.kind == "invalidate" or f.form == "none" or f.polarity:
-                # "I no longer commute", "I don't have any pets", "I don't like bowling":
-                # the denial is the statement's very form, already read by its finder
-                md = dataclasses.replace(md, negated=False, no_longer=False)
+            if f.kind == "invalidate" or f.form in ("none", "ended") or f.polarity:
+                # "I no longer commute", "I don't have any pets", "I don't like bowling", "I
+                # used to sing in a choir": the denial is the statement's very form, already read
+                md = dataclasses.replace(md, negated=False, no_longer=False, past=f.form != "ended" and md.past)
             elif md.negated and md.no_longer and not (md.question or md.hypothetical):
                 f, md = self._no_longer(key, f, md)
             if md.bygone and f.kind == "assert":  # "I was working at Bench back then"
                 md = dataclasses.replace(md, past=False)
             if md.blocked or (md.weak and f.kind == "invalidate"):
-                why = [n for n in ("question", "hypothetical", "negated", "past", "hedged", "future") if getattr(md, n)]  # fmt: skip
+                why = [n for n in ("question", "hypothetical", "negated", "past", "reported", "hedged", "future") if getattr(md, n)]  # fmt: skip
                 self.notes.append(f"{where}: {key}: {', '.join(why)} statement; nothing written")
                 return
             tentative = md.weak
         when = self._when(sentence, f, at)
+        if f.form == "ended":
+            for item in self._items(f.attribute, f.value):
+                self._over(key, item, when, at, where)
+            return
         value = f.value
         if isinstance(value, str) and f.kind != "verbatim":
             value = canonical(self.rules, f.attribute or "", " ".join(value.split()).strip(" .,;:!?，。；：！？"))  # fmt: skip
@@ -142,6 +160,11 @@ class Extractor(PastValues):
                 if value is None:
                     self.notes.append(f"{where}: {key}: not a number of minutes; nothing written")
                     return
+        if f.form in ("at_least", "more"):  # a count said by an ordinal or "another"
+            value = self._count_value(key, f)
+            if value is None:
+                return
+            f = dataclasses.replace(f, form="")
         if f.form == "plan":  # a plan is tentative, and dated by the day it is meant for
             day = plan_date(f.date, at) if f.date else None
             if day is None or day <= at:
@@ -165,8 +188,10 @@ class Extractor(PastValues):
                 self._period(key, f, item, when, where)
             return
         if md.bygone and f.kind == "assert":
+            when = when or lasted(sentence[f.end : clause_end(sentence, f.end)], at)  # "… after five years"
+            ending = _ENDING.search(sentence, clause_start(sentence, f.value_start), f.value_start) is not None
             for item in self._items(f.attribute, value):
-                self._bygone(key, item, when, at, where)
+                self._bygone(key, item, when, at, where, ending)
             return
         start = when.start if when is not None else at
         kind = "invalidate" if f.kind == "invalidate" else "assert"
@@ -179,6 +204,8 @@ class Extractor(PastValues):
         for item in self._items(f.attribute, value) if kind == "assert" else [None]:
             self.emit(key, kind=kind, value=item, at=start, where=where, tentative=tentative,
                       body=body, change=change)  # fmt: skip
+        if kind == "assert" and not tentative:
+            self._recount(key, start, where)
 
     def _names(self, attribute: str | None) -> tuple[str, ...]:
         """What a slot is called: its name, labels and aliases (cached)."""
@@ -301,6 +328,10 @@ class Extractor(PastValues):
              polarity: str = "") -> None:  # fmt: skip
         """Add a statement (once per message) and update the extractor's view of the vault."""
         entity, attribute = key.split("/", 1)
+        if attribute == "relation":
+            self._persons.add(entity)
+        elif entity in self._relations:
+            self._related(entity)
         if kind == "assert" and value is not None and key in self._waiting:
             for dep in self._waiting.pop(key):
                 depends_on = _merge(depends_on, dep)
@@ -314,12 +345,23 @@ class Extractor(PastValues):
         slot = self.state.get(key)
         if kind == "invalidate":
             self._ended.append(key)
-            if slot is not None:
+            if slot is not None and isinstance(slot.value, list) and value is not None:
+                slot.value = [v for v in slot.value if not self.rules.same_value(attribute, v, value)] or None
+            elif slot is not None:
                 slot.value, slot.status, slot.was = None, "expired", slot.value
             return
         # What decide will keep, this view keeps too (BACKFILL and NOOP leave the value).
         if slot is None or keeps_value(slot.status, slot.valid_from, at, tentative=tentative) is None:
-            self.state[key] = Slot(value, "tentative" if tentative else "active", at)
+            if form == "unnamed" and slot is not None and slot.value is not None and slot.status != "expired":
+                return  # a name is known: "my husband" says nothing more
+            many = self.rules.attribute(attribute).cardinality == "many"
+            if many and slot is not None and isinstance(slot.value, list) and isinstance(value, str) and not form:
+                known = any(self.rules.same_value(attribute, v, value) for v in slot.value)
+                grown = list(slot.value) if known else [*slot.value, value]
+                self.state[key] = Slot(grown, "tentative" if tentative else "active", slot.valid_from or at)
+                return
+            held = [value] if many and isinstance(value, str) else value
+            self.state[key] = Slot(held, "tentative" if tentative else "active", at, kind=form or None)
 
 
 def _same(a: Statement, b: Statement, rules: Rules) -> bool:

@@ -34,6 +34,7 @@ ATTRIBUTE_KEYS = {
     "values",
     "extract",
     "invalidate",
+    "grammar",
 }
 TOPIC_KEYS = {"label", "aliases", "attributes"}
 DEPENDENCY_KEYS = {"id", "when", "then", "action", "value", "lookup", "ask"}
@@ -156,7 +157,11 @@ def test_attributes(pack: str) -> None:
             patterns = spec.get(key, [])
             assert isinstance(patterns, list), f"{where}: {key} must be a list"
             assert all(isinstance(p, str) and p for p in patterns), f"{where}: empty {key}"
-        assert spec.get("extract"), f"{where}: no extract patterns"
+        # A slot the grammar fills (rules.md#grammar-words) needs no patterns of its own: one
+        # with grammar words, a count another names, a person's `relation`.
+        counts = {g.get("count") for s in load(pack)["attributes"].values() for g in [s.get("grammar") or {}]}
+        filled = spec.get("grammar") or attr in counts or attr == "relation"
+        assert spec.get("extract") or filled, f"{where}: no extract patterns"
 
 
 @pytest.mark.parametrize("pack", PACKS)
@@ -177,6 +182,11 @@ def test_patterns_compile_with_a_value_group(pack: str) -> None:
 @pytest.mark.parametrize("pack", PACKS)
 def test_every_attribute_speaks_english_and_chinese(pack: str) -> None:
     for attr, spec in load(pack)["attributes"].items():
+        for dim, langs in spec.get("grammar", {}).items():
+            if isinstance(langs, dict):
+                assert {"en", "zh"} <= set(langs), f"{pack}:{attr}: grammar {dim} needs en and zh words"
+        if "extract" not in spec:
+            continue
         extract = spec["extract"]
         assert any(CJK.search(p) for p in extract), f"{pack}:{attr}: no Chinese pattern"
         assert any(p.startswith(("(?i)", "(?ix)")) for p in extract), (

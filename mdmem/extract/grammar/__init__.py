@@ -1,0 +1,34 @@
+"""The extractor's grammar: what a sentence says that a pattern cannot read.
+
+Patterns (rules.yaml `extract`) read one shape of sentence each. Some facts need grammar: the
+clause a subject governs ("Most evenings I squeeze in some swimming, sketching or a bit of
+cello"), a list, a name given in apposition or as an answer, another person's facts. These
+modules hold that grammar for English and Chinese, as small rules over clauses, in the manner
+of duckling's dimensions; the words that say which slot a finding fills are the pack's
+(`grammar:` on an attribute, docs/rules.md#grammar-words), so a pack extends what is read by
+adding words, not code.
+
+- `clauses`: the clauses whose subject is the speaker, and whether they say a habit;
+- `activities`: hobbies, habits, skills, and activities that ended;
+- `names`: the names and counts of what a person has, and the people in their life;
+- `people`: what is said of those people, re-voiced as theirs;
+- `preferences`: favourites and "my hobbies", and hobbies given as an answer.
+
+Every finder here returns `Found` candidates, weighed for mood and time like any other.
+"""
+
+from __future__ import annotations
+
+from mdmem.extract.candidates import Found, Resolver
+from mdmem.extract.grammar.activities import find_activities
+from mdmem.extract.grammar.lexicon import lexicon
+from mdmem.extract.grammar.names import find_members
+from mdmem.extract.grammar.preferences import find_favourites
+from mdmem.extract.values import tidy
+
+
+def find_grammar(sentence: str, resolver: Resolver) -> list[Found]:
+    """The grammar's candidates in one sentence of the speaker's."""
+    lex = lexicon(resolver.rules)
+    # Of two readings of one slot whose values overlap, the longer wins ("playing video games").
+    return tidy(find_members(sentence, lex, resolver) + find_activities(sentence, lex) + find_favourites(sentence, resolver))
