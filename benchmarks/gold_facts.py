@@ -17,7 +17,9 @@ the `personal` pack, sessions 1–5 one at a time in order, as `benchmarks/locom
 (d) holds every keyword, case-insensitively, as a substring of its text: the entity and the
     attribute as words, the attribute's English label, the value (for a statement with no value
     of its own, such as an ending, the values the fact holds and held in its history) and any
-    other text field a statement carries (an event's or plan's fields included).
+    other text field a statement carries (an event's or plan's fields included). The statements
+    one turn made of one fact are read together: "I enjoy chocolate and mixed berry flavours"
+    stores two items of one list, and the list holds both keywords.
 A statement that found the value already held (NOOP) counts: the fact is stored, and that turn
 said it. Dates are not part of recall; the report counts how many of the recalled gold facts
 with a resolved date got a statement dated within ±7 days of it (a month or a year: within it).
@@ -160,10 +162,13 @@ def run_conversation(conv: dict[str, Any], tmp: Path) -> dict[str, Any]:
             if dia is not None:
                 said.append({"st": st, "decision": decision, "dia": dia, "session": n})
     facts = vault.scan(refresh=True)[0]
+    together: dict[tuple[str, str], list[str]] = {}  # (turn, fact): what its statements said
     for s in said:
         fact = facts.get(s["st"].key)
         s["held"] = fact is not None and fact.status != "deleted"
-        s["text"] = statement_text(s["st"], fact, vault.rules)
+        together.setdefault((s["dia"], s["st"].key), []).append(statement_text(s["st"], fact, vault.rules))
+    for s in said:
+        s["text"] = " ".join(together[(s["dia"], s["st"].key)])
     return {"conversation": sid, "said": said, "turns": text_of, "facts": len(facts)}
 
 
