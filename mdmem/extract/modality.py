@@ -154,7 +154,7 @@ def mood(
     if _AMOUNT.match(sentence, value_start):
         window = _APPROX.sub("", window)  # "大概四十分钟", "about 15 minutes": a rounded amount, no hedge
     return Mood(
-        question=is_question(sentence),
+        question=is_question(sentence) and not _tagged(sentence, end),
         hypothetical=bool(_HYPOTHETICAL.search(sentence, 0, value_start)),
         negated=bool(_NEGATION.search(window)),
         hedged=bool(_HEDGE.search(window)),
@@ -166,6 +166,16 @@ def mood(
             _NO_LONGER.search(sentence[clause_start(sentence, start) : clause_end(sentence, end)])
         ),
     )
+
+
+# "Here's my new mansion - pretty cool huh?": a remark tagged on after a dash asks about it,
+# it does not ask whether it is so.
+_TAG = re.compile(r"\s*(?:\s[-–—]\s*|[—–]\s*)[^?!.]{0,40}[?？]\s*$")
+
+
+def _tagged(sentence: str, end: int) -> bool:
+    """Whether the sentence's question is only a remark tagged on after the statement."""
+    return not _QUESTION_START.match(sentence) and bool(_TAG.match(sentence, clause_end(sentence, end)))
 
 
 def _unnamed(sentence: str, value_start: int, names: tuple[str, ...]) -> str:

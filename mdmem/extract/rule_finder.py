@@ -18,6 +18,7 @@ from mdmem.extract.candidates import Found, Resolver
 from mdmem.extract.finder import Extraction, Finder
 from mdmem.extract.generic import find_generic
 from mdmem.extract.grammar import find_grammar
+from mdmem.extract.grammar.lexicon import lexicon
 from mdmem.extract.grammar.names import answered, named_next
 from mdmem.extract.grammar.people import Mention, voices
 from mdmem.extract.grammar.preferences import hobbies_answered
@@ -65,13 +66,14 @@ def rule_patterns(rules: Rules) -> PatternSet[tuple[str, str]]:
 def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: Resolver,
                     budget: Budget | None = None, asked: str = "",
                     topic: frozenset[str] = frozenset(),
-                    people: Mapping[str, str] | None = None) -> list[tuple[str, Found]]:  # fmt: skip
+                    people: Mapping[str, str] | None = None,
+                    last: str | None = None) -> list[tuple[str, Found]]:  # fmt: skip
     """(sentence, candidate) pairs of one message, in order: verbatim requests first, then per
     sentence the dependencies, forget requests, rule patterns, generic forms and the grammar's,
     then what the sentence says of other people; `asked` is the message before it, whose last
     sentence may ask what the first sentences answer; `topic` the slots the speaker's previous
     message spoke of ("半小时左右就到" after the commute); `people` the people the speaker spoke
-    of before (casefolded name → owner). Raises `guard.Runaway` when the message takes longer
+    of before (casefolded name → owner), `last` the one they spoke of last. Raises `guard.Runaway` when the message takes longer
     than `budget` (default: `MESSAGE_BUDGET`)."""
     budget = budget or Budget()
     out: list[tuple[str, Found]] = []
@@ -83,7 +85,7 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
         text = text[:a] + "\n" + text[b:]  # the kept text is not read for facts
     text = without_code(text)  # a pasted script is not the person speaking
     candidates = patterns.candidates(text.lower())
-    previous, last = None, None  # the sentence before, the person spoken of last
+    previous = None  # the sentence before
     question = sentences(asked)[-1] if asked.strip() else ""
     for n, sentence in enumerate(_sentences(text, budget)):
         if is_joke(sentence) and previous is not None:  # "I'm moving to Mars. Just kidding!"
@@ -143,7 +145,8 @@ def _find(sentence: str, candidates: list[tuple[tuple[str, str], Any]], resolver
         found, rules = [fix], []  # the sentence is the correction: nothing else in it is news
     found += rules
     found += [g for g in find_generic(sentence, resolver) if not _overlaps(g, rules)]
-    return found + [g for g in find_grammar(sentence, resolver) if not _said(g, found)]
+    things = frozenset(lexicon(resolver.rules).things.slot.values())
+    return found + [g for g in find_grammar(sentence, resolver) if not _said(g, found, things)]
 
 
 def _sentences(text: str, budget: Budget) -> Iterator[str]:
@@ -160,12 +163,14 @@ def _overlaps(g: Found, rules: list[Found]) -> bool:
     return any(g.start < r.end and r.start < g.end for r in rules)
 
 
-def _said(g: Found, found: list[Found]) -> bool:
+def _said(g: Found, found: list[Found], things: frozenset[str] = frozenset()) -> bool:
     """Whether a pattern or a generic form already read this value of this slot here (for a
     member said unnamed, any value of the slot: "My kids are Leo and Mia" names them)."""
     if g.form == "unnamed":
         return any(f.attribute == g.attribute for f in found)
-    if g.polarity:  # a favourite over words a pattern read as another slot ("My favorite game is CS:GO")
+    if g.attribute in things and any(f.attribute != g.attribute and f.start <= g.value_start < f.end for f in found):
+        return True  # words a pattern read as another slot ("My gym membership is Gold Plus")
+    if g.polarity:  # a favourite over another slot's value ("My favorite game is CS:GO")
         return any(isinstance(f.value, str) and f.value_start < g.end and g.value_start < f.value_start + len(f.value) for f in found)  # fmt: skip
     return any(f.attribute == g.attribute and (f.value == g.value or (f.value_start < g.end and g.value_start < f.end)) for f in found)  # fmt: skip
 
@@ -179,6 +184,7 @@ def extract(messages: list[Message], rules: Rules, facts: Mapping[str, Fact], *,
     slow: set[str] = set()  # rules.yaml patterns that ran away: not run again in this batch
     asked = ""  # the message before: a question it asks may be answered by the next
     topics: dict[str, frozenset[str]] = {}  # per speaker: the slots their last message spoke of
+    lasts: dict[str, str | None] = {}  # per speaker: the person they spoke of last
     for msg in messages:
         if is_human_role(msg.role):
             entity = entities.get(msg.speaker.casefold(), "user")
@@ -186,7 +192,7 @@ def extract(messages: list[Message], rules: Rules, facts: Mapping[str, Fact], *,
             try:
                 found = find_candidates(msg.text, patterns, ex.resolver, budget, asked=asked,
                                         topic=topics.get(entity, frozenset()),
-                                        people=ex.people_of(entity))  # fmt: skip
+                                        people=ex.people_of(entity), last=lasts.get(entity))  # fmt: skip
             except Runaway as e:
                 ex.notes.append(skipped_note(msg, e, rules))
                 asked = ""
@@ -199,6 +205,8 @@ def extract(messages: list[Message], rules: Rules, facts: Mapping[str, Fact], *,
                 )
                 found = found[:MAX_CANDIDATES]
             topics[entity] = frozenset(f.attribute for _, f in found if f.attribute)
+            spoken = [f.owner for _, f in found if f.attribute == "relation" and f.owner]
+            lasts[entity] = spoken[-1] if spoken else lasts.get(entity)
             ex.message(msg, entity, found, budget)
         asked = msg.text[-400:]  # its last sentence may ask; the rest names what is asked about
     return ex.result()

@@ -158,9 +158,9 @@ def test_attributes(pack: str) -> None:
             assert isinstance(patterns, list), f"{where}: {key} must be a list"
             assert all(isinstance(p, str) and p for p in patterns), f"{where}: empty {key}"
         # A slot the grammar fills (rules.md#grammar-words) needs no patterns of its own: one
-        # with grammar words, a count another names, a person's `relation`.
+        # with grammar words, a count another names, a person's `relation`, `habits`.
         counts = {g.get("count") for s in load(pack)["attributes"].values() for g in [s.get("grammar") or {}]}
-        filled = spec.get("grammar") or attr in counts or attr == "relation"
+        filled = spec.get("grammar") or attr in counts or attr in ("relation", "habits")
         assert spec.get("extract") or filled, f"{where}: no extract patterns"
 
 

@@ -12,7 +12,9 @@ adding words, not code.
 - `activities`: hobbies, habits, skills, and activities that ended;
 - `names`: the names and counts of what a person has, and the people in their life;
 - `people`: what is said of those people, re-voiced as theirs;
-- `preferences`: favourites and "my hobbies", and hobbies given as an answer.
+- `preferences`: favourites and "my hobbies", and hobbies given as an answer;
+- `things`: what a person owns or runs, and what they had as a child;
+- `habits`: routines and ways of relaxing, kept in the words said.
 
 Every finder here returns `Found` candidates, weighed for mood and time like any other.
 """
@@ -21,14 +23,21 @@ from __future__ import annotations
 
 from mdmem.extract.candidates import Found, Resolver
 from mdmem.extract.grammar.activities import find_activities
+from mdmem.extract.grammar.habits import HABITS, find_habits
 from mdmem.extract.grammar.lexicon import lexicon
 from mdmem.extract.grammar.names import find_members
 from mdmem.extract.grammar.preferences import find_favourites
+from mdmem.extract.grammar.things import find_things
 from mdmem.extract.values import tidy
+from mdmem.lang.detect import has_cjk
 
 
 def find_grammar(sentence: str, resolver: Resolver) -> list[Found]:
     """The grammar's candidates in one sentence of the speaker's."""
     lex = lexicon(resolver.rules)
     # Of two readings of one slot whose values overlap, the longer wins ("playing video games").
-    return tidy(find_members(sentence, lex, resolver) + find_activities(sentence, lex) + find_favourites(sentence, resolver))
+    found = find_members(sentence, lex, resolver) + find_activities(sentence, lex) + find_favourites(sentence, resolver, lex.activities)
+    if not has_cjk(sentence):
+        found += find_things(sentence, lex.things) if lex.things.slot else []
+        found += find_habits(sentence) if HABITS in resolver.rules.attributes else []
+    return tidy(found)

@@ -24,14 +24,15 @@ _ADV = r"(?:(?:also|still|really|just|usually|often|always|sometimes|regularly|m
 # Verbs after which a list of activities is what the speaker does (present or habitual).
 _DOING = re.compile(
     rf"^(?:['’](?:m|ve|d|re)|\s+(?:am|are|have|has|had|do|did|will|would|can))?\s+{_ADV}(?:off\s+to\s+)?"
-    r"(?P<v>(?:been\s+)?(?:doing|do|does|did|done|practi[cs](?:e|es|ed|ing)|squeez(?:e|es|ed|ing)\s+in|fit(?:s|ting)?\s+in|"
+    r"(?P<v>(?:been\s+)?(?:busy|doing|do|does|did|done|practi[cs](?:e|es|ed|ing)|squeez(?:e|es|ed|ing)\s+in|fit(?:s|ting)?\s+in|"
     r"get(?:s|ting)?\s+in|play(?:s|ed|ing)?|go(?:es|ing)?|went|gone|into|start(?:ed|ing)?|(?:took|taken|take|taking)\s+up|"
     r"pick(?:ed|ing)?\s+(?:back\s+)?up|(?:got|gotten|getting)\s+(?:back\s+)?into|train(?:s|ed|ing)?\s+in|learn(?:s|ed|t|ing)?|"
     r"took|taking|take)(?:\s+(?:doing|to\s+do|playing|to\s+play|practi[cs]ing|to\s+practi[cs]e|learning|to\s+learn))?)"
     r"\s+(?P<rest>.*)$",
     re.I | re.S,
 )
-_STRONG = re.compile(r"practi|up$|into$|start|learn|train", re.I)  # say outright it is a hobby
+_BASE = re.compile(rf"^(?:['’](?:re|ve)|\s+(?:do|will|would))?\s+{_ADV}(?=[a-z])", re.I)
+_STRONG = re.compile(r"practi|up$|into$|start|learn|train|busy", re.I)  # say outright it is a hobby
 _PAST = re.compile(r"^(?:did|done|went|gone|played|took|practi[cs]ed)$", re.I)
 _QUANT = re.compile(r"(?:(?:some|a\s+bit\s+of|a\s+little(?:\s+bit\s+of)?|a\s+lot\s+of|lots\s+of|plenty\s+of|loads\s+of|a\s+few|the|my|more|much|a|an)\s+)+", re.I)  # fmt: skip
 _SEP = re.compile(r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+|\s*/\s*)", re.I)
@@ -45,6 +46,8 @@ _USED_TO = re.compile(r"^\s+used\s+to\s+(?P<v>[a-z]+)(?P<rest>(?:\s+[a-z][\w'’
 _STOPPED = re.compile(
     rf"^(?:['’]ve|\s+have)?\s+{_ADV}(?:stopped|quit|gave\s+up|given\s+up)\s+(?P<rest>.*)$", re.I | re.S
 )
+_AT = re.compile(r"\s+(?P<p>(?:at|for)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+|a\s+local\s+)?(?:(?!(?:and|or|but|to)\b)[a-z][\w-]*\s+){0,2}(?P<head>(?!(?:and|or|but|to)\b)[a-z][\w-]*))(?![\w'’-])", re.I)  # fmt: skip
+_WHEN_HEADS = words("night nights weekend weekends work home times time least moment first noon dawn lunch once while bit years months weeks days hours minutes fun")
 _STOP_WHEN = re.compile(r",?\s+(?:but|and)\s+(?:I\s+)?(?:stopped|quit|gave\s+(?:it\s+)?up)(?:\s+(?:it|that))?\s+(?P<when>[^,.;!?]{3,30})", re.I)  # fmt: skip
 _PREP_TAIL = re.compile(r"\s+(?P<p>(?:in|at|with|on|for)\s+(?:a\s+|an\s+|the\s+|my\s+)?[a-z][a-z-]*)", re.I)
 # Skills: "I've done a lot of Go", "I speak Portuguese", "I code in Rust", "my marketing skills".
@@ -102,7 +105,42 @@ def _clause(sentence: str, c: Clause, lex: Lexicon) -> list[Found]:
         strong = bool(_STRONG.search(m["v"]))
         at = c.verb + m.start("rest") - (c.subject == "")
         return _items(sentence, at, c.end, lex.activities, strong=strong, go=verb.lower().startswith(("go", "went")))  # fmt: skip
+    if c.habitual and (m := _BASE.match(text)):  # "We usually watch movies, hike, and have game nights"
+        return _doings(sentence, c.verb + m.end() - (c.subject == ""), c.end, lex.activities)
     return []
+
+
+def _doings(sentence: str, pos: int, end: int, words: Words) -> list[Found]:
+    """A habitual list of verbs with their objects, each an activity the pack knows: "watch
+    movies" (watching movies), "hike" (hiking), "have game nights" (game nights)."""
+    out: list[Found] = []
+    while pos < end:
+        verb = _TOKEN.match(sentence, pos, end)
+        if verb is None:
+            break
+        v, after = verb.group().lower(), verb.end()
+        hit = None
+        if v in ("have", "play", "do", "host", "throw"):
+            hit = _word_at(sentence, _skip(sentence, after, end), end, words)
+        if hit is None and v.isalpha():  # "watch movies": read as "watching movies"
+            ing = gerund(v)
+            probe = ing + sentence[after : min(end, after + 40)]
+            hit = _word_at(probe, 0, len(probe), words)
+            if hit is not None:  # where the words end in the sentence itself
+                hit = (hit[0], after + hit[1] - len(ing), hit[2])
+        if hit is None or hit[2] is None:
+            break
+        out.append(Found(hit[2], hit[0], "assert", pos, pos, hit[1]))
+        sep = _SEP.match(sentence, hit[1], end)
+        if sep is None:
+            break
+        pos = sep.end()
+    return out
+
+
+def _skip(sentence: str, pos: int, end: int) -> int:
+    q = _QUANT.match(sentence, pos, end)
+    return q.end() if q else pos + len(sentence[pos:end]) - len(sentence[pos:end].lstrip())
 
 
 def _used_to(sentence: str, c: Clause, m: re.Match[str], lex: Lexicon) -> list[Found]:
@@ -143,6 +181,8 @@ def _items(sentence: str, pos: int, end: int, words: Words, *, strong: bool, go:
         value, stop, slot = hit
         if go and not value.endswith("ing"):
             break  # "I go to …": only "go swimming" names an activity
+        if (t := _AT.match(sentence, stop, end)) and t["head"].lower() not in _WHEN_HEADS:
+            value, stop = f"{value} {' '.join(t['p'].split())}", t.end()  # "volunteering at the shelter"
         out.append(Found(slot, value, "assert", pos, pos, stop))
         sep = _SEP.match(sentence, stop, end)
         if sep is None:

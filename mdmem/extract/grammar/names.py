@@ -44,8 +44,8 @@ NAMES = rf"{NAME}(?:(?:,? and |, | & ){NAME})*"
 _NOT_NOW = frozenset(["ex", "former", "future", "dream", "imaginary", "late", "would-be"])
 _MY = re.compile(r"(?<![\w'’-])(?P<det>[Mm]y|[Oo]ur)\s+(?P<np>[a-z])")
 _AFTER = re.compile(
-    rf"(?P<poss>['’]s\s+)|\s+(?P<name>{NAMES})|,\s+(?P<appos>{NAME})(?=\s*(?:,|$|[.!?;]))"
-    rf"|\s+(?:is\s+called|is\s+named|['’]s\s+called|['’]s\s+name\s+is|whose\s+name\s+is)\s+(?P<called>{NAME})"
+    rf"(?:\s+is\s+called|\s+is\s+named|['’]s\s+called|['’]s\s+name\s+is|,?\s+whose\s+name\s+is)\s+(?P<called>{NAME})"
+    rf"|(?P<poss>['’]s\s+)|\s+(?P<name>{NAMES})|,\s+(?P<appos>{NAME})(?=\s*(?:,|$|[.!?;]))"
 )
 _AND = re.compile(r"\s*(?:,|and|&)\s+(?:(?:my|our|the)\s+)?(?P<np>[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)(?![\w'’-])")
 _POSS = re.compile(r"['’]s\s+(?=[a-z])")
@@ -123,7 +123,11 @@ def _mine(sentence: str, start: int, at: int, members: Words, lex: Lexicon, owne
         if not person or owner is not None:
             return []
         who = _named_before(sentence, start) or noun
-        return _mine(sentence, start, after.end(), members, lex, owner=who)
+        theirs = _mine(sentence, start, after.end(), members, lex, owner=who)
+        if who == noun and not members.plural_said(noun):  # "my mom's house": she is spoken of
+            theirs = [Found(slot, None, "assert", start, at, end, form="unnamed"),
+                      Found("relation", noun, "assert", start, at, end, owner=noun), *theirs]  # fmt: skip
+        return theirs
     ordinal = next((_ORDINALS[t] for t in toks[:used] if t in _ORDINALS), None)
     name, value_at = _named_before(sentence, start), start
     if name is not None:

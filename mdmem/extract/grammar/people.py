@@ -31,7 +31,11 @@ _NOT_VERB = frozenset(["and", "or", "but", "who", "which", "that", "whose", "wit
 _HEAD = r"(?:^|(?<=[,;]\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bso\s))"  # where a clause's subject stands
 _PRONOUN = re.compile(_HEAD + r"(?P<p>[Hh]e|[Ss]he)(?=['’]s\s|\s)")
 _ZH_NEW_SUBJECT = re.compile(r"[，,](?=\s*(?:我|你|他|她))|[。；;！!？?]")
-_POSSESSIVE = re.compile(r"\b(?:[Hh]is|[Hh]er)\b")
+_POSSESSIVE = re.compile(r"\b(?:[Hh]is|[Hh]er)\b(?=\s+[a-z])")
+_SPEAKER = re.compile(r"\b(?:I|me|my|mine|we|us|our|you|your)\b|['’]m\b", re.I)
+_CLAUSE_END = re.compile(r"[,;!?.]")
+# Someone else in a clause (a name past its first word, a pronoun): whose "her" it is is unclear.
+_SOMEONE = re.compile(r"\b(?:[Hh]e|[Ss]he|[Tt]hey|him|them)\b|(?<=\s)[A-Z][a-z]+")
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,8 @@ def voices(sentence: str, mentions: list[Mention], known: Mapping[str, str], las
                 heads.append((owner, m.start(), m.end()))
     if last is not None:
         heads += [(last, m.start(), m.end()) for m in _PRONOUN.finditer(sentence)]
+    if last is not None and _POSSESSIVE.search(sentence):
+        yield from _theirs(sentence, last)
     for owner, _start, end in sorted(heads, key=lambda h: h[1]):
         v = _VERB.match(sentence, end)
         if v is None or v["verb"].lower() in _NOT_VERB - {"is", "'s"} or sentence[end : end + 2] in ("'s", "’s") and v["verb"] not in ("'s", "’s"):  # fmt: skip
@@ -81,6 +87,17 @@ def voices(sentence: str, mentions: list[Mention], known: Mapping[str, str], las
         rest = re.sub(r"\band\s+([a-z]+s)\b", lambda m: "and " + third_to_first(m[1]), rest)  # "… and works at …"
         text = f"I{v['adv']} {third_to_first(v['verb'])}{rest}".replace(" 'm", "'m").replace(" ’m", "’m")
         yield owner, _POSSESSIVE.sub(lambda p: "My" if p.group()[0].isupper() else "my", text)
+
+
+def _theirs(sentence: str, last: str) -> Iterator[tuple[str, str]]:
+    """ "reading was one of her hobbies": a clause of no one of the speaker's that speaks of the
+    person just spoken of as his/her is theirs ("… one of my hobbies", as they would say it)."""
+    start = 0
+    for stop in [*(m.start() for m in _CLAUSE_END.finditer(sentence)), len(sentence)]:
+        clause = sentence[start:stop]
+        start = stop + 1
+        if _POSSESSIVE.search(clause) and not _SPEAKER.search(clause) and not _SOMEONE.search(clause.strip()):
+            yield last, _POSSESSIVE.sub(lambda p: "My" if p.group()[0].isupper() else "my", clause.strip())
 
 
 def _zh(sentence: str, mentions: list[Mention], known: Mapping[str, str], last: str | None) -> Iterator[tuple[str, str]]:  # fmt: skip

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from mdmem.extract.candidates import Found, Resolver, words
+from mdmem.extract.grammar.lexicon import Words
 from mdmem.extract.kinds import PREFERENCE, TALK
 
 HOBBY = "hobby"
@@ -33,8 +34,8 @@ _ALWAYS = re.compile(
 )
 _ABOUT = re.compile(rf"(?<![\w'’])I(?:['’]m|\s+am)\s+(?:(?:so|really|totally|just|also)\s+)*(?:all\s+about|drawn\s+to|hooked\s+on|a\s+sucker\s+for|in\s+love\s+with)\s+{_NP}{_END}")  # fmt: skip
 _MY_HOBBIES = re.compile(
-    r"(?:^|(?<=[.;!?]\s))(?P<list>[A-Za-z][^.;!?]{2,80}?)\s+(?:is|are)\s+(?:also\s+|definitely\s+|probably\s+)?"
-    r"(?:one\s+of\s+|some\s+of\s+)?my\s+(?:main\s+|favou?rite\s+|biggest\s+|big\s+|new\s+|two\s+)?(?:hobby|hobbies|passions?)\b"
+    r"(?:^|(?<=[.,;!?]\s))(?P<list>[A-Za-z][^.,;!?]{2,80}?)\s+(?P<verb>is|are|was|were)\s+(?:also\s+|definitely\s+|probably\s+|always\s+)?"
+    r"(?:one\s+of\s+|some\s+of\s+)?my\s+(?:main\s+|favou?rite\s+|biggest\s+|big\s+|new\s+|two\s+|great\s+|true\s+|real\s+)?(?:hobby|hobbies|passions?)\b"
 )
 _AND = re.compile(r"\s+and\s+(?!(?:I|it|we|you|he|she|they|that|this|the|my|so|then)\b)(?P<y>[A-Za-z][\w-]*(?:\s+[a-z][\w-]*)?)(?=\s*(?:$|[.,;:!?]))")
 _ITEM = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)")
@@ -49,8 +50,9 @@ _FILLER = words("thing things stuff one ones way part")
 _VAGUE_DOING = words("being having getting doing going trying making feeling thinking seeing talking")
 
 
-def find_favourites(sentence: str, resolver: Resolver) -> list[Found]:
-    """Favourites, lifelong likes and "my hobbies" lists in one sentence."""
+def find_favourites(sentence: str, resolver: Resolver, activities: Words | None = None) -> list[Found]:
+    """Favourites, lifelong likes and "my hobbies" lists in one sentence (`activities`: the
+    pack's, which may stand in such a list as well as a doing: "Travel was her great passion")."""
     attrs = resolver.rules.attributes
     out: list[Found] = []
     low = sentence.lower()
@@ -64,7 +66,10 @@ def find_favourites(sentence: str, resolver: Resolver) -> list[Found]:
                     out.append(Found(PREFERENCE, value, "assert", m.start(), m.start("value"), end, polarity="like"))
     if HOBBY in attrs and "my" in low:
         for m in _MY_HOBBIES.finditer(sentence):
-            out += _list(m["list"], m.start("list"))
+            items = _list(m["list"], m.start("list"), activities)
+            if m["verb"] in ("was", "were"):  # "reading was one of her hobbies": one of the past
+                items = [Found(f.attribute, f.value, "invalidate", f.start, f.value_start, f.end, form="ended") for f in items]  # fmt: skip
+            out += items
     return out
 
 
@@ -77,15 +82,16 @@ def hobbies_answered(sentence: str, asked: str, resolver: Resolver) -> list[Foun
     return _list(m["list"], m.start("list")) if m else []
 
 
-def _list(text: str, at: int) -> list[Found]:
+def _list(text: str, at: int, activities: Words | None = None) -> list[Found]:
     out = []
     pos = 0
     for part in _ITEM.split(text):
         i = text.index(part, pos)
         pos = i + len(part)
         value = _phrase(part, doing=True)
-        if value is None or not re.match(r"(?i)[a-z]+ing\b", value):
-            return []  # "my hobbies" after a list of doings only, every item one
+        known = activities is not None and value is not None and activities.find(value) is not None
+        if value is None or not (known or re.match(r"(?i)[a-z]+ing\b", value)):
+            return []  # "my hobbies" after a list of doings (or known activities) only
         out.append(Found(HOBBY, value[0].lower() + value[1:], "assert", at, at + i, at + pos))
     return out
 
