@@ -29,9 +29,15 @@ class MemberCounts:
     # that a person merely mentioned ("my brother called") gets no folder of their own
     _relations: dict[str, tuple[str, str, str]]
 
+    _people: dict[str, tuple[int, dict[str, str]]]  # entity → (`_version` when worked out, people_of)
+    _version: int  # changes whenever `state` may have: each statement emitted or forgotten
+
     def people_of(self, entity: str) -> dict[str, str]:
         """The people `entity` has spoken of, by name (casefolded) → owner token: the names in
         its people slots (partner, siblings, friends …) and the persons it has facts of."""
+        cached = self._people.get(entity)
+        if cached is not None and cached[0] == self._version:
+            return cached[1]
         lex = lexicon(self.rules)
         out: dict[str, str] = {}
         for slot in sorted(lex.people):
@@ -41,6 +47,7 @@ class MemberCounts:
         prefix = "" if entity == "user" else f"{entity}-"
         for person in (e for e in self._persons if e.startswith(prefix) and e != entity):
             out.setdefault(person[len(prefix) :].replace("_", " "), person[len(prefix) :])
+        self._people[entity] = (self._version, out)
         return out
 
     _persons: set[str]  # entities with a relation: the people spoken of before

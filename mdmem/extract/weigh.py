@@ -59,6 +59,8 @@ class Extractor(PastValues, MemberCounts):
         self._slot_names: dict[str | None, tuple[str, ...]] = {}
         self._relations: dict[str, tuple[str, str, str]] = {}
         self._persons = {k.split("/", 1)[0] for k in self.state if k.endswith("/relation")}
+        self._people: dict[str, tuple[int, dict[str, str]]] = {}
+        self._version = 0
         self._waiting: dict[
             str, list[dict[str, Any]]
         ] = {}  # key → dependencies said before a value
@@ -259,6 +261,7 @@ class Extractor(PastValues, MemberCounts):
                 f"{where}: a forget request, but nothing said just before it to forget"
             )
             return
+        self._version += 1
         for key in dict.fromkeys(keys):
             # A value said and retracted in one ingest never reaches a file or the journal.
             self.out = [s for s in self.out if s.key != key]
@@ -328,6 +331,7 @@ class Extractor(PastValues, MemberCounts):
              polarity: str = "") -> None:  # fmt: skip
         """Add a statement (once per message) and update the extractor's view of the vault."""
         entity, attribute = key.split("/", 1)
+        self._version += 1
         if attribute == "relation":
             self._persons.add(entity)
         elif entity in self._relations:

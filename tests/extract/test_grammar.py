@@ -256,3 +256,38 @@ def test_third_person_verbs_become_the_speakers():
     assert [third_to_first(v) for v in ("lives", "studies", "watches", "is", "has", "moved", "goes")] == [
         "live", "study", "watch", "am", "have", "moved", "go",
     ]  # fmt: skip
+
+
+# --- the cue words that decide which forms run ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "We usually swim, hike and have game nights on Fridays.",  # verbs whose "-ing" the pack knows
+        "I've taken up bouldering and I'm really into it.",  # an "-ing" word the pack does not know
+        "We often go kayaking at weekends.",
+        "My marketing skills got me the job.",
+        "I used to sing in a choir but stopped last year.",
+        "I have 2 rabbits and a couple of cats.",
+        "We ended up naming her Juno.",
+        "I got a new pendant for my birthday.",
+        "I like to come to this spot by the water after work.",
+    ],
+)
+def test_the_cue_words_never_drop_a_reading_the_full_grammar_finds(sentence):
+    from mdmem.extract.candidates import Resolver
+    from mdmem.extract.grammar import find_grammar
+    from mdmem.extract.grammar.activities import find_activities
+    from mdmem.extract.grammar.habits import find_habits
+    from mdmem.extract.grammar.lexicon import lexicon
+    from mdmem.extract.grammar.names import find_members
+    from mdmem.extract.grammar.preferences import find_favourites
+    from mdmem.extract.grammar.things import find_things
+    from mdmem.extract.values import tidy
+
+    resolver, lex = Resolver(PERSONAL, set()), lexicon(PERSONAL)
+    every = find_members(sentence, lex, resolver) + find_activities(sentence, lex)
+    every += find_favourites(sentence, resolver, lex.activities) + find_things(sentence, lex.things) + find_habits(sentence)  # fmt: skip
+    assert tidy(every)  # the sentence says something
+    assert find_grammar(sentence, resolver) == tidy(every)

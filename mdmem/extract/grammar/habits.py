@@ -48,7 +48,7 @@ def find_habits(sentence: str) -> list[Found]:
                 value = _doing(m["value"])
                 if value:
                     out.append(Found(HABITS, value, "assert", m.start("value"), m.start("value"), m.end()))
-    if " to " in low:
+    if " to" in low and ("like" in low or "love" in low or "enjoy" in low):
         for m in _LIKE_TO.finditer(sentence):
             if m["verb"] in _NOT_HABIT or len(m["rest"].split()) < 2:
                 continue  # "I like to cook" is a preference (kinds.py); this takes longer doings

@@ -85,6 +85,10 @@ class Lexicon:
     skills: Words = field(default_factory=Words)
     things: Words = field(default_factory=Words)
     count: dict[str, str] = field(default_factory=dict)
+    # The words (as `tokens` reads them) of every activity and skill, and each verb whose
+    # "-ing" form one of them begins with ("swimming": swim): a sentence with none of them
+    # names no activity or skill the pack knows.
+    cues: frozenset[str] = frozenset()
 
     @property
     def empty(self) -> bool:
@@ -92,6 +96,21 @@ class Lexicon:
 
 
 _CACHE: dict[int, tuple[Rules, Lexicon]] = {}
+_TOKEN = re.compile(r"[a-z]+")
+
+
+def tokens(sentence: str) -> set[str]:
+    """The sentence's words, case-folded and cut at anything not a letter ("K-pop": k, pop)."""
+    return set(_TOKEN.findall(sentence.casefold()))
+
+
+def _cues(word: str) -> set[str]:
+    """A pack word's tokens, and for an "-ing" one every verb whose gerund it may be
+    (kinds.gerund backwards: "swimming" swimm/swim, "hiking" hik/hike, "lying" lie)."""
+    out = tokens(word)
+    for w in [w for w in out if w.endswith("ing")]:
+        out |= {w[:-3], w[:-3] + "e", w[:-4], w[:-4] + "ie"}
+    return out
 
 
 def lexicon(rules: Rules) -> Lexicon:
@@ -113,6 +132,7 @@ def lexicon(rules: Rules) -> Lexicon:
             lex.people.add(name)
         if g.count:
             lex.count[name] = g.count
+    lex.cues = frozenset(w for words in (lex.activities, lex.skills) for k in words.slot for w in _cues(k))
     if len(_CACHE) > 8:
         _CACHE.clear()
     _CACHE[id(rules)] = (rules, lex)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from mdmem.lang.detect import has_cjk
 
@@ -48,6 +49,12 @@ class Mention:
     end: int
 
 
+@lru_cache(maxsize=64)
+def _names_rx(names: tuple[str, ...]) -> re.Pattern[str]:
+    """One expression for the known names at the head of a clause (built once per set)."""
+    return re.compile(_HEAD + "(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")\b", re.I)
+
+
 def third_to_first(verb: str) -> str:
     """'lives' → 'live', 'studies' → 'study', 'is' → 'am', 'moved' → 'moved'."""
     low = verb.lower()
@@ -70,9 +77,10 @@ def voices(sentence: str, mentions: list[Mention], known: Mapping[str, str], las
         yield from _zh(sentence, mentions, known, last)
         return
     heads = [(m.owner, m.start, m.end) for m in mentions]
-    for name_cf, owner in known.items():
-        for m in re.finditer(rf"{_HEAD}{re.escape(name_cf)}\b", sentence, re.I):
-            if sentence[m.start()].isupper():
+    if known:
+        for m in _names_rx(tuple(sorted(known))).finditer(sentence):
+            owner = known.get(m.group().casefold())
+            if owner is not None and sentence[m.start()].isupper():
                 heads.append((owner, m.start(), m.end()))
     if last is not None:
         heads += [(last, m.start(), m.end()) for m in _PRONOUN.finditer(sentence)]
