@@ -1,6 +1,7 @@
 """Favourites and passions said as chat says them: "contemporary is my top pick", "my favourite
 is a park with a forest trail", "I've always liked Under Armour", "Playing video games and
-watching movies are my main hobbies", and the hobbies given in answer to "what do you enjoy
+watching movies are my main hobbies", "my passion for writing", "Besides writing, I also
+enjoy …", and the hobbies given in answer to "what do you enjoy
 doing?" ("Writing and hanging with friends!").
 
 A favourite is an item of the pack's preference slot (`likes`); what "my hobbies" names is an
@@ -37,12 +38,21 @@ _MY_HOBBIES = re.compile(
     r"(?:^|(?<=[.,;!?]\s))(?P<list>[A-Za-z][^.,;!?]{2,80}?)\s+(?P<verb>is|are|was|were)\s+(?:also\s+|definitely\s+|probably\s+|always\s+)?"
     r"(?:one\s+of\s+|some\s+of\s+)?my\s+(?:main\s+|favou?rite\s+|biggest\s+|big\s+|new\s+|two\s+|great\s+|true\s+|real\s+)?(?:hobby|hobbies|passions?)\b"
 )
+# "my passion for writing", "my main passion is painting"; "Besides writing, I also enjoy …"
+_PASSION = re.compile(
+    r"(?<![\w'’])[Mm]y\s+(?:main\s+|true\s+|real\s+|biggest\s+|big\s+|greatest\s+)?passion\s+(?:for|is)\s+"
+    r"(?P<list>[a-z][^.,;!?]{2,60}?)(?=\s*(?:$|[.,;:!?]|\s(?:because|since|so|but|which|that)\b))"
+)
+_BESIDES = re.compile(
+    r"^\s*(?:(?:Yeah|Yes|Oh|Well|Sure|And|But|Also)[,!]?\s+)?(?:Besides|Apart\s+from|Aside\s+from|Other\s+than)\s+"
+    r"(?P<list>[a-z][^.,;!?]{2,60}?),\s+I\s+(?:also\s+|really\s+)*(?:enjoy|love|like|do)\b"
+)
 _AND = re.compile(r"\s+and\s+(?!(?:I|it|we|you|he|she|they|that|this|the|my|so|then)\b)(?P<y>[A-Za-z][\w-]*(?:\s+[a-z][\w-]*)?)(?=\s*(?:$|[.,;:!?]))")
 _ITEM = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)")
 # What asks for someone's hobbies: "Anything else you enjoy doing?", "What do you do for fun?"
 _ASKS_HOBBY = re.compile(
     r"\byou\s+(?:\w+\s+)?(?:enjoy|like\s+to\s+do|love\s+to\s+do|do\s+for\s+fun|do\s+in\s+your\s+(?:free|spare)\s+time)"
-    r"|\b(?:your|any)\s+(?:other\s+)?(?:hobbies|hobby|passions?)\b|你(?:平时|业余|周末)?(?:喜欢|爱)(?:干|做)什么|你的爱好",
+    r"|\b(?:your|any)\s+(?:other\s+)?(?:hobbies|hobby|passions?)\b|\b(?:brings?|gives?)\s+you\s+joy\b|\bmakes?\s+you\s+happy\b|你(?:平时|业余|周末)?(?:喜欢|爱)(?:干|做)什么|你的爱好",
     re.I,
 )
 _REPLY = re.compile(r"^\s*(?P<list>[A-Z][a-z]+ing(?:\s+[a-z]+){0,3}(?:(?:,\s*|\s+and\s+|,\s*and\s+)[a-z]+ing(?:\s+[a-z]+){0,3}){0,3})\s*[!.]*\s*$")  # fmt: skip
@@ -64,6 +74,9 @@ def find_favourites(sentence: str, resolver: Resolver, activities: Words | None 
                     value, end = f"{value} and {more['y']}", more.end()
                 if value:
                     out.append(Found(PREFERENCE, value, "assert", m.start(), m.start("value"), end, polarity="like"))
+    if HOBBY in attrs and ("passion" in low or "besides" in low or "from" in low or "other than" in low):
+        for m in (*_PASSION.finditer(sentence), *_BESIDES.finditer(sentence)):
+            out += _list(m["list"], m.start("list"), activities)
     if HOBBY in attrs and "my" in low:
         for m in _MY_HOBBIES.finditer(sentence):
             items = _list(m["list"], m.start("list"), activities)
