@@ -66,6 +66,9 @@ def test_a_pack_without_grammar_words_reads_what_it_read_before():
         ("I go swimming every morning before work.", ["swimming"]),
         ("我每天晚上游泳、画画。", ["游泳", "画画"]),
         ("我最近开始学吉他了", ["吉他"]),
+        ("We usually watch movies, hike, and have game nights.", ["watching movies", "hiking", "game nights"]),
+        ("I'll keep pursuing my passion for writing.", ["writing"]),
+        ("Besides writing, I also enjoy a good film.", ["writing"]),
     ],
 )  # fmt: skip
 def test_habits_and_hobbies_said_as_life_are_hobbies(text, items):
@@ -84,6 +87,34 @@ def test_habits_and_hobbies_said_as_life_are_hobbies(text, items):
 )
 def test_an_outing_a_question_or_a_wish_is_no_hobby(text):
     assert [s for s in said(text) if s.attribute == "hobby"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "items"),
+    [
+        ("I'm trying to eat less processed food and sugary snacks.", ["eating less processed food", "eating less sugary snacks"]),
+        ("I've been cutting down on sugary snacks and eating more veggies.", ["cutting down on sugary snacks", "eating more veggies"]),
+        ("I'm reducing my soda and candy intake.", ["reducing my soda", "reducing my candy"]),
+        ("Reading a good fantasy book helps me escape.", ["reading a good fantasy book"]),
+        ("Sitting in that spot by the window gives me peace.", ["sitting in that spot by the window"]),
+    ],
+)  # fmt: skip
+def test_what_one_eats_on_purpose_and_what_calms_one_are_habits(text, items):
+    assert [(s.key, s.value) for s in said(text)] == [("user/habits", i) for i in items]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My doctor told me to go and eat more fruit.",  # someone else's advice
+        "Are you cutting down on sugar?",
+        "I'm not cutting down on anything.",
+        "It gives me peace.",  # no doing named
+        "My passion for the job is obvious.",  # no hobby in it
+    ],
+)
+def test_advice_a_question_or_a_denial_is_no_habit(text):
+    assert [s for s in said(text) if s.attribute in ("habits", "hobby")] == []
 
 
 def test_skills_keep_their_case_and_the_verb_go_is_no_language():
