@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
+from typer import core
 
 from mdmem.errors import MdmemError
 
@@ -20,9 +21,69 @@ app = typer.Typer(
     name="mdmem",
     help="Long-term memory about a person, kept as plain Markdown fact files.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
+    # Plain help and usage errors: no `<bool>` metavars, no rich markup eating "[forgotten]",
+    # no box drawn into a log file; click wraps help at whole words.
+    rich_markup_mode=None,
 )
+
+
+# --- `--help` in click's words: `--wait FLOAT`, `PATHS...`, never `<float>` or `<list[str]>` ---
+# Typer ≥ 0.20 names a type by its Python annotation and wraps a required argument in braces on
+# the usage line (`{paths}...`). Help says what to type, as click does. Older Typer versions
+# have none of these methods and write click's words already: nothing is changed there.
+
+_WORDS = {"str": "TEXT", "int": "INTEGER", "float": "FLOAT", "bool": "BOOLEAN", "path": "PATH",
+          "int range": "INTEGER", "float range": "FLOAT", "datetime": "DATETIME"}  # fmt: skip
+
+
+def _word(label: str) -> str:
+    inner = label.strip("<>")
+    while inner.startswith("list[") and inner.endswith("]"):  # a repeatable option: its item
+        inner = inner[5:-1]
+    if "|" in inner:
+        return f"[{inner}]"
+    return _WORDS.get(inner, inner.upper())
+
+
+def _display_type(original: Any) -> Any:
+    def display_type(self: Any, ctx: Any) -> str:
+        return _word(original(self, ctx))
+
+    return display_type
+
+
+def _argument_type(self: Any, ctx: Any) -> str | None:
+    return None  # an argument's name says what it is: `PATHS...`, as click writes it
+
+
+def _argument_name(self: Any) -> str:
+    name = self.metavar or self.name.upper()
+    return name + "..." if self.metavar is None and self.nargs != 1 else name
+
+
+def _usage_name(self: Any) -> str:
+    name = _argument_name(self)
+    return name if self.required else f"[{name}]"
+
+
+def _install_help_words() -> None:
+    """Patch Typer's help words, once; a Typer without them is left as it is."""
+    base = getattr(core, "_TyperParameter", None)
+    if base is None or getattr(base, "_mdmem_words", False) or not hasattr(base, "display_type"):
+        return
+    patches: list[tuple[Any, str, Any]] = [(base, "display_type", _display_type(base.display_type))]
+    if hasattr(core.TyperArgument, "_usage_display_name"):
+        patches += [(core.TyperArgument, "_usage_display_name", _usage_name),
+                    (core.TyperArgument, "_rich_display_name", _argument_name),
+                    (core.TyperArgument, "display_type_rich", _argument_type)]  # fmt: skip
+    for cls, name, fn in patches:
+        setattr(cls, name, fn)
+    base._mdmem_words = True
+
+
+_install_help_words()
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -92,7 +153,7 @@ def command(name: str | None = None, **kwargs: Any) -> Callable[[F], F]:
             try:
                 return fn(*args, **kw)
             except MdmemError as e:
-                typer.echo(f"Error: {e}", err=True)
+                err(f"Error: {e}")
                 raise typer.Exit(e.exit_code) from None
             except KeyboardInterrupt:
                 typer.echo("Interrupted.", err=True)
@@ -111,6 +172,65 @@ def open_vault(path: Path | None, wait: float = 10.0) -> Vault:
     v = Vault(path, wait=wait) if path is not None else Vault.find(wait=wait)
     v.report = lambda note: typer.echo(f"Recovered: {note}", err=True)  # a crash's leftovers
     return v
+
+
+def err(message: str) -> None:
+    """A line for stderr, after whatever stdout holds: in `>>log 2>&1` the two stay in order."""
+    import sys
+
+    sys.stdout.flush()
+    typer.echo(fit(message, sys.stderr), err=True)
+
+
+def say(message: str) -> None:
+    """A line of prose for stdout, wrapped at whole words on a terminal."""
+    import sys
+
+    typer.echo(fit(message, sys.stdout))
+
+
+def fit(text: str, stream: Any) -> str:
+    """`text` wrapped at whole words to the width of the terminal `stream` is, so that the
+    terminal never breaks a word in two; in a pipe or a log, as it is (one line, for grep)."""
+    import shutil
+    import textwrap
+
+    try:
+        tty = stream.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    width = shutil.get_terminal_size().columns
+    if not tty or all(len(line) <= width for line in text.split("\n")):
+        return text
+    return "\n".join(
+        textwrap.fill(line, width, subsequent_indent="  ", break_long_words=False,
+                      break_on_hyphens=False) if len(line) > width else line
+        for line in text.split("\n")
+    )  # fmt: skip
+
+
+def here_line(vault: Vault, line: str) -> str:
+    """A report line that starts with a vault path (`facts/user/a.md:3: …`), that path as
+    `here` shows it."""
+    path, sep, rest = line.partition(":")
+    if sep and path.split("/", 1)[0] in ("facts", "episodes", "rules.yaml", ".mdmem"):
+        return here(vault, path) + sep + rest
+    return line
+
+
+def here(vault: Vault, rel: str) -> str:
+    """A vault-relative path (a fact file, a source name like `../chats/a.md`) as the person
+    can open it from the current folder; anything else (`chatgpt:…`, `<stdin>`) as it is."""
+    import os
+
+    if not rel or rel.startswith("<") or Path(rel).is_absolute() or ":" in rel.split("/", 1)[0]:
+        return rel
+    full = os.path.normpath(vault.root / rel)
+    try:
+        shown = os.path.relpath(full)
+    except ValueError:  # another drive (Windows)
+        return full
+    return full if shown.count("..") > 2 and len(shown) > len(full) else shown
 
 
 def print_json(data: Any) -> None:

@@ -18,12 +18,15 @@ from mdmem.commands.app import (
     VaultOpt,
     WaitOpt,
     command,
+    err,
+    here_line,
     open_vault,
     print_json,
     report_result,
+    say,
 )
 from mdmem.errors import RefusedError
-from mdmem.lang.detect import pick_lang
+from mdmem.lang.detect import asked
 from mdmem.model.slug import split_key
 from mdmem.store.vault import Vault
 
@@ -201,25 +204,22 @@ def pending(
     as_json: JsonOpt = False,
 ) -> None:
     """List the questions waiting for the person."""
-    items = open_vault(vault).pending()
+    items = asked(open_vault(vault).pending(), lang.value if lang else None)
     if as_json:
-        print_json(items)
+        print_json({"pending": items})  # the shape of the MCP `pending` tool
         return
     if not items:
         typer.echo("Nothing pending.", err=True)
         return
     for p in items:
-        # The language the person used: the value's, else the value that changed upstream.
-        sample = " ".join(
-            str(x) for x in (p["value"], p["because"].get("old"), p["because"].get("new")) if x
-        )
-        q = pick_lang(p["question"], sample, lang.value if lang else None)
-        render.stdout.print(f"[yellow]{p['fact']}[/] ({p['status']}): {render.escape(q)}")
+        render.prose(f"[yellow]{p['fact']}[/] ({p['status']}): {render.escape(p['ask'])}")
     first = items[0]["fact"]
-    typer.echo(
+    if "/plan-" in first:  # a plan's question: did it happen?
+        err(f"Answer with `mdmem confirm {first} --keep` (it happened) or `--reject` (it did not).")
+        return
+    err(
         f"Answer with `mdmem confirm {first} VALUE` (the right value now), `--keep` (the value"
-        " shown still holds) or `--reject` (it no longer does).",
-        err=True,
+        " shown still holds) or `--reject` (it no longer does)."
     )
 
 
@@ -235,11 +235,14 @@ def graph(
         GraphFormat, typer.Option("--format", help="tree, mermaid or dot.")
     ] = GraphFormat.tree,
     vault: VaultOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Draw the dependency graph: declared in rules.yaml and learned from conversation."""
     v = open_vault(vault)
     g = v.graph()
-    if fmt is GraphFormat.mermaid:
+    if as_json:
+        print_json(render.graph_json(g, list(v.rules.attributes)))
+    elif fmt is GraphFormat.mermaid:
         typer.echo(render.graph_mermaid(g), nl=False)
     elif fmt is GraphFormat.dot:
         typer.echo(render.graph_dot(g), nl=False)
@@ -256,7 +259,7 @@ def check(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
         print_json([{"path": p.path, "line": p.line, "message": p.message} for p in problems])
     else:
         for p in problems:
-            typer.echo(str(p))
+            say(here_line(v, str(p)))
         if not problems:
             typer.echo(f"OK: {len(v.facts)} facts, rules valid.", err=True)
     if problems:

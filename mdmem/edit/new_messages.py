@@ -26,22 +26,24 @@ CONTEXT = 6  # earlier messages handed to the finder with the new ones, for what
 def applied_messages(vault: Vault, source: str) -> tuple[set[str], int]:
     """The content hashes of a source's applied messages, and how many messages the entries
     written before message identity existed covered (those count as applied by position)."""
-    hashes: set[str] = set()
-    legacy = 0
+    return applied_index(vault).get(source, (set(), 0))
+
+
+def applied_index(vault: Vault) -> dict[str, tuple[set[str], int]]:
+    """`applied_messages` of every source, from one read of the journal (an export's thousand
+    conversations are a thousand sources)."""
+    out: dict[str, tuple[set[str], int]] = {}
     for e in live_entries(vault.journal.records()):
         src = e.get("source") or {}
-        if (
-            not isinstance(src, dict)
-            or src.get("path") != source
-            or src.get("kind") != "transcript"
-        ):
+        if not isinstance(src, dict) or src.get("kind") != "transcript" or not isinstance(src.get("path"), str):  # fmt: skip
             continue
+        hashes, legacy = out.setdefault(src["path"], (set(), 0))
         ids = src.get("applied")
         if isinstance(ids, list):
             hashes.update(str(i).split(":", 1)[-1] for i in ids)
         elif isinstance(src.get("messages"), int):
-            legacy = max(legacy, src["messages"])
-    return hashes, legacy
+            out[src["path"]] = (hashes, max(legacy, src["messages"]))
+    return out
 
 
 @dataclass
@@ -52,14 +54,17 @@ class NewMessages:
     messages: list[Message]
     new: list[int]  # 1-based positions of the messages applied now
     ids: list[str]  # message_id of every message, by position
+    title: str | None = None  # an export's conversation title: it names the episode files
 
     @classmethod
-    def of(cls, vault: Vault, source: str, messages: list[Message]) -> NewMessages:
-        hashes, legacy = applied_messages(vault, source)
+    def of(cls, vault: Vault, source: str, messages: list[Message],
+           applied: tuple[set[str], int] | None = None, title: str | None = None) -> NewMessages:  # fmt: skip
+        """`applied`: the source's `applied_messages`, when the caller has them already."""
+        hashes, legacy = applied if applied is not None else applied_messages(vault, source)
         ids = [message_id(pos, m) for pos, m in enumerate(messages, 1)]
         new = [pos for pos, mid in enumerate(ids, 1)
                if pos > legacy and mid.split(":", 1)[1] not in hashes]  # fmt: skip
-        return cls(source, messages, new, ids)
+        return cls(source, messages, new, ids, title)
 
     def window(self) -> list[Message]:
         """The new messages, after a few earlier ones for context."""
@@ -101,7 +106,7 @@ class NewMessages:
         built = build_episodes(
             [(pos, self.messages[pos - 1]) for pos in self.new], source=self.source,
             digest=digest, default_date=default_date, journal_id=journal_id,
-            existing=existing, redact=redact,
+            existing=existing, redact=redact, title=self.title,
         )  # fmt: skip
         texts.update(built.ops)
         return sorted(texts.items()), redacted.notes + built.notes
@@ -113,7 +118,7 @@ class NewMessages:
             m = self.messages[pos - 1]
             if is_human_role(m.role) and m.text.strip():
                 rel = episode_file((m.time or default_date)[:10], self.source,
-                                   lambda r: read_text(vault.root / r))  # fmt: skip
+                                   lambda r: read_text(vault.root / r), self.title)  # fmt: skip
                 out[pos] = f"[[{rel.removesuffix('.md')}#^m{pos}]]"
         return out
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+from mdmem.edit import reload
 from mdmem.edit.edits import Action, Edit, EditPlan, keep_layout, plan_edits
 from mdmem.engine.decide import Plan
 from mdmem.errors import MdmemError, RulesError
@@ -27,7 +28,7 @@ from mdmem.store.manifest import Manifest
 from mdmem.store.snapshot import Snapshot
 from mdmem.store.snapshot_entry import Entry, decode
 from mdmem.store.vault import PASSAGES_FILE, ExtraOps, Problem, Vault
-from mdmem.store.walk import stat_sig
+from mdmem.store.walk import EMPTY_PROBLEM, empty_written, stat_sig
 
 ATTEMPTS = 3  # a file saved again while sync planned is planned again
 
@@ -114,8 +115,10 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
             source = {"kind": "edit", "files": files}
             rels = [f"facts/{c.key}.md" for c in planned.plan.changes]
             expect = {rel: e.sha if (e := snap.entries.get(rel)) else None for rel in rels}
+            theirs: dict[str, str] = {}  # the person's texts patched: for a save from an old buffer
             result.entry = vault.apply(planned.plan, command="sync", source=source, expect=expect,
-                                       extra=_in_their_layout(vault, edits, planned.plan))  # fmt: skip
+                                       extra=_in_their_layout(vault, edits, planned.plan, theirs))  # fmt: skip
+            reload.save(vault.meta, theirs, vault.manifest.data, reload.load(vault.meta))
         elif planned.adopt or result.baseline is not None:
             vault.manifest.save()
         if relink and not unlinked:
@@ -147,21 +150,24 @@ def _reindex_episodes(vault: Vault, result: SyncResult) -> None:
         index.close()
 
 
-def _in_their_layout(vault: Vault, edits: list[Edit], plan: Plan) -> ExtraOps:
+def _in_their_layout(vault: Vault, edits: list[Edit], plan: Plan, theirs: dict[str, str]) -> ExtraOps:  # fmt: skip
     """The edited files mdmem must change, patched in the person's own layout (after the
     canonical writes of the same transaction, so these bytes are the ones that land).
     Built when `Vault.apply` asks, once it has set every fact's links: the patch must carry
-    them, or the file would not hold what the journal records."""
+    them, or the file would not hold what the journal records. The person's texts patched
+    are added to `theirs`."""
 
     def ops(_entry_id: str) -> list[tuple[str, str | None]]:
         final = {c.key: c.after for c in plan.changes}
         out: list[tuple[str, str | None]] = []
         for e in edits:
             after = final.get(e.key)
-            if e.now is not None and after is not None and e.kind in ("changed", "new"):
+            saved = e.as_saved
+            if saved is not None and after is not None and e.kind in ("changed", "new"):
                 text = read_text(vault.root / e.rel)
                 if text is not None:
-                    out.append((e.rel, keep_layout(text, e.now, after)))
+                    out.append((e.rel, keep_layout(text, saved, after)))
+                    theirs[e.rel] = text
         for c in plan.changes:  # relinked by new rules: only the links change, in their layout too
             text = read_text(vault.root / f"facts/{c.key}.md") if c.decision == links.DECISION else None
             if text is not None and c.before is not None and c.after is not None:
@@ -179,6 +185,7 @@ def find_edits(vault: Vault, snap: Snapshot, written: dict[str, str]) -> list[Ed
     if all(written.get(rel) == sha for rel, sha in shas.items()) and all(r in shas for r in ours):
         return edits
     differ = [(rel, e) for rel, e in snap.entries.items() if written.get(rel) != e.sha]
+    patched = reload.load(vault.meta) if differ else {}
     deleted = sorted(rel for rel in ours if rel not in snap.entries)
     snap.load_rows(vault.root, [rel for rel, _ in differ] + deleted)  # just these are needed
     for rel, entry in differ:
@@ -193,10 +200,18 @@ def find_edits(vault: Vault, snap: Snapshot, written: dict[str, str]) -> list[Ed
         now = decode(entry.good[1])
         base = entry.parsed(mine) if mine is not None else None
         kind = "new" if mine is None else "changed"
+        stale = reload.merged(patched.get(rel), mine, base, now, rel) if base is not None else None
+        if stale is not None:  # an editor's old buffer saved over mdmem's patch of it
+            edits.append(Edit(rel, now.key, kind, at, base, stale, entry.sha, seen=now))
+            continue
         edits.append(Edit(rel, now.key, kind, at, base, now, entry.sha))
     today = vault.now[:10]
     # The manifest records episodes too (ingest writes them): only fact files are edits here.
-    for rel in deleted:
+    emptied = set(empty_written(vault.root, deleted))
+    for rel in sorted(emptied):  # emptied, not deleted: reported, never taken for a forget
+        key = rel[len("facts/") : -len(".md")]
+        edits.append(Edit(rel, key, "broken", today, problem=EMPTY_PROBLEM, sha=sha256(b"")))
+    for rel in (r for r in deleted if r not in emptied):
         gone = snap.gone.get(rel)
         base = gone.parsed(written[rel]) if gone is not None else None
         edits.append(Edit(rel, rel[len("facts/") : -len(".md")], "deleted", today, base))

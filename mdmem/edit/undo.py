@@ -9,6 +9,7 @@ from mdmem.engine.cascade import Change
 from mdmem.engine.decide import Plan
 from mdmem.errors import RefusedError
 from mdmem.model.factfile import Fact, from_mapping
+from mdmem.store.journal import live_entries
 from mdmem.store.journal_change import backward, body_before, fact_digest, is_compact
 from mdmem.store.vault import Result, Vault
 
@@ -132,6 +133,15 @@ def undo(vault: Vault, entry_id: str, *, dry_run: bool = False) -> Result:
     with vault.lock:
         vault.recover()
         entry = find_entry(vault, entry_id)
+        undone_by = [e for e in live_entries(vault.journal.records())
+                     if (e.get("source") or {}).get("kind") == "undo"
+                     and (e.get("source") or {}).get("undoes") == entry["id"]]  # fmt: skip
+        if undone_by:
+            by = undone_by[-1]["id"]
+            raise RefusedError(
+                f"journal entry {entry['id']} is already undone (by {by}); "
+                f"`mdmem undo {by}` puts it back"
+            )
         facts, _problems = vault.scan(refresh=True)
         plan = plan_undo(vault, entry, facts)
         if dry_run:

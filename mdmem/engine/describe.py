@@ -10,7 +10,7 @@ from mdmem.model.factfile import Fact
 from mdmem.model.periods import added_history
 
 # A fact's kind → the words for it (lang/documents.py); `plan` takes the value.
-SHAPE_WORDS = {"none": "shape_none", "unnamed": "shape_unnamed", "plan": "shape_plan"}
+SHAPE_WORDS = {"none": "shape_none", "unnamed": "shape_unnamed", "event": "shape_event", "plan": "shape_plan"}
 
 
 def show_value(fact: Fact | None) -> str:
@@ -24,7 +24,9 @@ def show_value(fact: Fact | None) -> str:
     if v is None:
         return doc("value_unknown")
     text = ", ".join(_item(fact, i) for i in v) if isinstance(v, list) else v
-    return doc("shape_plan", value=text) if fact.kind == "plan" else text
+    if fact.kind == "plan":
+        return doc("shape_plan_done" if fact.fulfilled_by else "shape_plan", value=text)
+    return text
 
 
 def _item(fact: Fact, item: str) -> str:

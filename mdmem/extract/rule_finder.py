@@ -30,6 +30,7 @@ from mdmem.extract.guard import (
     pieces,
     without_code,
 )
+from mdmem.extract.happenings import find_happenings
 from mdmem.extract.modality import is_joke, is_question, sentences
 from mdmem.extract.prefilter import PatternSet
 from mdmem.extract.requests import find_correction, find_dependencies, find_forget, find_verbatims
@@ -119,7 +120,6 @@ def _theirs(said: str, patterns: PatternSet[tuple[str, str]], resolver: Resolver
             owner: str) -> list[Found]:  # fmt: skip
     """What another person's clause, re-voiced as theirs, says of them (never a request)."""
     found = _find(said, patterns.candidates(said.lower()), resolver, budget)
-    found += [g for g in find_grammar(said, resolver) if not _said(g, found)]
     return [replace(f, owner=owner) for f in found
             if f.kind in ("assert", "invalidate") and f.attribute and f.attribute != "relation" and not f.owner]  # fmt: skip
 
@@ -140,13 +140,25 @@ def _find(sentence: str, candidates: list[tuple[tuple[str, str], Any]], resolver
             date = m.groupdict().get("date")
             rules.append(Found(attr, value, kind, m.start(), vs, m.end(), date=date))
     rules = tidy(rules)
+    grammar = find_grammar(sentence, resolver)
+    # Events and plans (extract/happenings.py). "I moved to Shanghai": the slot's change tells it
+    # (and the timeline shows it), not an event too; so does a hobby taken up or given up ("I
+    # started surfing five years ago": the hobby, held since then).
+    lex = lexicon(resolver.rules)
+    doings = {*lex.activities.slot.values(), *lex.skills.slot.values()}
+    read = rules + [g for g in grammar if g.attribute in doings]
+    life = find_happenings(sentence, resolver.rules.grammar, [(r.start, r.end) for r in read])
+    life = [f for f in life if f.form != "event" or not _overlaps(f, read)]
+    if sets := {a for f in life if f.happening for a, _ in f.happening.sets}:
+        # "I accepted an offer from X, starting in May": the plan, not X as the employer today
+        rules = [r for r in rules if not (r.attribute in sets and r.kind == "assert")]
     found = find_dependencies(sentence, resolver) + find_forget(sentence, resolver)
     if (fix := find_correction(sentence)) is not None:
         found, rules = [fix], []  # the sentence is the correction: nothing else in it is news
-    found += rules
+    found += rules + life
     found += [g for g in find_generic(sentence, resolver) if not _overlaps(g, rules)]
-    things = frozenset(lexicon(resolver.rules).things.slot.values())
-    return found + [g for g in find_grammar(sentence, resolver) if not _said(g, found, things)]
+    things = frozenset(lex.things.slot.values())
+    return found + [g for g in grammar if not _said(g, found, things)]
 
 
 def _sentences(text: str, budget: Budget) -> Iterator[str]:

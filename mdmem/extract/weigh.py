@@ -19,7 +19,7 @@ from mdmem.extract.candidates import Found, Resolver, canonical, slot_names
 from mdmem.extract.dates import When, find_when, minutes, parse_date
 from mdmem.extract.finder import Extraction
 from mdmem.extract.guard import UNREAD, Budget
-from mdmem.extract.kinds import plan_date
+from mdmem.extract.life_statements import LifeWeigher, life_kind
 from mdmem.extract.members import MemberCounts
 from mdmem.extract.modality import Mood, clause_end, clause_start, mood, said_as_change
 from mdmem.extract.past import PastValues, Slot, lasted
@@ -50,6 +50,7 @@ class Extractor(PastValues, MemberCounts):
             for k, f in facts.items() if f.status != "deleted"
         }  # fmt: skip
         self.out: list[Statement] = []
+        self.lives = LifeWeigher(facts)
         self.notes: list[str] = []
         self.errors: list[str] = []
         self._last: dict[str, list[str]] = {}  # entity → keys said in its previous message
@@ -132,6 +133,10 @@ class Extractor(PastValues, MemberCounts):
         if f.attribute == "relation" and f.owner and isinstance(f.value, str):
             self._relate(key, f.value, at, where)  # written with the person's first fact
             return
+        if life_kind(f) is not None:  # an event or a plan, weighed by its grammar (life_statements.py)
+            for st in self.lives.take(f, sentence, owner, at, f"{self.path}#{where}", self.notes):
+                self.add(st)
+            return
         tentative = False
         md = Mood()
         if f.kind != "verbatim":
@@ -167,14 +172,6 @@ class Extractor(PastValues, MemberCounts):
             if value is None:
                 return
             f = dataclasses.replace(f, form="")
-        if f.form == "plan":  # a plan is tentative, and dated by the day it is meant for
-            day = plan_date(f.date, at) if f.date else None
-            if day is None or day <= at:
-                self.notes.append(f"{where}: {key}: a plan with no date to come; nothing written")
-                return
-            self.emit(key, kind="assert", value=value, at=day, where=where, tentative=True,
-                      body=f"Learned from {self.path} on {at}.", form="plan")  # fmt: skip
-            return
         if f.form == "unnamed" and any(s.key == key and s.kind == "forget" for s in self.out):
             return  # "please forget my partner": the words of the request state nothing
         if f.form in ("none", "unnamed") or f.polarity:
@@ -324,6 +321,15 @@ class Extractor(PastValues, MemberCounts):
             return attribute
         others = sorted(k for k in self.state if k.split("/", 1)[1] == attribute)
         return others[0] if len(others) == 1 else attribute
+
+    def add(self, st: Statement) -> None:
+        """Add a statement made whole elsewhere (an event, a plan), once per message."""
+        self._version += 1
+        if st.entity in self._relations:  # a person's first fact: how they are related, first
+            self._related(st.entity)
+        if not any(_same(old, st, self.rules) for old in self.out[-8:]):
+            self.out.append(st)
+            self._current.append(st.key)
 
     def emit(self, key: str, *, kind: str, value: Value, at: str, where: str,
              tentative: bool = False, body: str = "", depends_on: tuple[dict[str, Any], ...] = (),

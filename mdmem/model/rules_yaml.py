@@ -12,6 +12,7 @@ from mdmem.errors import RulesError, SlugError
 from mdmem.files import read_required
 from mdmem.model.dag import find_cycle
 from mdmem.model.factfile import ACTIONS
+from mdmem.model.grammar import read_grammar
 from mdmem.model.lexicon import parse_grammar
 from mdmem.model.rules import (
     ATTR_KEYS,
@@ -132,6 +133,7 @@ def rules_from_mapping(data: Any, path: str = "rules.yaml", *, lazy: bool = Fals
         raise v.error(data, "dependencies", "must be a list of {when, then, action} mappings")
     for i, dep in enumerate(deps):
         rules.dependencies.append(v.dependency(dep, deps, i, rules))
+    rules.grammar = read_grammar(data.get("grammar"), data, v.error, rules.attributes)
     cycle = find_cycle((d.when, d.then) for d in rules.dependencies)
     if cycle:
         first = next(d for d in rules.dependencies if (d.when, d.then) == (cycle[0], cycle[1]))

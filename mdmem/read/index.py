@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from mdmem.errors import MdmemError
+from mdmem.model import life
 from mdmem.model.factfile import Fact, parse
 from mdmem.model.fastparse import parse_canonical
 from mdmem.model.slug import check_slug
@@ -334,8 +335,10 @@ class Index:
         for col, values in (("attribute", attributes), ("entity", entities)):
             if values is not None:
                 vals = sorted(set(values))
-                sql += f" AND {col} IN ({','.join('?' * len(vals))})"
-                args += vals
+                # `events`, `plans` name a family: every event-…, plan-… fact (model/life.py)
+                globs = [life.PREFIX[k] + "*" for k, slot in life.FAMILY_SLOT.items() if slot in vals and col == "attribute"]
+                sql += f" AND ({col} IN ({','.join('?' * len(vals))}){' OR attribute GLOB ?' * len(globs)})"
+                args += vals + globs
         if numbered is not None:
             sql += " AND (attribute = ? OR attribute GLOB ?)"
             args += [numbered, numbered + "_[0-9]*"]

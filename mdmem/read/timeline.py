@@ -15,6 +15,7 @@ from typing import Any
 
 from mdmem.errors import MdmemError
 from mdmem.model.factfile import Fact, from_mapping
+from mdmem.model.life import FIELDS, family, fields_of
 from mdmem.model.periods import added_history, instant, periods
 
 KINDS = ("stated", "derived", "uncertain", "expired", "deleted", "confirmed")
@@ -44,7 +45,10 @@ class Event:
     backfilled: bool = False
     redacted: bool = False
     seq: int = -1  # the journal entry's position: ties on a day keep the order things happened
-    shape: str | None = None  # the fact's kind after the change: none | unnamed | plan
+    shape: str | None = None  # the fact's kind after the change: none | unnamed | event | plan
+    # An event's or a plan's own fields after the change (when, when_said, due, where, with,
+    # fulfilled_by …: model/life.py), or for a plan called off, the ones it had.
+    detail: dict[str, Any] = field(default_factory=dict)
     children: list[Event] = field(default_factory=list)
 
     @property
@@ -63,6 +67,7 @@ class Event:
             "recorded": self.recorded, "journal_id": self.journal_id,
             "backfilled": self.backfilled, "redacted": self.redacted, "caused_by": caused_by,
             **({"shape": self.shape} if self.shape else {}),
+            **({"detail": self.detail} if self.detail else {}),
         }  # fmt: skip
 
 
@@ -173,7 +178,7 @@ def _journal_event(
             return ev
         return None
     ev.status, ev.source, ev.value = after.status, after.source, after.value
-    ev.shape = after.kind
+    ev.shape, ev.detail = _life(after)
     why = after.uncertain_because or {}
     if decision == "BACKFILL":
         # The event is the earlier value that was added, not the (unchanged) current one.
@@ -208,8 +213,8 @@ def _file_events(fact: Fact, prefix: str) -> list[Event]:
         out.append(Event(f"{prefix}:{n}", p.start or fact.recorded_at or "", fact.key,
                          "derived" if derived else "stated", p.value, previous, status, p.source,
                          cause=(fact.derived_from or {}).get("fact") if derived and p.current else None,
-                         recorded=fact.recorded_at or "",
-                         shape=fact.kind if p.current else None))  # fmt: skip
+                         recorded=fact.recorded_at or "", shape=fact.kind if p.current else None,
+                         detail=fields_of(fact) if p.current else {}))  # fmt: skip
         previous = p.value
     why = fact.uncertain_because or {}
     if fact.status in ("uncertain", "expired"):
@@ -224,6 +229,15 @@ def _file_events(fact: Fact, prefix: str) -> list[Event]:
     return out
 
 
+def _life(fact: Fact) -> tuple[str | None, dict[str, Any]]:
+    """(kind, its own fields) of a fact after a change; a plan called off is still a plan, its
+    fields taken from the history entry that archived it."""
+    if fact.kind is None and family(fact.attribute) and fact.status == "expired" and fact.history:
+        last = fact.history[-1]
+        return family(fact.attribute), {k: last[k] for k in (*FIELDS, "reason") if last.get(k)}
+    return fact.kind, fields_of(fact)
+
+
 def _redact(heads: list[Event], facts: Mapping[str, Fact], present: set[str]) -> None:
     """Blank every value of a forgotten fact up to its (last) deletion."""
     events = [e for h in heads for e in (h, *h.children)]
@@ -236,4 +250,5 @@ def _redact(heads: list[Event], facts: Mapping[str, Fact], present: set[str]) ->
         gone = e.fact not in present or (fact is not None and fact.status == "deleted")
         if gone or (e.fact in last_delete and e.seq <= last_delete[e.fact]) or e.redacted:
             e.value = e.previous = None
+            e.detail = {}
             e.redacted = True

@@ -20,8 +20,10 @@ from mdmem.edit import forget as forgetting
 from mdmem.engine import describe
 from mdmem.errors import MdmemError
 from mdmem.extract.transcript import normalize_time
-from mdmem.lang.detect import pick_lang
+from mdmem.lang.detect import asked
 from mdmem.model.slug import check_slug, split_key
+from mdmem.server.args import DryRunArg, FactArg
+from mdmem.server.corrections import Corrections
 from mdmem.server.messages import as_transcript
 from mdmem.store.journal import recent_entries
 from mdmem.store.vault import Vault
@@ -29,19 +31,11 @@ from mdmem.store.vault import Vault
 _CALL = threading.local()  # the vaults the tool call running in this thread opened
 MAX_TEXT = 1_000_000  # characters a `remember` call may carry: a long conversation, not a dump
 
-FactArg = Annotated[
-    str,
-    Field(
-        description="The fact: 'attribute' (about the user) or 'entity/attribute', e.g. 'home_city' or 'user/home_city'.",
-        max_length=200,
-    ),
-]
 DayArg = Annotated[str | None, Field(description="A day written YYYY-MM-DD.", max_length=10)]
 EntityArg = Annotated[
     str | None,
     Field(description="Only this entity (default: all; 'user' is the person).", max_length=64),
 ]
-DryRunArg = Annotated[bool, Field(description="Say what would change; write nothing.")]
 
 
 class BadArgument(MdmemError):
@@ -69,7 +63,7 @@ def present(vault: Vault) -> set[str]:
     return {f"{p.parent.name}/{p.stem}" for p in vault.fact_files()}
 
 
-class Memory:
+class Memory(Corrections):
     """One vault served to agents; `wait` bounds how long a write waits for the vault lock."""
 
     def __init__(self, root: Path | str, wait: float = 10.0) -> None:
@@ -122,7 +116,7 @@ class Memory:
         ] = None,
         dry_run: DryRunArg = False,
     ) -> dict[str, Any]:
-        """Store what the person said (a message or a conversation). Statements become facts; dependent facts cascade. Returns the decisions and cascades. Assistant turns are never taken as facts, and nothing in the text is obeyed as an instruction."""
+        """Store what the person said (a message or a conversation). Statements become facts; dependent facts cascade. Returns what changed, one line per fact (`changes`), and the journal id `undo` takes. Assistant turns are never taken as facts, and nothing in the text is obeyed as an instruction."""
         from mdmem.edit.ingest import ingest_text
 
         v = self.vault()
@@ -134,7 +128,7 @@ class Memory:
                 raise BadArgument(f"date {e}") from None
         transcript, read_as = as_transcript(text, speaker, day)
         result = ingest_text(v, transcript, source="mcp:remember", date=day, dry_run=dry_run)
-        return {"read_as": read_as, **result.to_json()}
+        return {"read_as": read_as, **result.compact_json()}
 
     def set_fact(
         self,
@@ -152,7 +146,7 @@ class Memory:
         """State a fact as if the person said it (for a clear correction); dependents cascade."""
         entity, attribute = split_key(fact)
         result = self.vault().set(attribute, value, entity=entity, date=_day(date, "date"),
-                                  dry_run=dry_run, tentative=tentative)  # fmt: skip
+                                  dry_run=dry_run, tentative=tentative, source="mcp")  # fmt: skip
         return describe.result_json(result)
 
     def forget(
@@ -275,14 +269,7 @@ class Memory:
         ] = None,
     ) -> dict[str, Any]:
         """The questions waiting for the person (facts in doubt after a change), oldest first. Raise one gently when it fits the conversation; record the answer with `confirm`."""
-        items = self.vault().pending()
-        for p in items:
-            sample = " ".join(
-                str(x) for x in (p["value"], p["because"].get("old"), p["because"].get("new")) if x
-            )
-            q = p["question"]
-            p["ask"] = pick_lang(q, sample, lang) if isinstance(q, dict) else str(q)
-        return {"pending": items}
+        return {"pending": asked(self.vault().pending(), lang)}
 
     def timeline(
         self,

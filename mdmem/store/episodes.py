@@ -44,6 +44,7 @@ def build_episodes(
     journal_id: str | None,
     existing: Callable[[str], str | None],
     redact: Iterable[str] = (),
+    title: str | None = None,
 ) -> EpisodeOps:
     """The episode files for newly applied human messages, (position, message) in order.
 
@@ -61,10 +62,10 @@ def build_episodes(
             by_day.setdefault((m.time or default_date)[:10], []).append((pos, m))
     out = EpisodeOps()
     for day, items in sorted(by_day.items()):
-        rel = episode_file(day, source, existing)
+        rel = episode_file(day, source, existing, title)
         text = existing(rel)
         try:
-            ep = parse(text, rel) if text is not None else Episode(source, digest, day, [])
+            ep = parse(text, rel) if text is not None else Episode(source, digest, day, [], title=title)  # fmt: skip
         except FactFileError as e:
             out.notes.append(f"{e}; its new messages were not added, fix the file by hand")
             continue
@@ -81,9 +82,10 @@ def build_episodes(
     return out
 
 
-def episode_file(day: str, source: str, existing: Callable[[str], str | None]) -> str:
+def episode_file(day: str, source: str, existing: Callable[[str], str | None],
+                 title: str | None = None) -> str:  # fmt: skip
     """The episode file of a source's day; another source's file of that day is left alone."""
-    rel = episode_path(day, source)
+    rel = episode_path(day, source, title)
     text = existing(rel)
     if text is not None and _source_of(text) not in (None, source):
         rel = rel.removesuffix(".md") + f"-{sha256(source)[:6]}.md"

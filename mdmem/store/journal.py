@@ -178,13 +178,16 @@ def _scrub(entry: dict[str, Any], key: str) -> dict[str, Any]:
 def recent_entries(
     journal: Journal, *, limit: int | None = None, fact: str | None = None
 ) -> list[dict[str, Any]]:
-    """Journal entries newest first (only those touching `fact` when given), each change cut
-    to its fact, decision, cause and the value and status before and after."""
+    """Journal entries newest first, each change cut to its fact, decision, cause and the value
+    and status before and after; with `fact`, only the entries touching it, and of each only
+    that fact's changes (`mdmem log ATTRIBUTE` prints that attribute's rows)."""
     out: list[dict[str, Any]] = []
     for entry in journal.entries():
         changes = [c for c in entry.get("changes") or [] if isinstance(c, dict)]
-        if fact is not None and not any(c.get("fact") == fact for c in changes):
-            continue
+        if fact is not None:
+            changes = [c for c in changes if c.get("fact") == fact]
+            if not changes:
+                continue
         out.append(
             {
                 "id": entry.get("id"),

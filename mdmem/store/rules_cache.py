@@ -20,6 +20,7 @@ from typing import Any
 from mdmem.errors import RulesError
 from mdmem.files import atomic_write, read_required, sha256
 from mdmem.model.factfile import ACTIONS
+from mdmem.model.grammar import from_plain as grammar_from_plain
 from mdmem.model.lexicon import DIMENSIONS, Grammar
 from mdmem.model.rules import CARDINALITIES, STABILITIES, Attribute, Dependency, Rules, Topic
 from mdmem.model.rules_yaml import parse_rules
@@ -28,7 +29,7 @@ CACHE_FILE = "rules.cache.json"
 FORMAT = 2  # 2: attributes carry their grammar words
 # The modules whose code decides whether a rules text validates and what it becomes: a cache
 # written by other code (another mdmem version, a local change) is foreign.
-_VALIDATORS = ("rules", "rules_yaml", "lexicon", "vocab", "yaml_nodes", "slug", "dag", "factfile", "yaml_text")
+_VALIDATORS = ("rules", "rules_yaml", "lexicon", "vocab", "yaml_nodes", "slug", "dag", "factfile", "yaml_text", "grammar")
 
 
 @cache
@@ -111,13 +112,14 @@ def to_plain(rules: Rules) -> dict[str, Any]:
                    for t in rules.topics.values()],
         "dependencies": [[d.when, d.then, d.action, d.value, d.lookup, d.ask, d.id, d.line]
                          for d in rules.dependencies],
+        "grammar": rules.grammar.to_plain() if rules.grammar is not None else None,
     }  # fmt: skip
 
 
 def from_plain(data: Any, path: str) -> Rules:
     """Rules from `to_plain`'s form, every value checked; ValueError for anything else."""
-    _need(isinstance(data, dict) and set(data) == {"attributes", "topics", "dependencies"})
-    rules = Rules(path=path)
+    _need(isinstance(data, dict) and set(data) == {"attributes", "topics", "dependencies", "grammar"})
+    rules = Rules(path=path, grammar=grammar_from_plain(data["grammar"]))
     for row in _rows(data["attributes"], 9):
         name, label, aliases, stability, cardinality, values, extract, invalidate, grammar = row
         _need(stability in STABILITIES and cardinality in CARDINALITIES)
@@ -128,6 +130,7 @@ def from_plain(data: Any, path: str) -> Rules:
             extract_patterns=_texts(extract), invalidate_patterns=_texts(invalidate), path=path,
             grammar=None if grammar is None else _grammar(grammar),
         )  # fmt: skip
+    _need(rules.grammar is None or all(a in rules.attributes for a in rules.grammar.sets))
     for name, label, aliases, attributes in _rows(data["topics"], 4):
         names = _texts(attributes)
         _need(all(a in rules.attributes for a in names) and name not in rules.topics)

@@ -72,7 +72,7 @@ def commit(
     base = os.fspath(root)
     for rel, _ in ops:
         data = current(f"{base}/{rel}")
-        seen = sha256(data) if data is not None else None
+        seen = sha256(data) if data else None  # an empty note (Obsidian's click) is no file
         if expect is not None and rel in expect and seen != expect[rel]:
             raise WriteConflict(rel)
         try:

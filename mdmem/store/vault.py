@@ -40,7 +40,7 @@ from mdmem.store.manifest import Manifest
 from mdmem.store.packs import pack_path
 from mdmem.store.rules_cache import load_rules_cached
 from mdmem.store.snapshot import SAVE_AFTER, Snapshot
-from mdmem.store.walk import fact_files
+from mdmem.store.walk import EMPTY_PROBLEM, empty_written, fact_files
 from mdmem.temps import remove_temps
 
 DEFAULT_ENTITY = "user"
@@ -186,28 +186,10 @@ class Vault:
         return Graph(self.rules, self.facts)
 
     def pending(self) -> list[dict[str, Any]]:
-        """Questions waiting for the person: doubtful facts, oldest change first."""
-        from mdmem.engine.cascade import plain_question
+        """Questions waiting for the person (engine/pending.py), oldest change first."""
+        from mdmem.engine.pending import pending
 
-        out: list[dict[str, Any]] = []
-        for key, fact in sorted(self.facts.items()):
-            why: dict[str, Any] = fact.uncertain_because or {}
-            if fact.status not in ("uncertain", "tentative") and not (
-                fact.status == "expired" and why
-            ):
-                continue
-            q = why.get("question") or plain_question(fact, self.rules)
-            out.append(
-                {
-                    "fact": key,
-                    "status": fact.status,
-                    "value": fact.value,
-                    "because": why,
-                    "question": q,
-                }
-            )
-        out.sort(key=lambda p: (str(p["because"].get("changed_at", "")), p["fact"]))
-        return out
+        return pending(self.facts, self.rules, self.now[:10])
 
     def check(self) -> list[Problem]:
         """Every problem with the rules, the fact files and the learned graph."""
@@ -221,6 +203,7 @@ class Vault:
         self._rules = rules
         snap = self._refreshed()  # reads no fact but those a dependency cycle can pass through
         problems, facts = [*unfinished, *(Problem(*p) for p in snap.problems())], snap.cycle_facts()
+        problems += [Problem(rel, None, EMPTY_PROBLEM) for rel in empty_written(self.root, self.manifest.data)]
         # Rules' edges alone cannot close a cycle (validation refuses one); learned ones can.
         cycle = Graph(rules, facts).cycle() if any(f.depends_on for f in facts.values()) else None
         if cycle:
@@ -244,15 +227,17 @@ class Vault:
         source: dict[str, Any] | None = None,
         dry_run: bool = False,
         extra: ExtraOps | None = None,
+        today: str | None = None,
     ) -> Result:
-        """Decide and apply statements as one journaled batch (nothing written on dry_run)."""
+        """Decide and apply statements as one journaled batch (nothing written on dry_run);
+        with `today`, plans past their day become uncertain in the same batch (ingest, sync)."""
         for st in statements:
             refuse_long(st)
         with self.lock, paused_gc():  # a batch builds plans, texts and records: all acyclic
             self.recover()
             facts, problems = self.scan(refresh=True)
             now = self.now
-            plan = plan_statements(facts, self.rules, statements, now=now)
+            plan = plan_statements(facts, self.rules, statements, now=now, today=today)
             expect = self.read_shas([f"facts/{c.key}.md" for c in plan.changes])
             refuse_broken(plan, problems)
             if any(c.after is not None and c.after.depends_on for c in plan.changes):
@@ -307,11 +292,11 @@ class Vault:
         )
 
     def set(self, attribute: str, value: str | list[str], *, entity: str = DEFAULT_ENTITY, date: str | None = None,
-            dry_run: bool = False, tentative: bool = False) -> Result:  # fmt: skip
-        """The person states a value, as if said (`mdmem set`)."""
+            dry_run: bool = False, tentative: bool = False, source: str = "cli") -> Result:  # fmt: skip
+        """The person states a value, as if said (`mdmem set`; `source`: `mcp` for an agent's)."""
         at = date or self.now[:10]
-        st = self.statement(attribute, entity, value=value, at=at, source="cli", tentative=tentative,
-                            body=f"Stated with `mdmem set` on {at}.")  # fmt: skip
+        how = "with `mdmem set`" if source == "cli" else f"through {source} (`set`)"
+        st = self.statement(attribute, entity, value=value, at=at, source=source, tentative=tentative, body=f"Stated {how} on {at}.")  # fmt: skip
         return self.say([st], command="set", dry_run=dry_run)
 
     def forget(
@@ -379,6 +364,11 @@ class Vault:
         if fact is None or fact.status == "deleted":
             raise RefusedError(f"there is no {entity}/{attribute} to confirm")
         at = self.now[:10]
+        if value is not None and fact.kind == "plan":
+            raise RefusedError(
+                f"{fact.key} is a plan: answer with --keep (it happened) or --reject (it did not);"
+                " a changed plan is told like any plan, or edited in its file"
+            )
         if value is not None:
             st = self.statement(attribute, entity, value=value, at=at, source="cli")
         else:

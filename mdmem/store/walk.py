@@ -48,8 +48,9 @@ def walk(root: Path, entities: Iterable[str] | None = None) -> list[Folder]:
     folders and their files in name order.
 
     Hidden folders and names `is_fact_name` rejects (editors' swap, backup and temporary files)
-    are skipped, and so is anything that is not a regular file; a file or folder removed while
-    we look is simply gone.
+    are skipped, and so is anything that is not a regular file, and an empty file: the note
+    Obsidian creates when a link to a fact not known yet is clicked (`empty_written` finds
+    those mdmem had written). A file or folder removed while we look is simply gone.
     """
     folders = entity_folders(root) if entities is None else sorted(set(entities))
     out: list[Folder] = []
@@ -70,7 +71,7 @@ def walk(root: Path, entities: Iterable[str] | None = None) -> list[Folder]:
                     st = os.stat(name, dir_fd=fd)  # relative to the folder: no path walk per file
                 except FileNotFoundError:
                     continue
-                if stat.S_ISREG(st.st_mode):
+                if stat.S_ISREG(st.st_mode) and st.st_size:
                     names.append(name)
                     sigs.append((st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino))
         finally:
@@ -105,8 +106,29 @@ def stat_paths(root: Path, rels: Iterable[str]) -> Iterator[tuple[str, Sig]]:
             st = os.stat(f"{base}/{rel}")  # a str path: no pathlib per file
         except (FileNotFoundError, NotADirectoryError):
             continue
-        if stat.S_ISREG(st.st_mode):
+        if stat.S_ISREG(st.st_mode) and st.st_size:
             yield rel, sig_of(st)
+
+
+EMPTY_PROBLEM = (
+    "is empty: mdmem wrote this fact here before; restore it (git, or `mdmem undo` of the "
+    "entry that last wrote it), or delete the file to forget the fact"
+)
+
+
+def empty_written(root: Path, written: Iterable[str]) -> list[str]:
+    """The fact files mdmem wrote that are empty now: emptied, not an Obsidian placeholder,
+    so neither skipped in silence nor taken for a deletion."""
+    out = []
+    for rel in written:
+        if rel.startswith("facts/"):
+            try:
+                st = os.stat(root / rel)
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode) and not st.st_size:
+                out.append(rel)
+    return sorted(out)
 
 
 def fact_files(root: Path) -> list[Path]:

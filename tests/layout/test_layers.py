@@ -19,6 +19,7 @@ LAYERS = [
     {"store"},
     {"read"},
     {"edit"},
+    {"batch"},
     {"eval"},
     {"server"},
     {"commands"},

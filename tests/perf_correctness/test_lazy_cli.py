@@ -27,8 +27,10 @@ def test_table_matches_the_registered_commands() -> None:
 
 def test_help_lists_every_command() -> None:
     text = help_text()
+    flat = " ".join(text.split())
     for name, (_, short) in COMMANDS.items():
-        assert f"  {name} " in text and short in text
+        assert f"  {name} " in text and short in flat
+    assert all(len(line) <= 80 for line in text.splitlines())  # wrapped at words, never cut
 
 
 def _modules_after(*args: str) -> set[str]:

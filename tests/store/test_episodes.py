@@ -55,7 +55,7 @@ def test_a_rerun_writes_nothing_and_a_deleted_paragraph_stays_deleted(tmp_path: 
     _write(tmp_path, _build(tmp_path).ops)
     assert _build(tmp_path).ops == []  # the same messages again: already there
     path = tmp_path / "episodes/2023/2023-05-08-chat.md"
-    kept = path.read_text("utf-8").split("\n**Caroline** · 2023-05-08T13:56:00 ^m3")[0]
+    kept = path.read_text("utf-8").split("\n**Caroline** · 2023-05-08T13:56:00\n\nPowerful.")[0]
     path.write_text(kept, "utf-8")
     # The transcript grew by one message: only that one is passed (ingest knows which it applied).
     grown = CHAT + "Melanie: And the channel is #aurora-core.\n"

@@ -106,6 +106,7 @@ def find_members(sentence: str, lex: Lexicon, resolver: Resolver) -> list[Found]
 
 
 _NP = re.compile(r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}")
+_SAYS = re.compile(r"\s+(?:(?:always|keeps|still|just|also)\s+)?(?:says?|said|saying|thinks?|thought|believes?|tells?|told|wants?|wanted|insists?|reckons?)\b")
 
 
 def _mine(sentence: str, start: int, at: int, members: Words, lex: Lexicon, owner: str | None = None) -> list[Found]:  # fmt: skip
@@ -138,7 +139,8 @@ def _mine(sentence: str, start: int, at: int, members: Words, lex: Lexicon, owne
     out: list[Found] = []
     if name is None:
         # "our kids are our future" is as often everyone's: an unnamed member needs "my"
-        if owner is None and sentence[start] in "Mm" and (members.plural_said(noun) or not ordinal):
+        # "whatever my sister says": what she says is the point, not that she is
+        if owner is None and sentence[start] in "Mm" and (members.plural_said(noun) or not ordinal) and not _SAYS.match(sentence, end):
             out.append(Found(slot, None, "assert", start, at, end, form="unnamed"))
             if person and not members.plural_said(noun):  # "my mom": she has facts of her own
                 out.append(Found("relation", noun, "assert", start, at, end, owner=noun))

@@ -31,6 +31,8 @@ _VERB = re.compile(r",?(?P<adv>(?:\s+(?:also|still|now|just|recently|finally|alr
 _NOT_VERB = frozenset(["and", "or", "but", "who", "which", "that", "whose", "with", "from", "to", "of", "in", "at", "for", "on", "is's"])
 _HEAD = r"(?:^|(?<=[,;]\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bso\s))"  # where a clause's subject stands
 _PRONOUN = re.compile(_HEAD + r"(?P<p>[Hh]e|[Ss]he)(?=['’]s\s|\s)")
+_ME_AND = re.compile(r"(?<![\w'’])(?:[Mm]e|I)\s+and\s+$")
+_AND_ME = re.compile(r"\s+and\s+(?:I|me)\b")
 _ZH_NEW_SUBJECT = re.compile(r"[，,](?=\s*(?:我|你|他|她))|[。；;！!？?]")
 _POSSESSIVE = re.compile(r"\b(?:[Hh]is|[Hh]er)\b(?=\s+[a-z])")
 _SPEAKER = re.compile(r"\b(?:I|me|my|mine|we|us|our|you|your)\b|['’]m\b", re.I)
@@ -86,7 +88,9 @@ def voices(sentence: str, mentions: list[Mention], known: Mapping[str, str], las
         heads += [(last, m.start(), m.end()) for m in _PRONOUN.finditer(sentence)]
     if last is not None and _POSSESSIVE.search(sentence):
         yield from _theirs(sentence, last)
-    for owner, _start, end in sorted(heads, key=lambda h: h[1]):
+    for owner, start, end in sorted(heads, key=lambda h: h[1]):
+        if _ME_AND.search(sentence, max(0, start - 8), start) or _AND_ME.match(sentence, end):
+            continue  # "Me and my husband went …": the speaker's own clause, the husband is with them
         v = _VERB.match(sentence, end)
         if v is None or v["verb"].lower() in _NOT_VERB - {"is", "'s"} or sentence[end : end + 2] in ("'s", "’s") and v["verb"] not in ("'s", "’s"):  # fmt: skip
             continue
