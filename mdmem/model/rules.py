@@ -13,10 +13,9 @@ from mdmem.errors import RulesError
 from mdmem.lang.detect import has_cjk
 from mdmem.model import life
 from mdmem.model.grammar import Grammar
-from mdmem.model.lexicon import Grammar as AttributeGrammar
 
 TOP_KEYS = {"version", "vocab", "attributes", "topics", "dependencies", "grammar"}
-ATTR_KEYS = {"label", "aliases", "stability", "cardinality", "values", "extract", "invalidate", "grammar"}
+ATTR_KEYS = {"label", "aliases", "stability", "cardinality", "values", "extract", "invalidate"}
 TOPIC_KEYS = {"label", "aliases", "attributes"}
 DEP_KEYS = {"id", "when", "then", "action", "value", "lookup", "ask"}
 STABILITIES = ("low", "medium", "high")
@@ -40,7 +39,6 @@ class Attribute:
     invalidate_patterns: tuple[str, ...] = ()
     declared: bool = True
     path: str = field(default="rules.yaml", compare=False)  # for errors only
-    grammar: AttributeGrammar | None = None  # the words the extractor's grammar reads (model/lexicon.py)
 
     def label_for(self, lang: str) -> str:
         return self.label.get(lang) or self.label.get("en") or self.name.replace("_", " ")
@@ -104,7 +102,7 @@ class Rules:
     topics: dict[str, Topic] = field(default_factory=dict)
     dependencies: list[Dependency] = field(default_factory=list)
     path: str = "rules.yaml"
-    grammar: Grammar | None = None  # the words events and plans are read with (model/grammar.py)
+    grammar: Grammar | None = None  # the words the grammar of life reads (model/grammar.py)
     # Defaults made for attributes no rule names, kept: a cascade asks for each several times.
     _undeclared: dict[str, Attribute] = field(default_factory=dict, compare=False, repr=False)
     # attribute -> the dependencies into it, for the dependency count it was built at

@@ -13,7 +13,6 @@ from mdmem.files import read_required
 from mdmem.model.dag import find_cycle
 from mdmem.model.factfile import ACTIONS
 from mdmem.model.grammar import read_grammar
-from mdmem.model.lexicon import parse_grammar
 from mdmem.model.rules import (
     ATTR_KEYS,
     CARDINALITIES,
@@ -120,10 +119,6 @@ def rules_from_mapping(data: Any, path: str = "rules.yaml", *, lazy: bool = Fals
     v.mapping(attrs, data, "attributes")
     for name, spec in attrs.items():
         rules.attributes[name] = v.attribute(name, spec, attrs)
-    for name, attr in rules.attributes.items():  # a count names a slot that holds one number
-        count = attr.grammar.count if attr.grammar else None
-        if count and (count not in rules.attributes or rules.attributes[count].cardinality != "one"):
-            raise v.error(attrs[name]["grammar"], "count", f"attribute {name!r}: grammar 'count' must name a declared one-valued attribute, not {count!r}")  # fmt: skip
     topics = data.get("topics") or {}
     v.mapping(topics, data, "topics")
     for name, spec in topics.items():
@@ -225,7 +220,6 @@ class _Validator:
             extract_patterns=extract,
             invalidate_patterns=invalidate,
             path=self.path,
-            grammar=parse_grammar(spec.get("grammar"), lambda k, msg: self.error(spec.get("grammar") if k else spec, k or "grammar", f"attribute {name!r}: {msg}")),
         )  # fmt: skip
         if not self.lazy:  # compiled to validate them: keep them (no second compile on use)
             attr.__dict__["extract"], attr.__dict__["invalidate"] = extract_rx, invalidate_rx

@@ -20,16 +20,16 @@ from typing import Any
 from mdmem.errors import RulesError
 from mdmem.files import atomic_write, read_required, sha256
 from mdmem.model.factfile import ACTIONS
+from mdmem.model.grammar import DIMENSIONS
 from mdmem.model.grammar import from_plain as grammar_from_plain
-from mdmem.model.lexicon import DIMENSIONS, Grammar
 from mdmem.model.rules import CARDINALITIES, STABILITIES, Attribute, Dependency, Rules, Topic
 from mdmem.model.rules_yaml import parse_rules
 
 CACHE_FILE = "rules.cache.json"
-FORMAT = 2  # 2: attributes carry their grammar words
+FORMAT = 2  # 2: the grammar carries the words of habits, names and people (names … things, counts)
 # The modules whose code decides whether a rules text validates and what it becomes: a cache
 # written by other code (another mdmem version, a local change) is foreign.
-_VALIDATORS = ("rules", "rules_yaml", "lexicon", "vocab", "yaml_nodes", "slug", "dag", "factfile", "yaml_text", "grammar")
+_VALIDATORS = ("rules", "rules_yaml", "vocab", "yaml_nodes", "slug", "dag", "factfile", "yaml_text", "grammar")
 
 
 @cache
@@ -104,8 +104,7 @@ def to_plain(rules: Rules) -> dict[str, Any]:
     return {
         "attributes": [
             [a.name, a.label, list(a.aliases), a.stability, a.cardinality,
-             [list(g) for g in a.values], list(a.extract_patterns), list(a.invalidate_patterns),
-             None if a.grammar is None else [a.grammar.words, a.grammar.count]]
+             [list(g) for g in a.values], list(a.extract_patterns), list(a.invalidate_patterns)]
             for a in rules.attributes.values()
         ],
         "topics": [[t.name, t.label, list(t.aliases), list(t.attributes)]
@@ -120,17 +119,18 @@ def from_plain(data: Any, path: str) -> Rules:
     """Rules from `to_plain`'s form, every value checked; ValueError for anything else."""
     _need(isinstance(data, dict) and set(data) == {"attributes", "topics", "dependencies", "grammar"})
     rules = Rules(path=path, grammar=grammar_from_plain(data["grammar"]))
-    for row in _rows(data["attributes"], 9):
-        name, label, aliases, stability, cardinality, values, extract, invalidate, grammar = row
+    for row in _rows(data["attributes"], 8):
+        name, label, aliases, stability, cardinality, values, extract, invalidate = row
         _need(stability in STABILITIES and cardinality in CARDINALITIES)
         _need(name not in rules.attributes)
         rules.attributes[_text(name)] = Attribute(
             name=name, label=_textmap(label), aliases=_texts(aliases), stability=stability,
             cardinality=cardinality, values=tuple(_texts(g) for g in _list(values)),
             extract_patterns=_texts(extract), invalidate_patterns=_texts(invalidate), path=path,
-            grammar=None if grammar is None else _grammar(grammar),
         )  # fmt: skip
-    _need(rules.grammar is None or all(a in rules.attributes for a in rules.grammar.sets))
+    g = rules.grammar
+    _need(g is None or all(a in rules.attributes for d in DIMENSIONS for a in g.dimension(d)))
+    _need(g is None or all(a in rules.attributes and c in rules.attributes for a, c in g.counts.items()))
     for name, label, aliases, attributes in _rows(data["topics"], 4):
         names = _texts(attributes)
         _need(all(a in rules.attributes for a in names) and name not in rules.topics)
@@ -145,13 +145,6 @@ def from_plain(data: Any, path: str) -> Rules:
         ))  # fmt: skip
     return rules
 
-
-def _grammar(x: Any) -> Grammar:
-    words, count = _rows([x], 2)[0]
-    _need(isinstance(words, dict) and set(words) <= set(DIMENSIONS))
-    _need(count is None or isinstance(count, str))
-    _need(all(isinstance(langs, dict) for langs in words.values()))
-    return Grammar({d: {_text(lang): _texts(ws) for lang, ws in langs.items()} for d, langs in words.items()}, count)  # fmt: skip
 
 
 def _need(ok: bool) -> None:

@@ -5,7 +5,7 @@ clause a subject governs ("Most evenings I squeeze in some swimming, sketching o
 cello"), a list, a name given in apposition or as an answer, another person's facts. These
 modules hold that grammar for English and Chinese, as small rules over clauses, in the manner
 of duckling's dimensions; the words that say which slot a finding fills are the pack's
-(`grammar:` on an attribute, docs/rules.md#grammar-words), so a pack extends what is read by
+(`grammar:` names … things, docs/rules.md#grammar), so a pack extends what is read by
 adding words, not code.
 
 - `clauses`: the clauses whose subject is the speaker, and whether they say a habit;

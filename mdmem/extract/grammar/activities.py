@@ -4,7 +4,7 @@
 "I've done a lot of Go and some Rust" two skills; "I used to sing in a choir but stopped last
 year" a hobby that ended. The grammar here holds the verbs and the shape of a list in English
 and Chinese; which words are activities or skills, and the slot they fill, is the pack's
-(`grammar: activities / skills`, rules.md#grammar-words). A word the pack does not know is left
+(`grammar: activities / skills`, rules.md#grammar). A word the pack does not know is left
 alone, except an -ing word after a verb that says "a hobby of mine" ("I've taken up bouldering").
 """
 

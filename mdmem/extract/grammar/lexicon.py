@@ -1,4 +1,4 @@
-"""The pack's grammar words (rules.yaml `grammar:`), gathered once per Rules for fast lookup.
+"""The pack's grammar words (rules.yaml `grammar:` names … things), gathered once per Rules.
 
 The grammar's forms find where a word may stand ("my <noun> <Name>", a list after "I squeeze
 in"); these tables say whether the words there are a pack's word, and so which slot it fills.
@@ -119,19 +119,16 @@ def lexicon(rules: Rules) -> Lexicon:
     if hit is not None and hit[0] is rules:
         return hit[1]
     lex = Lexicon()
-    for name, attr in rules.attributes.items():
-        g = attr.grammar
-        if g is None:
-            continue
+    g = rules.grammar
+    if g is not None:
         for dim, words, plurals in (("names", lex.members, True), ("people", lex.members, True),
                                     ("activities", lex.activities, False), ("skills", lex.skills, False),
                                     ("things", lex.things, True)):  # fmt: skip
-            for w in g.of(dim):
-                words.add(w, name, plurals)
-        if g.of("people"):
-            lex.people.add(name)
-        if g.count:
-            lex.count[name] = g.count
+            for name, langs in g.dimension(dim).items():
+                for w in (w for ws in langs.values() for w in ws):
+                    words.add(w, name, plurals)
+        lex.people = {name for name, langs in g.people.items() if any(langs.values())}
+        lex.count = dict(g.counts)
     lex.cues = frozenset(w for words in (lex.activities, lex.skills) for k in words.slot for w in _cues(k))
     if len(_CACHE) > 8:
         _CACHE.clear()
