@@ -66,9 +66,11 @@ class MemberCounts:
                       body="How they are related, as said.")  # fmt: skip
 
     def _unnamed_slot(self, entity: str, f: Found, where: str) -> Found | None:
-        """The member a later name is for: the speaker's slot that holds one unnamed, the one
-        spoken of most recently first; None (with a note) when there is none."""
-        slots = set(members_of(lexicon(self.rules)).slot.values())
+        """The member a later name is for: the speaker's slot that holds one unnamed (a pet, a
+        child), the one spoken of most recently first; None (with a note) when there is none."""
+        lex = lexicon(self.rules)
+        # one names a pet or a child, never a friend or a parent ("I named her Tilly": a toy)
+        slots = {s for s in members_of(lex).slot.values() if s not in lex.people or s in lex.count}
         held = [k for k in (f"{entity}/{s}" for s in sorted(slots)) if (s := self.state.get(k)) and s.kind == "unnamed"]
         recent = [k for k in reversed(self._current + self._last.get(entity, [])) if k in held]
         key = recent[0] if recent else held[0] if len(held) == 1 else None

@@ -183,6 +183,22 @@ def test_names_in_apposition_and_named_outright(text, expect):
     assert [(s.key, s.value) for s in said(text)] == expect
 
 
+@pytest.mark.parametrize("text", ["Yeah, my mom really loved flowers.", "Jolene, my mom loved flowers."])
+def test_a_word_or_the_name_of_the_one_spoken_to_before_my_is_no_members_name(text):
+    assert [(s.key, s.value) for s in said(text) if s.attribute == "parents"] == [("user/parents", None)]
+
+
+def test_an_ended_hobby_keeps_what_was_done_after_a_few():
+    assert brief("I used to compete in a few dance competitions and shows.")[-1] == (
+        "invalidate", "user/hobby", "competing in a few dance competitions", "",
+    )  # fmt: skip
+
+
+def test_a_name_given_later_fills_a_pet_or_a_child_never_a_friend():
+    got = brief("User: My best friend came over.\nUser: I still have the toy dog you gave me! I named her Tilly.")
+    assert ("assert", "user/friends", "Tilly", "") not in got
+
+
 def test_names_given_as_the_answer_to_a_question():
     assert [s.value for s in said("A: What are your cats called?\nB: Mochi and Tofu.")] == ["Mochi", "Tofu"]
     assert [s.key for s in said("A: What are your cats called?\nB: Mochi and Tofu.")] == ["b/pets", "b/pets"]

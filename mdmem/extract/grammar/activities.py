@@ -49,7 +49,10 @@ _STOPPED = re.compile(
 _AT = re.compile(r"\s+(?P<p>(?:at|for)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+|a\s+local\s+)?(?:(?!(?:and|or|but|to)\b)[a-z][\w-]*\s+){0,2}(?P<head>(?!(?:and|or|but|to)\b)[a-z][\w-]*))(?![\w'’-])", re.I)  # fmt: skip
 _WHEN_HEADS = words("night nights weekend weekends work home times time least moment first noon dawn lunch once while bit years months weeks days hours minutes fun")
 _STOP_WHEN = re.compile(r",?\s+(?:but|and)\s+(?:I\s+)?(?:stopped|quit|gave\s+(?:it\s+)?up)(?:\s+(?:it|that))?\s+(?P<when>[^,.;!?]{3,30})", re.I)  # fmt: skip
-_PREP_TAIL = re.compile(r"\s+(?P<p>(?:in|at|with|on|for)\s+(?:a\s+|an\s+|the\s+|my\s+)?[a-z][a-z-]*)", re.I)
+# "sing in a choir", "compete in a few dance competitions" (after "a few": up to a plural noun)
+_PREP_TAIL = re.compile(
+    r"\s+(?P<p>(?:in|at|with|on|for)\s+(?:(?:a|an|the|my)\s+(?!few\b|couple\b|lot\b|bit\b)[a-z][a-z-]*|"
+    r"(?:a\s+few|a\s+couple\s+of|some|many|lots\s+of)\s+(?:[a-z][a-z-]*\s+)?[a-z][a-z-]*s\b|(?!a\b|an\b|the\b|my\b)[a-z][a-z-]*))", re.I)  # fmt: skip
 # Skills: "I've done a lot of Go", "I speak Portuguese", "I code in Rust", "my marketing skills".
 _SKILL = re.compile(
     rf"^(?:['’](?:m|ve|d)|\s+(?:am|have|can|could))?\s+{_ADV}(?:(?:done|written|used|use|know|knows|learned|learnt|"

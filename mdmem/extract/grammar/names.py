@@ -35,7 +35,9 @@ _NOT_NAME = (
     r"And|But|So|Also|Now|Well|Oh|Actually|Then|Yes|No|Hey|Hi|I|The|This|That|These|Those|My|Our|"
     r"His|Her|Its|Their|It|We|You|He|She|They|Mr|Mrs|Ms|Dr|Mom|Mum|Dad|Lol|Haha|Wow|Thanks|Thank|"
     r"Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|June|"
-    r"July|August|September|October|November|December|Christmas|Easter|God|OK|Okay"
+    r"July|August|September|October|November|December|Christmas|Easter|God|OK|Okay|Yeah|Yep|Yup|Nope|"
+    r"Nah|Sure|Right|Great|Cool|Awesome|Nice|Sorry|Congrats|Honestly|Totally|Definitely|Absolutely|"
+    r"Exactly|Aww|Ah|Omg|Anyway|Please|Hmm|Cheers"
 )
 _WORD_NAME = r"[A-Z][a-z](?:[\w-]|['’](?=[A-Z]))*"  # O'Brien, not Anna's
 NAME = rf"(?-i:(?!(?:{_NOT_NAME})\b){_WORD_NAME}(?: (?!(?:{_NOT_NAME})\b){_WORD_NAME})?)(?![\w-])"
@@ -159,9 +161,10 @@ def _mine(sentence: str, start: int, at: int, members: Words, lex: Lexicon, owne
 
 
 def _named_before(sentence: str, start: int) -> str | None:
-    """ "say hi to Rufus, my new puppy": the name just before "my …"."""
+    """ "say hi to Rufus, my new puppy": the name just before "my …". A name that begins the
+    sentence is the one spoken to ("Jolene, my mom loved flowers"), not the member."""
     b = _BEFORE.search(sentence, max(0, start - 60), start)
-    return b["name"] if b else None
+    return b["name"] if b and sentence[: b.start()].strip(" \"'“‘([") else None
 
 
 def _noun(toks: list[str], members: Words) -> tuple[str | None, str | None, int]:
