@@ -23,7 +23,7 @@ COMPLETE_VAR = "_MDMEM_COMPLETE"  # click's shell completion: set by the script 
 COMMANDS: dict[str, tuple[str, str]] = {
     "init": ("core", "Create a vault with a rule pack."),
     "set": ("core", "State a fact, as if the person said it; dependents cascade."),
-    "forget": ("core", "Forget a fact (or, with --text, some words) at the person's request; a tombstone stays, dependents become uncertain, and what was said shows '[forgotten]'."),
+    "forget": ("core", "Forget a fact (or, with --text, some words; --all, everything) at the person's request; a tombstone stays, dependents become uncertain, and the statements that said it show '[forgotten]'."),
     "fix": ("fix", "Correct a wrong value: it leaves the history, dependents are re-derived (undoable)."),
     "confirm": ("core", "Answer a pending question: give the VALUE, or --keep or --reject the shown one."),
     "show": ("core", "Print facts: one, an entity's, or all."),

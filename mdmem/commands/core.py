@@ -113,24 +113,32 @@ def forget(
     purge: Annotated[
         bool, typer.Option("--purge", help="Also strip the value from the journal.")
     ] = False,
+    everything: Annotated[
+        bool, typer.Option("--all", help="Forget every fact and every message (try --dry-run first).")
+    ] = False,
     vault: VaultOpt = None,
     wait: WaitOpt = 10.0,
     dry_run: DryRunOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Forget a fact (or, with --text, some words) at the person's request; a tombstone stays,
-    dependents become uncertain, and what was said shows '[forgotten]'."""
-    if (attribute is None) == (text is None):
-        raise typer.BadParameter("give an ATTRIBUTE or --text PHRASE, not both")
+    """Forget a fact (or, with --text, some words; --all, everything) at the person's request; a
+    tombstone stays, dependents become uncertain, and the statements that said it show
+    '[forgotten]'."""
+    if sum([attribute is not None, text is not None, everything]) != 1:
+        raise typer.BadParameter("give one of ATTRIBUTE, --text PHRASE or --all")
     v = open_vault(vault, wait)
+    from mdmem.commands.forget_report import report_forget
     from mdmem.edit import forget as forgetting
 
+    if everything:
+        report_forget(forgetting.forget_all(v, purge=purge, dry_run=dry_run), as_json)
+        return
     if text is not None:
-        report_result(forgetting.forget_text(v, text, purge=purge, dry_run=dry_run), as_json)
+        report_forget(forgetting.forget_text(v, text, purge=purge, dry_run=dry_run), as_json)
         return
     assert attribute is not None
     entity, attribute = split_key(attribute, entity)
-    report_result(forgetting.forget(v, attribute, entity=entity, purge=purge, dry_run=dry_run), as_json)
+    report_forget(forgetting.forget(v, attribute, entity=entity, purge=purge, dry_run=dry_run), as_json)
 
 
 @command()

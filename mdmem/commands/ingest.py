@@ -28,6 +28,7 @@ from mdmem.commands.llm_options import (
     LLMTimeoutOpt,
     NoCacheOpt,
 )
+from mdmem.edit.undo import find_entry, lost_words
 from mdmem.edit.undo import undo as undo_entry
 from mdmem.engine import describe
 
@@ -224,11 +225,14 @@ def undo(
     """Reverse one journal entry, if nothing it touched has changed since."""
     v = open_vault(vault, wait)
     result = undo_entry(v, entry_id, dry_run=dry_run)
+    lost = lost_words(find_entry(v, entry_id))
     if as_json:
         undoes = (result.entry or {}).get("source", {}).get("undoes")
-        print_json({**describe.result_json(result), "undoes": undoes})
+        print_json({**describe.result_json(result), "undoes": undoes, "not_restored": lost})
         return
     render.print_changes(result.plan.changes, dry_run=result.dry_run)
+    if lost:
+        typer.echo(f"Note: {lost}.", err=True)
     if result.entry:
         typer.echo(
             f"Undone; the undo is journal entry {result.entry['id']}"

@@ -16,17 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from mdmem.edit import gitcommit
-from mdmem.edit.forget import scrub_search_caches
 from mdmem.edit.ingest_result import IngestResult
 from mdmem.edit.new_messages import (
     Deferred,
     NewMessages,
     applied_index,
     episode_ops,
-    forgotten_phrases,
     statement_line,
 )
 from mdmem.edit.reprocess import only_new
+from mdmem.edit.requested import honour
 from mdmem.edit.sources import TRANSCRIPT_TYPES, PassedOver, SourceFile, transcript_files
 from mdmem.engine.decide import Plan, Statement, plan_statements
 from mdmem.errors import RefusedError, TranscriptError
@@ -38,6 +37,7 @@ from mdmem.extract.transcript import Message, NoMessages, parse_transcript, read
 from mdmem.files import sha256
 from mdmem.model.factfile import Fact
 from mdmem.model.slug import fact_path
+from mdmem.store.forget_apply import Forgot
 from mdmem.store.journal import live_entries
 from mdmem.store.vault import ExtraOps, Vault, refuse_broken
 
@@ -84,7 +84,14 @@ class _Session:
             res.skipped = True
             return res
         facts = self.facts()
-        step = NewMessages.of(self.vault, source, messages, self.applied.get(source, (set(), 0)), title)
+        # Requests to forget are honoured first: their words never reach the finder or a file.
+        new = NewMessages.of(
+            self.vault, source, messages, self.applied.get(source, (set(), 0)), title
+        )
+        asked = honour(self.vault, new, facts, default_date, dry_run=self.dry_run)
+        step = asked.step
+        if asked.forgot is not None:
+            facts = self._forgotten(asked.forgot)
         # Reprocessing reads every message; only `step.new` ones are recorded and kept as episodes.
         read = dataclasses.replace(step, new=list(range(1, len(messages) + 1))) if self.reprocess else step  # fmt: skip
         window = read.window()
@@ -95,9 +102,14 @@ class _Session:
             self.extractor(window, self.vault.rules, facts, source=source, default_date=default_date, **targets)
             if window else Extraction()
         )  # fmt: skip
-        res.errors, res.notes = list(found.errors), list(found.notes)
-        res.warnings = [f"{source}:{n.removeprefix('L')}" for n in found.notes if is_warning(n)]
-        statements = read.keep(found.statements, read.evidence(self.vault, default_date))
+        res.errors, res.notes = list(found.errors), [*asked.notes, *found.notes]
+        res.warnings = [f"{source}:{n.removeprefix('L')}" for n in asked.notes]
+        res.warnings += [f"{source}:{n.removeprefix('L')}" for n in found.notes if is_warning(n)]
+        res.forgot = asked.forgot
+        res.asked = asked.plan()
+        # A forget the finder read was honoured above, with its words: not again here.
+        found_statements = [st for st in found.statements if st.kind != "forget"]
+        statements = read.keep(found_statements, read.evidence(self.vault, default_date))
         if self.reprocess:
             statements = only_new(statements, step, facts, self.vault)
             if digest in self.seen and not statements and not found.errors:
@@ -122,7 +134,6 @@ class _Session:
         messages = step.messages
         statements, deferred, guard = self._defer(statements, source)
         res.errors += [d.error for d in deferred]
-        redact = forgotten_phrases(statements, facts)
         applied = step.applied_ids(res.errors)
         info: dict[str, Any] = {"kind": "transcript", "path": source, "messages": len(messages),
                                 "statements": len(statements), "applied": applied}  # fmt: skip
@@ -136,22 +147,37 @@ class _Session:
         # retries exactly those (their ids are not in `applied`).
         info["partial_sha256" if res.errors else "sha256"] = digest
         if self.dry_run:
-            res.plan = self._dry_plan(statements, facts, lifecycle_day(messages, default_date, self.vault.now))
-            res.episodes = [rel for rel, _ in step.episodes(self.vault, digest, default_date, redact, None)[0]]
+            res.plan = _with_forget(
+                res,
+                self._dry_plan(
+                    statements, facts, lifecycle_day(messages, default_date, self.vault.now)
+                ),
+            )
+            res.episodes = [
+                rel for rel, _ in step.episodes(self.vault, digest, default_date, None)[0]
+            ]
             return res
-        extra = guard(episode_ops(step, self.vault, digest, default_date, redact, res.notes, res.episodes))  # fmt: skip
+        extra = guard(episode_ops(step, self.vault, digest, default_date, res.notes, res.episodes))  # fmt: skip
         today = lifecycle_day(messages, default_date, self.vault.now)
         result = self.vault.say(statements, command="ingest", source=info, extra=extra, today=today)
-        res.plan, res.entry = result.plan, result.entry
+        res.plan, res.entry = _with_forget(res, result.plan), result.entry
         if res.entry is None:  # nothing changed: still journal it, so a re-run skips it
             with self.vault.lock:
                 res.entry = self.vault.apply(Plan(), command="ingest", source=info, extra=extra)
-        if redact:  # a forget request was said: no search cache keeps the words
-            scrub_search_caches(self.vault)
         if not res.errors:
             self.seen[digest] = res.entry
         self.applied.setdefault(source, (set(), 0))[0].update(i.split(":", 1)[-1] for i in applied)
         return res
+
+    def _forgotten(self, forgot: Forgot) -> dict[str, Fact]:
+        """The facts after a forget the conversation asked for (on a dry run: as it would)."""
+        if not self.dry_run:
+            return self.vault.scan(refresh=True)[0]
+        facts = self.facts()
+        for c in forgot.plan.changes:
+            if c.after is not None:
+                facts[c.key] = c.after
+        return facts
 
     def _defer(self, statements: list[Statement], source: str) -> tuple[list[Statement], list[Deferred], Callable[[ExtraOps], ExtraOps]]:  # fmt: skip
         """Statements about a fact whose file does not parse wait, with every other statement
@@ -182,12 +208,20 @@ class _Session:
         return plan
 
 
+def _with_forget(res: IngestResult, plan: Plan) -> Plan:
+    """The ingest's plan, after what a request in it had forgotten first (its own entry)."""
+    asked = res.asked or Plan()
+    return Plan([*asked.changes, *plan.changes], [*asked.decisions, *plan.decisions])
+
+
 def lifecycle_day(messages: list[Message], default_date: str, now: str) -> str:
     """The day an ingest checks plans against (docs/states.md#plans): the latest day its
     messages were said, never after the clock. Told as it happens, that is today; a chat from
     last year read now marks a plan overdue only if its day passed in that chat with no word
     (reading it today still shows it overdue: `seen_on`)."""
-    said = [m.time[:10] for m in messages if m.time and DAY.fullmatch(m.time[:10])] or [default_date[:10]]
+    said = [m.time[:10] for m in messages if m.time and DAY.fullmatch(m.time[:10])] or [
+        default_date[:10]
+    ]
     return min(max(said), now[:10])
 
 

@@ -46,6 +46,8 @@ class IngestResult:
     previous: dict[str, Any] | None = None  # the journal entry that ingested it before
     commit: str | None = None  # the git commit holding it (--commit)
     episodes: list[str] = field(default_factory=list)  # episode files written (or, dry, to write)
+    forgot: Any = None  # store.forget_apply.Forgot: what a request in it had forgotten first
+    asked: Plan | None = None  # what its requests to forget decided (their own journal entry)
     title: str | None = None  # an export's conversation: its title
     file: str | None = None  # … and the export it is a conversation of
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from mdmem.edit import reload
 from mdmem.edit.edits import Action, Edit, EditPlan, keep_layout, plan_edits
+from mdmem.edit.forget import scrub_search_caches
 from mdmem.engine.decide import Plan
 from mdmem.errors import MdmemError, RulesError
 from mdmem.files import WriteConflict, read_text, sha256
@@ -22,9 +23,11 @@ from mdmem.model.factfile import Fact
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
 from mdmem.read.passages import PassageIndex
-from mdmem.store import links
+from mdmem.store import links, scrub
+from mdmem.store.forget_apply import forget_gone, redacted_places
 from mdmem.store.lastgood import good_rules, journal_facts
 from mdmem.store.manifest import Manifest
+from mdmem.store.redaction import Cut, Redaction
 from mdmem.store.snapshot import Snapshot
 from mdmem.store.snapshot_entry import Entry, decode
 from mdmem.store.vault import PASSAGES_FILE, ExtraOps, Problem, Vault
@@ -46,6 +49,7 @@ class SyncResult:
     baseline: int | None = None  # files recorded as they are on a first sync
     dry_run: bool = False
     reindexed: list[str] = field(default_factory=list)  # episodes edited by hand, re-read for search
+    cuts: list[Cut] = field(default_factory=list)  # what a fact deleted by hand took from the episodes
 
 
 class _Moved(Exception):
@@ -61,6 +65,10 @@ def sync(vault: Vault, *, dry_run: bool = False) -> SyncResult:
             continue
         if not dry_run:
             _reindex_episodes(vault, result)
+            if scrub.marked(vault.meta) is not None:  # a deleted fact's words left the episodes
+                with vault.lock:
+                    scrub_search_caches(vault)
+                    scrub.unmark(vault.meta)
         return result
     raise MdmemError("fact files kept changing while sync ran; run `mdmem sync` again")
 
@@ -94,6 +102,7 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
             return result
         facts = snap.facts(vault.root)[0]
         planned = plan_edits(facts, rules, edits, now=vault.now)
+        words = _forget_deleted(vault, rules, facts, edits, planned, result)
         result.actions, result.plan = planned.actions, planned.plan
         planned_keys = {c.key for c in planned.plan.changes}
         unlinked = {e.key for e in edits if e.kind != "deleted"} - planned_keys
@@ -112,12 +121,17 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
         if planned.plan.changes:
             files = sorted({e.rel for e in edits if e.kind != "broken"})
             files += ["rules.yaml"] if any(c.decision == links.DECISION for c in planned.plan.changes) else []  # fmt: skip
-            source = {"kind": "edit", "files": files}
+            source: dict[str, Any] = {"kind": "edit", "files": files}
+            if words.cuts:  # which messages lost words (never the words)
+                source["redacted"] = redacted_places(words.cuts)
             rels = [f"facts/{c.key}.md" for c in planned.plan.changes]
             expect = {rel: e.sha if (e := snap.entries.get(rel)) else None for rel in rels}
             theirs: dict[str, str] = {}  # the person's texts patched: for a save from an old buffer
+            layout = _in_their_layout(vault, edits, planned.plan, theirs)
+            if words.ops:
+                scrub.mark(vault.meta, {})  # lifted once the caches are scrubbed (`sync`)
             result.entry = vault.apply(planned.plan, command="sync", source=source, expect=expect,
-                                       extra=_in_their_layout(vault, edits, planned.plan, theirs))  # fmt: skip
+                                       extra=lambda entry_id: [*words.ops, *layout(entry_id)])  # fmt: skip
             reload.save(vault.meta, theirs, vault.manifest.data, reload.load(vault.meta))
         elif planned.adopt or result.baseline is not None:
             vault.manifest.save()
@@ -131,6 +145,28 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
             vault.root, force=True
         )  # the last good states and mdmem's bytes, for the next edit
     return result
+
+
+def _forget_deleted(vault: Vault, rules: Rules, facts: dict[str, Fact], edits: list[Edit],
+                    planned: EditPlan, result: SyncResult) -> Redaction:  # fmt: skip
+    """A fact file deleted by hand is forgotten like `mdmem forget`: what was derived from it
+    goes, doubts quoting it are asked again, and the statements that said it are cut."""
+    gone = {e.key: e.base for e in edits
+            if e.kind == "deleted" and e.base is not None and e.base.status != "deleted"}  # fmt: skip
+    if not gone:
+        return Redaction()
+    changes, words = forget_gone(vault.root, rules, facts, gone, now=vault.now)
+    mine = {c.key for c in changes}
+    planned.plan.changes = [c for c in planned.plan.changes if c.key not in mine] + changes
+    for a in planned.actions:
+        key = a.rel[len("facts/") : -len(".md")]
+        if key in gone:
+            a.changes = [c for c in a.changes if c.key not in mine] + changes
+            cut = sum(1 for c in words.cuts if c.why == key)
+            if cut:
+                a.message += f"; {cut} statement{'s' * (cut != 1)} of it cut from the episodes"
+    result.cuts = words.cuts
+    return words
 
 
 def _reindex_episodes(vault: Vault, result: SyncResult) -> None:

@@ -89,7 +89,9 @@ def plan_undo(vault: Vault, entry: dict[str, Any], facts: dict[str, Fact]) -> Pl
     for ch in entry.get("changes") or []:
         by_key.setdefault(ch["fact"], []).append(ch)
     if not by_key:
-        raise RefusedError(f"journal entry {entry['id']} changed nothing; there is nothing to undo")
+        lost = lost_words(entry)
+        why = f"changed no fact; {lost}" if lost else "changed nothing; there is nothing to undo"
+        raise RefusedError(f"journal entry {entry['id']} {why}")
     purged = sorted(
         k for k, chs in by_key.items()
         if any(c.get("purged") or any(isinstance(c.get(side), dict) and c[side].get("purged")
@@ -126,6 +128,22 @@ def plan_undo(vault: Vault, entry: dict[str, Any], facts: dict[str, Fact]) -> Pl
             restored = from_mapping(_in_order(before), body=body, path=f"facts/{key}.md")
         plan.changes.append(Change(key, "UNDO", current, restored, None))
     return plan
+
+
+def lost_words(entry: dict[str, Any]) -> str | None:
+    """What an undo cannot give back: the words a forget cut from the episodes (mdmem keeps
+    no copy of them, by design), or None."""
+    src = entry.get("source")
+    cut = src.get("redacted") if isinstance(src, dict) else None
+    if not isinstance(cut, list) or not cut:
+        return None
+    spans = sum(int(c.get("spans", 1)) for c in cut if isinstance(c, dict))
+    files = len({c.get("episode") for c in cut if isinstance(c, dict)})
+    return (
+        f"the words this forget cut from the episodes ({spans} span{'s' * (spans != 1)} in {files}"
+        f" file{'s' * (files != 1)}) cannot come back: mdmem kept no copy of them; only the facts"
+        " are restored"
+    )
 
 
 def undo(vault: Vault, entry_id: str, *, dry_run: bool = False) -> Result:

@@ -59,6 +59,8 @@ def change_line(c: Change) -> str:
     added = backfilled(c)
     if c.decision == "DELETE":
         text = doc("forgotten")
+    elif c.decision == "FORGET":  # some values went: the ones forgotten are not shown again
+        text = doc("forgotten_values", now=after)
     elif added is not None:
         text = added
     elif c.before is None:

@@ -89,6 +89,7 @@ DOCUMENTS: dict[str, str] = {
     "nothing_changed": "Nothing changed.",
     "dry_run": "(dry run: nothing was written)",
     "forgotten": "forgotten",
+    "forgotten_values": "values forgotten; now {now}",
     "because_changed": "  (because {cause} changed)",
     "changed_on": "{fact} changed on {date}",
 }

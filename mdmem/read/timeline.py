@@ -50,6 +50,7 @@ class Event:
     # fulfilled_by …: model/life.py), or for a plan called off, the ones it had.
     detail: dict[str, Any] = field(default_factory=dict)
     children: list[Event] = field(default_factory=list)
+    forgot: frozenset[str] = frozenset()  # FORGET: the values it took from the fact
 
     @property
     def entity(self) -> str:
@@ -179,6 +180,8 @@ def _journal_event(
         return None
     ev.status, ev.source, ev.value = after.status, after.source, after.value
     ev.shape, ev.detail = _life(after)
+    if decision == "FORGET" and before is not None:  # some values forgotten: never shown again
+        ev.forgot = frozenset(_held(before) - _held(after))
     why = after.uncertain_because or {}
     if decision == "BACKFILL":
         # The event is the earlier value that was added, not the (unchanged) current one.
@@ -229,6 +232,11 @@ def _file_events(fact: Fact, prefix: str) -> list[Event]:
     return out
 
 
+def _held(fact: Fact) -> set[str]:
+    values = [fact.value, *(h.get("value") for h in fact.history)]
+    return {str(i) for v in values for i in (v if isinstance(v, list) else [v]) if i is not None}
+
+
 def _life(fact: Fact) -> tuple[str | None, dict[str, Any]]:
     """(kind, its own fields) of a fact after a change; a plan called off is still a plan, its
     fields taken from the history entry that archived it."""
@@ -239,12 +247,21 @@ def _life(fact: Fact) -> tuple[str | None, dict[str, Any]]:
 
 
 def _redact(heads: list[Event], facts: Mapping[str, Fact], present: set[str]) -> None:
-    """Blank every value of a forgotten fact up to its (last) deletion."""
+    """Blank every value of a forgotten fact up to its (last) deletion, and every value a
+    forget took from a fact that kept others."""
     events = [e for h in heads for e in (h, *h.children)]
     last_delete: dict[str, int] = {}
+    forgot: dict[str, set[str]] = {}
     for e in events:
         if e.kind == "deleted":
             last_delete[e.fact] = max(e.seq, last_delete.get(e.fact, -1))
+        forgot.setdefault(e.fact, set()).update(e.forgot)
+    for e in events:
+        went = forgot.get(e.fact, set())
+        if went and (str(e.value) in went or str(e.previous) in went):
+            e.value = None if str(e.value) in went else e.value
+            e.previous = None if str(e.previous) in went else e.previous
+            e.redacted = True
     for e in events:
         fact = facts.get(e.fact)
         gone = e.fact not in present or (fact is not None and fact.status == "deleted")

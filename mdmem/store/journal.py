@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -118,11 +118,18 @@ class Journal:
             return
         atomic_write(self.path, data[: data.rfind(b"\n") + 1])
 
-    def purge(self, key: str, phrases: Iterable[str] = ()) -> int:
-        """Strip every value of fact `key` from the journal, and every mention of the phrases
-        (`redact`), in one rewrite; returns how many records changed."""
-        wanted = longest_first(phrases)
-        return self._rewrite(lambda entry: _redact(_scrub(entry, key), wanted))
+    def purge(self, purge: Mapping[str, str]) -> int:
+        """Strip forgotten facts from the journal, and nothing else (`forget --purge`):
+        `purge[key]` is "all" (the fact's own records lose every value) or "derived" (its
+        own records lose the values a rule derived that it holds no more). Another fact's
+        record keeps its own values; only what it says about a purged fact (a doubt quoting
+        its values) is cut. Returns how many records changed."""
+        whole = {k for k, how in purge.items() if how == "all"}
+        derived = {k: _gone_derived(self.records(), k) for k, how in purge.items() if how == "derived"}
+        words = {k: longest_first(v) for k, v in derived.items() if v}
+        if not whole and not words:
+            return 0
+        return self._rewrite(lambda entry: _purge(entry, whole, words))
 
     def redact(self, phrases: Iterable[str]) -> int:
         """Replace every mention of the phrases (any case) in the journal by '[forgotten]'."""
@@ -153,26 +160,69 @@ def _redact(value: Any, phrases: list[str]) -> Any:
     return value
 
 
-def _scrub(entry: dict[str, Any], key: str) -> dict[str, Any]:
-    entity, _, attribute = key.partition("/")
+def _purge(entry: dict[str, Any], whole: set[str], words: Mapping[str, list[str]]) -> dict[str, Any]:
     out = json.loads(json.dumps(entry))
     for change in out.get("changes", []):
-        if change.get("fact") == key and ("was" in change or "now" in change):
-            for field in ("was", "now", "history_add", "sha"):
-                change.pop(field, None)
-            change["purged"] = True
+        if not isinstance(change, dict):
+            continue
+        key = str(change.get("fact"))
+        if key in whole:
+            _scrub_own(change, key)
+            continue
+        if key in words:
+            for side in ("was", "now", "before", "after", "history_add"):
+                if side in change:
+                    change[side] = _redact(change[side], words[key])
             continue
         for side in ("before", "after", "was", "now"):
             m = change.get(side)
-            if not isinstance(m, dict):
+            why = m.get("uncertain_because") if isinstance(m, dict) else None
+            if not isinstance(m, dict) or not isinstance(why, dict):
                 continue
-            if change.get("fact") == key:
-                change[side] = {"entity": entity, "attribute": attribute, "purged": True}
-                continue
-            why = m.get("uncertain_because")
-            if isinstance(why, dict) and key in (why.get("fact"), why.get("origin")):
+            about = {str(why.get("fact")), str(why.get("origin"))}
+            if about & whole or any(_redact(why, words[k]) != why for k in about & set(words)):
                 m["uncertain_because"] = {"fact": why.get("fact"), "change": "purged"}
     return out
+
+
+def _scrub_own(change: dict[str, Any], key: str) -> None:
+    """A purged fact's own record: no value, no history, nothing to undo from."""
+    entity, _, attribute = key.partition("/")
+    if "was" in change or "now" in change or "history_add" in change:
+        for field in ("was", "now", "history_add", "sha"):
+            change.pop(field, None)
+        change["purged"] = True
+        return
+    for side in ("before", "after"):
+        if isinstance(change.get(side), dict):
+            change[side] = {"entity": entity, "attribute": attribute, "purged": True}
+
+
+def _gone_derived(records: Iterable[dict[str, Any]], key: str) -> list[str]:
+    """The values a rule derived for `key` that its last recorded state holds no more."""
+    derived: set[str] = set()
+    last: dict[str, Any] | None = None
+    for entry in expanded(records):
+        for change in entry.get("changes") or []:
+            if not isinstance(change, dict) or change.get("fact") != key:
+                continue
+            after = change.get("after")
+            last = after if isinstance(after, dict) else None
+            for m in [after, *(after.get("history") or [] if isinstance(after, dict) else [])]:
+                if isinstance(m, dict) and str(m.get("source") or "").startswith("rule:"):
+                    derived.update(_texts(m.get("value")))
+    held: set[str] = set()
+    if last is not None:
+        held.update(_texts(last.get("value")))
+        for h in last.get("history") or []:
+            if isinstance(h, dict):
+                held.update(_texts(h.get("value")))
+    return sorted(derived - held)
+
+
+def _texts(value: Any) -> list[str]:
+    items = value if isinstance(value, list) else [value]
+    return [str(v) for v in items if isinstance(v, str) and v.strip()]
 
 
 def recent_entries(

@@ -18,11 +18,12 @@ from mdmem.model.factfile import Fact, render
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
 from mdmem.model.rules_yaml import load_rules
-from mdmem.model.slug import check_slug, fact_path
-from mdmem.store import txn
+from mdmem.model.slug import check_slug
+from mdmem.store import scrub, txn
 from mdmem.store.cachedb import paused_gc
-from mdmem.store.episodes import fact_values, redact_episodes, redact_text
+from mdmem.store.episodes import fact_values
 from mdmem.store.fact_paths import fact_rels
+from mdmem.store.forget_apply import Forgot, forget_facts
 from mdmem.store.guards import (
     Problem,
     refuse_broken,
@@ -90,6 +91,8 @@ class Vault:
         self._snap: Snapshot | None = None
         self.notes: list[str] = []  # what recovery did, for the caller to tell the person
         self.report: Callable[[str], None] = lambda note: None  # the CLI prints notes here
+        if (self.meta / scrub.MARK).exists():  # a forget was killed: before any cache is open
+            self.settle()
 
     # --- finding and creating -----------------------------------------------------------
 
@@ -270,6 +273,8 @@ class Vault:
     def recover(self) -> str | None:
         """Finish or roll back a transaction a crash interrupted (caller holds the lock)."""
         note = txn.recover(self.root, self.journal, self.manifest, now=self.now)
+        scrubbed = scrub.recover(self.meta, self.journal)  # a forget killed before its caches
+        note = "; ".join(n for n in (note, scrubbed) if n) or None
         if note is not None:
             self._scan = None
             self.notes.append(note)
@@ -280,8 +285,8 @@ class Vault:
         """Finish or roll back a crashed transaction before reading (waiting for a writer at
         work), so no reader answers from a half-applied vault; `check` reports one left."""
         remove_temps(self.meta, abandoned=True)  # a cache save a kill cut short
-        if not (self.meta / txn.TXN_FILE).exists():  # the usual case
-            return
+        if not (self.meta / txn.TXN_FILE).exists() and not (self.meta / scrub.MARK).exists():
+            return  # the usual case
         with contextlib.suppress(VaultLocked, OSError), self.lock:
             self.recover()
 
@@ -299,61 +304,28 @@ class Vault:
         st = self.statement(attribute, entity, value=value, at=at, source=source, tentative=tentative, body=f"Stated {how} on {at}.")  # fmt: skip
         return self.say([st], command="set", dry_run=dry_run)
 
-    def forget(
-        self,
-        attribute: str,
-        *,
-        entity: str = DEFAULT_ENTITY,
-        purge: bool = False,
-        dry_run: bool = False,
-    ) -> Result:
-        """The person asks to forget a fact: a tombstone stays, dependents become uncertain,
-        and every episode passage that said its value shows '[forgotten]' instead."""
-        st = self.statement(attribute, entity, kind="forget", at=self.now[:10], source="cli")
-        fact = self.get(st.attribute, st.entity)
-        if fact is None:
+    def forget(self, attribute: str, *, entity: str = DEFAULT_ENTITY, purge: bool = False,
+               dry_run: bool = False) -> Forgot:  # fmt: skip
+        """The person asks to forget a fact: a tombstone stays, what was derived from it goes,
+        dependents become uncertain, and the statements that said it show '[forgotten]'."""
+        st = self.statement(attribute, entity, kind="forget")
+        if self.get(st.attribute, st.entity) is None:
             raise RefusedError(f"there is no {st.key} to forget")
-        phrases = fact_values(fact)
-        result = self.say([st], command="forget", dry_run=dry_run,
-                          extra=lambda _id: redact_episodes(self.root, phrases).ops)  # fmt: skip
-        if purge and not dry_run:
-            with self.lock:
-                self.journal.purge(st.key, phrases)
-        return result
+        return forget_facts(self, {st.key: None}, purge=purge, dry_run=dry_run)
 
-    def forget_text(self, phrase: str, *, purge: bool = False, dry_run: bool = False) -> Result:
-        """Forget a phrase everywhere: facts whose value held it become tombstones, and fact
-        bodies and episodes show '[forgotten]' instead (the journal too, with `purge`)."""
+    def forget_text(self, phrase: str, *, purge: bool = False, dry_run: bool = False) -> Forgot:
+        """Forget a phrase everywhere: the values that held it (a fact holding nothing else
+        becomes a tombstone), and the words in fact bodies and episodes (the journal too,
+        with `purge`)."""
         phrase = phrase.strip()
         if len(phrase) < 2:
             raise RefusedError("give the words to forget (at least two characters)")
-        facts, _ = self.scan(refresh=True)
-        held = [f for f in facts.values() if f.status != "deleted"
-                and any(phrase.casefold() in v.casefold() for v in fact_values(f))]  # fmt: skip
-        statements = [self.statement(f.attribute, f.entity, kind="forget", at=self.now[:10],
-                                     source="cli") for f in held]  # fmt: skip
-
-        def extra(_id: str) -> list[tuple[str, str | None]]:
-            ops: list[tuple[str, str | None]] = list(redact_episodes(self.root, [phrase]).ops)
-            for f in self.scan(refresh=True)[0].values():
-                if f.status != "deleted" and phrase.casefold() in f.body.casefold():
-                    body = redact_text(f.body, [phrase])
-                    ops.append((self.rel(fact_path(self.root, f.entity, f.attribute)),
-                                render(f.evolve(body=body))))  # fmt: skip
-            return ops
-
-        result = (self.say(statements, command="forget", dry_run=dry_run, extra=extra)
-                  if statements else Result(Plan(), None, dry_run))  # fmt: skip
-        if not dry_run and result.entry is None:
-            with self.lock:  # nothing to tombstone: the words alone are redacted
-                if ops := extra(""):
-                    entry = self.apply(Plan(), command="forget", source={"kind": "forget-text"},
-                                       extra=lambda _id: ops)  # fmt: skip
-                    result = Result(result.plan, entry)
-        if purge and not dry_run:
-            with self.lock:
-                self.journal.redact([phrase])
-        return result
+        held = {
+            f.key: [v for v in fact_values(f) if phrase.casefold() in v.casefold()]
+            for f in self.scan(refresh=True)[0].values() if f.status != "deleted"
+        }  # fmt: skip
+        wanted = {k: v for k, v in held.items() if v}
+        return forget_facts(self, wanted, phrases=[phrase], purge=purge, dry_run=dry_run)
 
     def confirm(self, attribute: str, *, entity: str = DEFAULT_ENTITY, value: str | None = None,
                 keep: bool = False, reject: bool = False, dry_run: bool = False) -> Result:  # fmt: skip

@@ -34,7 +34,7 @@ def test_a_grown_transcript_applies_only_its_new_messages(tmp_path: Path) -> Non
     assert r.entry["source"]["applied"] and len(r.entry["source"]["applied"]) == 1
     ep = parse((v.root / "episodes/2026/2026-01-05-chat.md").read_text("utf-8"))
     assert [m.text for m in ep.messages] == [
-        "I live in [forgotten]. My gym is Urban Sports Club.",  # forgotten stays redacted
+        "[forgotten] My gym is Urban Sports Club.",  # the forgotten statement stays cut
         "Work was long today.",
     ]
 
