@@ -220,7 +220,7 @@ class _Validator:
             extract_patterns=extract,
             invalidate_patterns=invalidate,
             path=self.path,
-        )  # fmt: skip
+        )
         if not self.lazy:  # compiled to validate them: keep them (no second compile on use)
             attr.__dict__["extract"], attr.__dict__["invalidate"] = extract_rx, invalidate_rx
         return attr

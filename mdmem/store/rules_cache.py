@@ -146,7 +146,6 @@ def from_plain(data: Any, path: str) -> Rules:
     return rules
 
 
-
 def _need(ok: bool) -> None:
     if not ok:
         raise ValueError("not a rules cache")
