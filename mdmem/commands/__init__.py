@@ -29,7 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "show": ("core", "Print facts: one, an entity's, or all."),
     "pending": ("core", "List the questions waiting for the person."),
     "graph": ("core", "Draw the dependency graph: declared in rules.yaml and learned from conversation."),
-    "check": ("core", "Validate rules.yaml and every fact file; exit 1 on any problem."),
+    "check": ("core", "Validate rules.yaml, the fact files, episodes and links; exit 1 on any problem."),
     "eval": ("eval", "Run scenarios in throwaway vaults and report accuracy per task type."),
     "eval-convert": ("eval", "Convert MEME benchmark episodes into scenario YAML files for `mdmem eval`."),
     "ingest": ("ingest", "Read conversations and update the facts they state; cascades follow."),

@@ -126,6 +126,9 @@ DryRunOpt = Annotated[
     bool, typer.Option("--dry-run", help="Show what would change; write nothing.")
 ]
 EntityOpt = Annotated[str, typer.Option("--entity", "-e", help="Who or what the fact is about.")]
+NewOpt = Annotated[
+    bool, typer.Option("--new", help="Allow an attribute that rules.yaml does not know.")
+]
 DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
@@ -246,6 +249,8 @@ def report_result(result: Any, as_json: bool, *, nothing: str = "nothing to chan
     if as_json:
         print_json(describe.result_json(result))
         return
+    for note in getattr(result, "notes", ()):  # a name made on purpose (--new)
+        typer.echo(f"Warning: {note}", err=True)
     if not changes:
         for st, decision in result.plan.decisions:
             render.stdout.print(f"{decision:<9} {st.key}: {nothing}")

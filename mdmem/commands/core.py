@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -15,6 +14,7 @@ from mdmem.commands.app import (
     DryRunOpt,
     EntityOpt,
     JsonOpt,
+    NewOpt,
     VaultOpt,
     WaitOpt,
     command,
@@ -28,35 +28,9 @@ from mdmem.commands.app import (
 from mdmem.errors import RefusedError
 from mdmem.lang.detect import asked
 from mdmem.model.slug import split_key
+from mdmem.store.check import refused
+from mdmem.store.names import did_you_mean, known_names
 from mdmem.store.vault import Vault
-
-
-def known_attributes(v: Vault) -> list[str]:
-    """The attribute names rules.yaml declares and the fact files use."""
-    return sorted(set(v.rules.attributes) | {f.attribute for f in v.facts.values()})
-
-
-def did_you_mean(name: str, known: list[str]) -> str:
-    """' (did you mean employer?)' for a near miss among the known names, else ''."""
-    close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
-    return f" (did you mean {' or '.join(close)}?)" if close else ""
-
-
-def check_known(v: Vault, entity: str, attribute: str, new: bool) -> None:
-    """A typo must not make a fact of its own: an unknown attribute needs --new."""
-    if attribute in v.rules.attributes:  # the usual case: no need to read every fact
-        return
-    known = known_attributes(v)
-    if attribute in known:
-        return
-    hint = did_you_mean(attribute, known)
-    if new:
-        typer.echo(f"Warning: {attribute} is not in rules.yaml{hint}; creating it (--new).", err=True)
-        return
-    raise RefusedError(
-        f"{entity}/{attribute}: {attribute!r} is not an attribute in rules.yaml nor of any fact"
-        f"{hint}; to create a new attribute anyway, pass --new"
-    )
 
 
 @command()
@@ -80,9 +54,7 @@ def set_(
     tentative: Annotated[
         bool, typer.Option("--tentative", help="Weak evidence: store unconfirmed.")
     ] = False,
-    new: Annotated[
-        bool, typer.Option("--new", help="Allow an attribute that rules.yaml does not know.")
-    ] = False,
+    new: NewOpt = False,
     vault: VaultOpt = None,
     wait: WaitOpt = 10.0,
     dry_run: DryRunOpt = False,
@@ -91,11 +63,8 @@ def set_(
     """State a fact, as if the person said it; dependents cascade."""
     entity, attribute = split_key(attribute, entity)
     v = open_vault(vault, wait)
-    check_known(v, entity, attribute, new)
-    report_result(
-        v.set(attribute, value, entity=entity, date=date, dry_run=dry_run, tentative=tentative),
-        as_json,
-    )
+    report_result(v.set(attribute, value, entity=entity, date=date, dry_run=dry_run,
+                        tentative=tentative, new=new), as_json)  # fmt: skip
 
 
 @command()
@@ -178,9 +147,11 @@ def show(
     facts = v.facts
     if attribute is not None:
         ent, attr = split_key(attribute, entity or "user")
+        if (why := refused(v, f"{ent}/{attr}")) is not None:
+            raise RefusedError(str(why))
         fact = v.get(attr, ent)
         if fact is None:
-            typer.echo(f"No fact {ent}/{attr}{did_you_mean(attr, known_attributes(v))}.", err=True)
+            typer.echo(f"No fact {ent}/{attr}{did_you_mean(attr, known_names(v.rules, facts))}.", err=True)
             raise typer.Exit(1)
         selected = [fact]
     else:
@@ -260,15 +231,18 @@ def graph(
 
 @command()
 def check(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
-    """Validate rules.yaml and every fact file; exit 1 on any problem."""
+    """Validate rules.yaml, the fact files, episodes and links; exit 1 on any problem."""
     v = open_vault(vault)
     problems = v.check()
+    warnings = v.name_warnings() if not problems or problems[-1].path != "rules.yaml" else []
     if as_json:
-        print_json([{"path": p.path, "line": p.line, "message": p.message} for p in problems])
+        print_json([{"path": p.path, "line": p.line, "message": p.message, "level": p.level}
+                    for p in [*problems, *warnings]])  # fmt: skip
     else:
-        for p in problems:
+        for p in [*problems, *warnings]:
             say(here_line(v, str(p)))
         if not problems:
-            typer.echo(f"OK: {len(v.facts)} facts, rules valid.", err=True)
+            also = f"; {len(warnings)} warning{'s' * (len(warnings) != 1)}" if warnings else ""
+            typer.echo(f"OK: {len(v.facts)} facts, rules valid{also}.", err=True)
     if problems:
         raise typer.Exit(1)

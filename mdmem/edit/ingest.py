@@ -33,9 +33,16 @@ from mdmem.extract.finder import Extraction, Finder
 from mdmem.extract.guard import is_warning
 from mdmem.extract.importers.registry import by_name
 from mdmem.extract.rule_finder import extract
-from mdmem.extract.transcript import Message, NoMessages, parse_transcript, read_conversations
+from mdmem.extract.transcript import (
+    Message,
+    NoMessages,
+    is_human_role,
+    parse_transcript,
+    read_conversations,
+)
 from mdmem.files import sha256
 from mdmem.model.factfile import Fact
+from mdmem.model.limits import MAX_SPEAKERS
 from mdmem.model.slug import fact_path
 from mdmem.store.forget_apply import Forgot
 from mdmem.store.journal import live_entries
@@ -77,6 +84,9 @@ class _Session:
     def run(self, messages: list[Message], digest: str, source: str, default_date: str,
             file: str | None = None, title: str | None = None) -> IngestResult:  # fmt: skip
         """Ingest one source; `file` and `title`: the export it is a conversation of, and its title."""
+        speakers = {m.speaker for m in messages if is_human_role(m.role)}
+        if len(speakers) > MAX_SPEAKERS:  # each may become an entity of its own: minutes of work
+            raise TranscriptError(f"{len(speakers):,} people speak in it; a transcript holds at most {MAX_SPEAKERS:,} speakers: split it by conversation, or check that its 'Name:' lines are speakers", path=source)  # fmt: skip
         res = IngestResult(source, digest, messages=len(messages), dry_run=self.dry_run,
                            title=title, file=file)  # fmt: skip
         res.previous = self.seen.get(digest)
@@ -159,7 +169,7 @@ class _Session:
             return res
         extra = guard(episode_ops(step, self.vault, digest, default_date, res.notes, res.episodes))  # fmt: skip
         today = lifecycle_day(messages, default_date, self.vault.now)
-        result = self.vault.say(statements, command="ingest", source=info, extra=extra, today=today)
+        result = self.vault.say(statements, command="ingest", source=info, extra=extra, heard=True, today=today)
         res.plan, res.entry = _with_forget(res, result.plan), result.entry
         if res.entry is None:  # nothing changed: still journal it, so a re-run skips it
             with self.vault.lock:

@@ -106,12 +106,14 @@ class NewMessages:
     def evidence(self, vault: Vault, default_date: str, positions: list[int] | None = None) -> dict[int, str]:
         """position → '[[episodes/…#^m3]]' for every new human message (or those given)."""
         out = {}
+        files: dict[str, str] = {}  # day → its episode file: looked up once a day, not a message
         for pos in self.new if positions is None else positions:
             m = self.messages[pos - 1]
             if is_human_role(m.role) and m.text.strip():
-                rel = episode_file((m.time or default_date)[:10], self.source,
-                                   lambda r: read_text(vault.root / r), self.title)  # fmt: skip
-                out[pos] = f"[[{rel.removesuffix('.md')}#^m{pos}]]"
+                day = (m.time or default_date)[:10]
+                if day not in files:
+                    files[day] = episode_file(day, self.source, lambda r: read_text(vault.root / r), self.title)
+                out[pos] = f"[[{files[day].removesuffix('.md')}#^m{pos}]]"
         return out
 
 

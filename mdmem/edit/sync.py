@@ -18,7 +18,7 @@ from mdmem.edit.edits import Action, Edit, EditPlan, keep_layout, plan_edits
 from mdmem.edit.forget import scrub_search_caches
 from mdmem.engine.decide import Plan
 from mdmem.errors import MdmemError, RulesError
-from mdmem.files import WriteConflict, read_text, sha256
+from mdmem.files import WriteConflict, current, read_text, sha256
 from mdmem.model.factfile import Fact
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
@@ -358,10 +358,7 @@ def _new_cycle(
 def _still(vault: Vault, edits: list[Edit]) -> None:
     """Refuse to write over a save the person made while sync was planning."""
     for e in edits:
-        path = vault.root / e.rel
-        try:
-            now = sha256(path.read_bytes())
-        except FileNotFoundError:
-            now = None
+        data = current(vault.root / e.rel)
+        now = sha256(data) if data is not None else None
         if now != e.sha:
             raise _Moved(e.rel)

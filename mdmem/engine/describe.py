@@ -90,4 +90,5 @@ def result_json(result: Any) -> dict[str, Any]:
         "journal_id": result.entry["id"] if result.entry else None,
         "decisions": [{"fact": st.key, "decision": d} for st, d in result.plan.decisions],
         "changes": [change_json(c) for c in result.plan.changes],
+        **({"notes": result.notes} if getattr(result, "notes", None) else {}),
     }

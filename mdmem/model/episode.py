@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 import yaml
@@ -53,6 +54,7 @@ _OWN_LINE_ID = re.compile(r"^\^(?P<anchor>m\d+)$")
 # A last line the id cannot end: it would break the block or join the wrong one.
 _NOT_PARAGRAPH = re.compile(r"^(?: {4}|\t| {0,3}(?:```|~~~|\||>|#|[-*+](?:\s|$)|\d{1,9}[.)](?:\s|$)|<))|^\s*$")
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_TIME = re.compile(r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?")
 
 
 @dataclass(frozen=True)
@@ -144,6 +146,9 @@ def parse(text: str, path: str = "<episode>") -> Episode:
     for key in ("source", "sha256", "date"):
         if not isinstance(data.get(key), str):
             raise FactFileError(f"'{key}' is missing or not text", path=path, line=2)
+    if not _is_day(data["date"]):
+        at = next((i + 1 for i, ln in enumerate(lines[:end]) if ln.startswith("date:")), 2)
+        raise FactFileError(f"'date' is {data['date']!r}, not a day: write it like '2026-02-10'", path=path, line=at)  # fmt: skip
     speakers = data.get("speakers") or []
     if not isinstance(speakers, list) or not all(isinstance(s, str) for s in speakers):
         raise FactFileError("'speakers' must be a list of names", path=path, line=2)
@@ -154,12 +159,20 @@ def parse(text: str, path: str = "<episode>") -> Episode:
         extra={k: v for k, v in data.items() if k not in FIELDS},
         title=str(title) if title is not None else None,
     )  # fmt: skip
-    ep.messages = _messages(lines[end + 1 :])
+    ep.messages = _messages(lines[end + 1 :], path, end + 2)
     return ep
 
 
-def _messages(lines: list[str]) -> list[Said]:
-    """Headers start messages when a blank line (or the frontmatter) stands before them."""
+def _is_day(text: str) -> bool:
+    try:
+        return bool(_DAY.match(text)) and date.fromisoformat(text).isoformat() == text
+    except ValueError:
+        return False
+
+
+def _messages(lines: list[str], path: str = "<episode>", first: int = 1) -> list[Said]:
+    """Headers start messages when a blank line (or the frontmatter) stands before them; a
+    header's time must be a time (`first`: the file's line of lines[0], for the error)."""
     starts = [
         i for i, ln in enumerate(lines) if _HEADER.match(ln) and (i == 0 or lines[i - 1] == "")
     ]
@@ -178,6 +191,8 @@ def _messages(lines: list[str]) -> list[Said]:
             anchor, body = _take_id(body)
         text = "\n".join(ln[1:] if _ESCAPED.match(ln) else ln for ln in body)
         time = None if m["time"] == NO_TIME else m["time"]
+        if time is not None and not (_TIME.fullmatch(time) and _is_day(time[:10])):
+            raise FactFileError(f"the time {time!r} is not a time: write it like 2026-02-10T09:30:00, or {NO_TIME} for none", path=path, line=first + i)  # fmt: skip
         out.append(Said(anchor, m["speaker"], time, text))
     return out
 

@@ -14,6 +14,7 @@ from frontmatter.default_handlers import YAMLHandler
 from mdmem.errors import FactFileError, SlugError
 from mdmem.model import life
 from mdmem.model.emit import Unsupported, entry
+from mdmem.model.limits import MAX_DEPTH, MAX_HISTORY, fact_text_problem, value_problem
 from mdmem.model.slug import check_slug, split_key
 from mdmem.model.yaml_nodes import duplicate_key, first_anchor
 from mdmem.model.yaml_text import Loader, SafeLoader, dump_yaml, error_at
@@ -189,6 +190,8 @@ def parse(text: str, path: str = "<fact>", expect: tuple[str, str] | None = None
     if text.startswith("\ufeff"):
         text = text[1:]
     text = text.replace("\r\n", "\n")
+    if (too := fact_text_problem(text)) is not None:  # before any YAML is read
+        raise FactFileError(too[1], path=path, line=too[0])
     # The stock boundary (r"^-{3,}\s*$") can swallow the body's leading blank lines.
     handler = YAMLHandler(fm_boundary=_BOUNDARY)
     if not handler.detect(text):
@@ -219,6 +222,8 @@ def parse(text: str, path: str = "<fact>", expect: tuple[str, str] | None = None
             data = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()
+    except RecursionError:  # nested past what the scan above looks for (flow over many lines)
+        raise FactFileError(f"nests too deeply to read; a fact file nests at most {MAX_DEPTH}: flatten it", path=path) from None  # fmt: skip
     except yaml.YAMLError as e:
         line, problem = error_at(e, fm)  # fm starts with the newline after the first ---
         raise FactFileError(
@@ -276,6 +281,7 @@ def _from_mapping(
         if VALUES in lines:
             lines.setdefault("value", lines[VALUES])
     value = _check_value(data.get("value"), "value", fail)
+    value = None if value == [] else value  # `value: []` is no value: what mdmem writes for one
     if status == "deleted" and value is not None:
         raise fail("value", "must be absent on a deleted fact (remove it, or set another status)")
     for key in ("valid_from", "valid_to", "recorded_at"):
@@ -303,6 +309,8 @@ def _from_mapping(
         raise fail(
             "history", "must be a list of mappings, each with a value and its validity period"
         )
+    if len(history) > MAX_HISTORY:
+        raise fail("history", f"has {len(history):,} entries; a fact keeps at most {MAX_HISTORY:,}: remove the oldest (the journal keeps them: `mdmem log`)")  # fmt: skip
     for h in history:
         _check_value(h.get("value"), "history", fail)
         _check_kind(h.get("kind"), h.get("value"), "history", fail)
@@ -334,9 +342,9 @@ def _from_mapping(
 
 
 def _check_value(value: Any, key: str, fail: Any) -> Value:
-    if value is None or isinstance(value, str):
-        return value
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+    if isinstance(value, str | list) and (too := value_problem(value)) is not None:
+        raise fail(key, too)
+    if value is None or isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value)):  # fmt: skip
         return value
     raise fail(key, "must be text or a list of text (quote it if it looks like a number or date)")
 
@@ -371,7 +379,6 @@ def _check_kind(kind: Any, value: Any, key: str, fail: Any) -> str | None:
         what = "what happened" if kind == life.EVENT else "what is planned"
         raise fail(key, f"kind {kind!r} needs {what} as its value; add one, or remove the kind")
     return str(kind)
-
 
 
 def _check_items(items: Any, value: Any, key: str, fail: Any) -> dict[str, dict[str, Any]]:

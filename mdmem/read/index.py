@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from mdmem.errors import MdmemError
+from mdmem.files import current
 from mdmem.model import life
 from mdmem.model.factfile import Fact, parse
 from mdmem.model.fastparse import parse_canonical
@@ -258,7 +259,10 @@ class Index:
         _, entity, name = rel.split("/", 2)
         try:
             expect = (check_slug(entity, "entity"), check_slug(name[:-3]))
-            text = (self.root / rel).read_bytes().decode("utf-8")
+            data = current(self.root / rel)  # through the vault's boundary
+            if data is None:
+                return None
+            text = data.decode("utf-8")
             return parse_canonical(text, rel, expect) or parse(text, rel, expect=expect)
         except (MdmemError, UnicodeDecodeError, OSError):
             return None

@@ -25,7 +25,9 @@ from mdmem.model.slug import check_slug, split_key
 from mdmem.server.args import DryRunArg, FactArg
 from mdmem.server.corrections import Corrections
 from mdmem.server.messages import as_transcript
+from mdmem.store.check import refused
 from mdmem.store.journal import recent_entries
+from mdmem.store.names import did_you_mean, known_names
 from mdmem.store.vault import Vault
 
 _CALL = threading.local()  # the vaults the tool call running in this thread opened
@@ -141,12 +143,16 @@ class Memory(Corrections):
         tentative: Annotated[
             bool, Field(description="Weak evidence: store it unconfirmed.")
         ] = False,
+        new: Annotated[
+            bool,
+            Field(description="The attribute is new on purpose: one neither rules.yaml nor any fact knows (else such a name is refused with the closest known ones)."),
+        ] = False,
         dry_run: DryRunArg = False,
     ) -> dict[str, Any]:
         """State a fact as if the person said it (for a clear correction); dependents cascade."""
         entity, attribute = split_key(fact)
         result = self.vault().set(attribute, value, entity=entity, date=_day(date, "date"),
-                                  dry_run=dry_run, tentative=tentative, source="mcp")  # fmt: skip
+                                  dry_run=dry_run, tentative=tentative, new=new, source="mcp")  # fmt: skip
         return describe.result_json(result)
 
     def forget(
@@ -311,10 +317,13 @@ class Memory(Corrections):
         v = self.vault()
         if fact is not None:
             ent, attr = split_key(fact, entity or "user")
+            if (why := refused(v, f"{ent}/{attr}")) is not None:
+                raise BadArgument(str(why))
             found = v.get(attr, ent)
             if found is None:
                 raise BadArgument(
-                    f"there is no fact {ent}/{attr}; `show` without a fact lists them"
+                    f"there is no fact {ent}/{attr}{did_you_mean(attr, known_names(v.rules, v.facts))};"
+                    " `show` without a fact lists them"
                 )
             return {"facts": [found.to_mapping()]}
         entity = _entity(entity)
@@ -340,12 +349,13 @@ class Memory(Corrections):
 
     def fact_file(self, entity: str, attribute: str) -> str | None:
         """The text of one fact file, or None when there is none."""
+        from mdmem.files import read_text
         from mdmem.model.slug import fact_path
 
-        path = fact_path(self.root, check_slug(entity, "entity"), check_slug(attribute))
+        path = fact_path(self.vault().root, check_slug(entity, "entity"), check_slug(attribute))
         try:
-            return path.read_text(encoding="utf-8")
-        except (FileNotFoundError, IsADirectoryError):
+            return read_text(path)  # through the vault's boundary: a link out is refused
+        except IsADirectoryError:
             return None
 
     def fact_keys(self) -> list[str]:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from mdmem.boundary import open_fd
 from mdmem.engine.cascade import Change
 from mdmem.files import atomic_write, sha256
 from mdmem.store.episodes import longest_first, replace_phrases
@@ -72,10 +73,10 @@ class Journal:
     def records(self) -> Iterator[dict[str, Any]]:
         """Every complete entry as stored; a torn last line (a crash mid-append) is skipped."""
         try:
-            f = self.path.open(encoding="utf-8")
+            fd = open_fd(self.path, os.O_RDONLY)
         except FileNotFoundError:
             return
-        with f:
+        with open(fd, encoding="utf-8") as f:
             for line in f:
                 if not line.strip():
                     continue
@@ -95,9 +96,9 @@ class Journal:
         return None
 
     def append(self, entry: dict[str, Any]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._repair_tail()
-        with self.path.open("a", encoding="utf-8") as f:
+        fd = open_fd(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        with open(fd, "a", encoding="utf-8") as f:
             f.write(dumps(entry) + "\n")
             f.flush()
             os.fsync(f.fileno())
@@ -106,7 +107,7 @@ class Journal:
         """Drop a torn last line left by a crash, so the next entry starts on its own line.
         Only the last byte is read in the usual case: a journal grows with every write."""
         try:
-            with self.path.open("rb") as f:
+            with open(open_fd(self.path, os.O_RDONLY), "rb") as f:
                 if f.seek(0, os.SEEK_END) == 0:
                     return
                 f.seek(-1, os.SEEK_END)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from mdmem.errors import RulesError
-from mdmem.files import atomic_write, read_required, sha256
+from mdmem.files import atomic_write, current, read_required, sha256
 from mdmem.model.factfile import ACTIONS
 from mdmem.model.grammar import DIMENSIONS
 from mdmem.model.grammar import from_plain as grammar_from_plain
@@ -80,8 +80,10 @@ def write_cache(file: Path, digest: str, rules: Rules) -> None:
 def read_cache(file: Path, digest: str, path: str) -> Rules | None:
     """The cached rules for the text with this SHA-256, or None when there is no usable cache."""
     try:
-        raw = file.read_bytes()
+        raw = current(file)
     except OSError:
+        return None
+    if raw is None:
         return None
     head, _, payload = raw.partition(b"\n")
     try:

@@ -21,8 +21,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+from mdmem import boundary
 from mdmem.errors import SlugError
-from mdmem.files import sha256
+from mdmem.files import current, sha256
 from mdmem.model.factfile import Fact
 from mdmem.model.slug import split_key
 from mdmem.store.cachedb import CACHE_FILE, paused_gc
@@ -47,7 +48,8 @@ def _locked(method: F) -> F:
 
     @functools.wraps(method)
     def wrapper(self: Snapshot, *args: Any, **kwargs: Any) -> Any:
-        with self._mutex, paused_gc():  # snapshots build acyclic data only
+        # Snapshots build acyclic data only; each folder is walked to (and checked) once a call.
+        with self._mutex, paused_gc(), boundary.batch():
             return method(self, *args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
@@ -146,8 +148,8 @@ class Snapshot:
 
     def _heal(self, root: Path, rel: str, e: Entry) -> None:
         try:
-            data = (root / rel).read_bytes()
-        except OSError:
+            data = current(root / rel) or b""
+        except (OSError, boundary.OutsideVault):
             data = b""
         fresh = new_entry(rel, data, sha256(data), e.sig, True, None, dict, dict)
         e.sha, e.racy, e.good_sha, e.row = fresh.sha, True, fresh.good_sha, fresh.row
@@ -205,9 +207,8 @@ class Snapshot:
         self.read = self.parsed = 0
         folders = walk(root) if only is None else None
         digest = walk_digest(folders) if folders is not None else None
-        if digest is not None and digest == (
-            self._sweep if self._entries is not None else self.store.meta("sweep")
-        ):
+        swept = self._sweep if self._entries is not None else digest and self.store.meta("sweep")
+        if digest is not None and digest == swept:
             self._sweep = digest  # not one signature changed since every entry was settled
             if self._entries is None:
                 self._saved_sweep = digest
@@ -222,10 +223,14 @@ class Snapshot:
             if old is not None and old.sig == sig and not old.racy and not old.volatile:
                 continue
             old = old or gone.get(rel)
+            refused = None
             try:
-                with open(f"{base}/{rel}", "rb") as f:  # a str path: no pathlib per file
-                    data = f.read()
-            except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+                data = current(f"{base}/{rel}")  # a str path: no pathlib per file
+            except (IsADirectoryError, NotADirectoryError):
+                data = None
+            except boundary.OutsideVault as e:  # a link out of the vault: never read, a problem
+                data, refused = b"", e.bare_message
+            if data is None:
                 found.discard(rel)  # removed while we looked: it is gone
                 continue
             self.read += 1
@@ -238,7 +243,7 @@ class Snapshot:
             if old is not None and old.good_sha and old.row is None:
                 self.load_rows(root, [rel])  # the last good state must survive this change
             changed[rel] = new_entry(
-                rel, data, digest, sig, racy, old, last_written, last_journaled
+                rel, data, digest, sig, racy, old, last_written, last_journaled, refused
             )
             self.parsed += 1
             self.rows_touched.add(rel)

@@ -13,6 +13,8 @@ import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from mdmem.boundary import OutsideVault, open_folder
+from mdmem.files import current
 from mdmem.model.slug import is_fact_name
 
 # (mtime_ns, ctime_ns, size, inode). An atomic rename gives a new inode; an in-place rewrite
@@ -35,12 +37,18 @@ def stat_sig(path: Path) -> Sig | None:
 
 
 def entity_folders(root: Path) -> list[str]:
-    """The entity folders under root/facts, in name order (one directory listing, no stats)."""
+    """The entity folders under root/facts, in name order (one directory listing, no stats;
+    a link is listed and checked when opened). A facts/ linked out of the vault: OutsideVault."""
     try:
-        with os.scandir(root / "facts") as it:
-            return sorted(e.name for e in it if not e.name.startswith(".") and e.is_dir())
+        fd = open_folder(root / "facts")
     except (FileNotFoundError, NotADirectoryError):
         return []
+    try:
+        with os.scandir(fd) as it:
+            return sorted(e.name for e in it if not e.name.startswith(".")
+                          and (e.is_symlink() or e.is_dir(follow_symlinks=False)))  # fmt: skip
+    finally:
+        os.close(fd)
 
 
 def walk(root: Path, entities: Iterable[str] | None = None) -> list[Folder]:
@@ -50,7 +58,10 @@ def walk(root: Path, entities: Iterable[str] | None = None) -> list[Folder]:
     Hidden folders and names `is_fact_name` rejects (editors' swap, backup and temporary files)
     are skipped, and so is anything that is not a regular file, and an empty file: the note
     Obsidian creates when a link to a fact not known yet is clicked (`empty_written` finds
-    those mdmem had written). A file or folder removed while we look is simply gone.
+    those mdmem had written). A file or folder removed while we look is simply gone. Links
+    are followed only inside the vault (`boundary`): an entity folder linked out is not read,
+    and a fact file linked out is listed with the link's own signature, so that reading it
+    (refused) makes it a problem the snapshot reports.
     """
     folders = entity_folders(root) if entities is None else sorted(set(entities))
     out: list[Folder] = []
@@ -58,8 +69,8 @@ def walk(root: Path, entities: Iterable[str] | None = None) -> list[Folder]:
         if ent.startswith(".") or "/" in ent:
             continue
         try:
-            fd = os.open(root / "facts" / ent, os.O_RDONLY | os.O_DIRECTORY)
-        except OSError:
+            fd = open_folder(root / "facts" / ent)
+        except (OSError, OutsideVault):
             continue
         names: list[str] = []
         sigs: list[Sig] = []
@@ -67,8 +78,12 @@ def walk(root: Path, entities: Iterable[str] | None = None) -> list[Folder]:
             with os.scandir(fd) as it:
                 found = sorted(e.name for e in it if is_fact_name(e.name))
             for name in found:
-                try:
-                    st = os.stat(name, dir_fd=fd)  # relative to the folder: no path walk per file
+                try:  # relative to the folder: no path walk per file
+                    st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                    if stat.S_ISLNK(st.st_mode) and (sig := _linked(root, f"facts/{ent}/{name}", st)):
+                        names.append(name)
+                        sigs.append(sig)
+                        continue
                 except FileNotFoundError:
                     continue
                 if stat.S_ISREG(st.st_mode) and st.st_size:
@@ -78,6 +93,19 @@ def walk(root: Path, entities: Iterable[str] | None = None) -> list[Folder]:
             os.close(fd)
         out.append((ent, names, sigs))
     return out
+
+
+def _linked(root: Path, rel: str, link: os.stat_result) -> Sig | None:
+    """The signature of a fact file that is a link: of the file it points to inside the vault,
+    or of the link itself when it leads out (read later, and refused: a problem to report)."""
+    try:
+        if current(f"{root}/{rel}") is None:
+            return None  # a dangling link: no file
+        return sig_of(os.stat(f"{root}/{rel}"))
+    except OutsideVault:
+        return sig_of(link)
+    except OSError:  # a folder, or gone
+        return None
 
 
 def walk_paths(folders: Iterable[Folder]) -> Iterator[tuple[str, Sig]]:
@@ -103,10 +131,12 @@ def stat_paths(root: Path, rels: Iterable[str]) -> Iterator[tuple[str, Sig]]:
     base = str(root)
     for rel in rels:
         try:
-            st = os.stat(f"{base}/{rel}")  # a str path: no pathlib per file
+            st = os.stat(f"{base}/{rel}", follow_symlinks=False)  # a str path: no pathlib per file
         except (FileNotFoundError, NotADirectoryError):
             continue
-        if stat.S_ISREG(st.st_mode) and st.st_size:
+        if stat.S_ISLNK(st.st_mode) and (sig := _linked(root, rel, st)):
+            yield rel, sig
+        elif stat.S_ISREG(st.st_mode) and st.st_size:
             yield rel, sig_of(st)
 
 

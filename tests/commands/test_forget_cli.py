@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 from mdmem import Vault
 from mdmem.cli import app
 from mdmem.edit.ingest import ingest_text
-from tests.conftest import make_vault
-from tests.edit.test_forget_exact import BERLIN, episode_text, files_holding
+from tests.conftest import files_holding, make_vault
+from tests.edit.test_forget_exact import BERLIN, episode_text
 
 runner = CliRunner()
 

@@ -12,7 +12,7 @@ from mdmem import Vault
 from mdmem.cli import app
 from mdmem.edit.ingest import ingest_text
 from mdmem.edit.sync import sync
-from tests.conftest import make_vault
+from tests.conftest import files_holding, make_vault
 
 runner = CliRunner()
 
@@ -23,16 +23,6 @@ def mdmem(root: Path, *args: str) -> str:
     return out.output
 
 
-RULES = ("rules.yaml", ".mdmem/rules.good.yaml", ".mdmem/rules.cache.json")  # a pack's tables
-
-
-def files_holding(root: Path, words: str) -> list[str]:
-    """Every file of the vault whose bytes hold the words (any case), but the rules."""
-    return [
-        rel for p in sorted(root.rglob("*")) if p.is_file()
-        and (rel := p.relative_to(root).as_posix()) not in RULES
-        and words.casefold() in p.read_bytes().decode("utf-8", "replace").casefold()
-    ]  # fmt: skip
 
 
 def episode_text(root: Path) -> str:
@@ -64,7 +54,7 @@ def test_purging_a_mistyped_fact_leaves_every_other_facts_journal_alone(tmp_path
     v = make_vault(tmp_path / "v", "personal")
     ingest_text(v, "## 2025-08-15\nUser: I live in Berlin.\n", source="a.md")
     ingest_text(v, "## 2026-02-10\nUser: I moved to Munich.\n", source="b.md")
-    mdmem(v.root, "fix", "hom_city", "Munich")  # a typo: a new slot of its own
+    mdmem(v.root, "fix", "hom_city", "Munich", "--new")  # a typo (refused without --new): a slot of its own
     before = [line for line in (v.meta / "journal.jsonl").read_text("utf-8").splitlines()
               if "hom_city" not in line]  # fmt: skip
     mdmem(v.root, "forget", "hom_city", "--purge")

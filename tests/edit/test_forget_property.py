@@ -12,7 +12,6 @@ RELIABILITY.md records both.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 from pathlib import Path
 
@@ -26,9 +25,9 @@ from mdmem.edit.forget import forget as forget_fact
 from mdmem.edit.ingest import ingest_text
 from mdmem.model.episode import parse
 from mdmem.store.statements import Reader, evidence_place, is_derived, value_entries
+from tests.conftest import RULES_FILES, holds
 
 EXAMPLES = int(os.environ.get("MDMEM_FORGET_EXAMPLES", "15"))
-RULES = ("rules.yaml", ".mdmem/rules.good.yaml", ".mdmem/rules.cache.json")
 CITIES = ["Berlin", "Porto", "Leeds", "Munich"]
 SAYINGS = {
     "home_city": ("I live in {}.", CITIES),
@@ -86,10 +85,6 @@ def held(vault: Vault) -> set[str]:
             for e in value_entries(f) for v in ([e["value"]] if isinstance(e["value"], str) else e["value"])}  # fmt: skip
 
 
-def occurs(text: str, value: str) -> bool:
-    return re.search(rf"(?<![0-9A-Za-z]){re.escape(value)}(?![0-9A-Za-z])", text, re.I) is not None
-
-
 _TEMPLATE: dict[str, Path] = {}
 
 
@@ -132,17 +127,17 @@ def test_a_forget_takes_exactly_its_statements(tmp_path_factory, first, later, m
         for episode, anchor, words in said:
             text = next(m.text for m in episodes[episode].messages if m.anchor == anchor)
             assert words in text, (key, other, words, text)
-    unique = {v for v in gone if not any(occurs(h, v) or occurs(v, h) for h in held(vault))}
+    unique = {v for v in gone if not any(holds(h, v) or holds(v, h) for h in held(vault))}
     runner = CliRunner()
     reads = READS + [["log"]] * purge  # without --purge the journal keeps the values, for `undo`
     outputs = [runner.invoke(app, [*cmd, "--vault", str(vault.root)]).output for cmd in reads]
     for path in sorted(vault.root.rglob("*")):
         rel = path.relative_to(vault.root).as_posix()
-        if not path.is_file() or rel in RULES or (rel == ".mdmem/journal.jsonl" and not purge):
+        if not path.is_file() or rel in RULES_FILES or (rel == ".mdmem/journal.jsonl" and not purge):
             continue
         data = path.read_bytes().decode("utf-8", "replace")
         for value in unique:
-            assert not occurs(data, value), (key, value, rel)
+            assert not holds(data, value), (key, value, rel)
     for value in unique:
         for cmd, out in zip(reads, outputs, strict=True):
-            assert not occurs(out, value), (key, value, cmd, out)
+            assert not holds(out, value), (key, value, cmd, out)

@@ -14,8 +14,8 @@ from mdmem.cli import app
 from mdmem.edit.ingest import ingest_text
 from mdmem.edit.sync import sync
 from mdmem.extract.finder import Extraction
-from tests.conftest import make_vault
-from tests.edit.test_forget_exact import episode_text, files_holding
+from tests.conftest import files_holding, make_vault
+from tests.edit.test_forget_exact import episode_text
 
 
 def chat(tmp_path: Path, text: str, *, date: str = "2026-02-10", vault: Vault | None = None):  # type: ignore[no-untyped-def]

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from mdmem.cli import app
 from mdmem.edit.ingest import ingest_text
-from tests.conftest import make_vault
+from tests.conftest import holds, make_vault
 
 CHAT = """## 2025-08-15
 User: I live in Guangzhou. Oh, and my birthday is 14 March, remind me to book a table.
@@ -32,7 +32,7 @@ READS = [
 def _files_hold(root: Path, words: str) -> list[str]:
     return [
         p.relative_to(root).as_posix() for p in sorted(root.rglob("*"))
-        if p.is_file() and words.casefold() in p.read_bytes().decode("utf-8", "replace").casefold()
+        if p.is_file() and holds(p.read_bytes().decode("utf-8", "replace"), words)
     ]  # fmt: skip
 
 

@@ -285,7 +285,7 @@ def test_usage_counts_calls_and_tokens(vault):
 
 
 def test_the_vaults_own_slugs_are_listed(vault):
-    vault.set("favourite_tea", "oolong")
+    vault.set("favourite_tea", "oolong", new=True)
     _, cfg = run(vault, CHAT, answer())
     assert "attributes favourite_tea" in cfg.calls[0]["messages"][1]["content"]
 

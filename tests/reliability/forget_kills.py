@@ -21,10 +21,10 @@ from pathlib import Path
 
 from mdmem.edit.ingest import ingest_text
 from mdmem.store.vault import Vault
+from tests.conftest import RULES_FILES, holds
 from tests.reliability.harness import MDMEM, NOW, env, mdmem
 
 SECRET = "4417"
-RULES = ("rules.yaml", ".mdmem/rules.good.yaml", ".mdmem/rules.cache.json")
 
 
 def template(work: Path) -> tuple[Path, float]:
@@ -47,8 +47,8 @@ def template(work: Path) -> tuple[Path, float]:
 
 def holding(root: Path) -> list[str]:
     return [rel for p in sorted(root.rglob("*")) if p.is_file()
-            and (rel := p.relative_to(root).as_posix()) not in RULES
-            and SECRET.encode() in p.read_bytes()]  # fmt: skip
+            and (rel := p.relative_to(root).as_posix()) not in RULES_FILES
+            and holds(p.read_bytes().decode("utf-8", "replace"), SECRET)]  # fmt: skip
 
 
 def trial(root: Path, work: Path, seconds: float, rng: random.Random) -> str:

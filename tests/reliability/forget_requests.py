@@ -14,7 +14,6 @@ RELIABILITY.md.
 
 from __future__ import annotations
 
-import re
 import shutil
 import sys
 import tempfile
@@ -24,8 +23,9 @@ from pathlib import Path
 
 import yaml
 
+from tests.conftest import RULES_FILES, holds
+
 CASES = Path(__file__).resolve().parents[1] / "data" / "forget_requests" / "cases.yaml"
-RULES = ("rules.yaml", ".mdmem/rules.good.yaml", ".mdmem/rules.cache.json")
 DATE = "2026-02-10"
 
 
@@ -50,21 +50,11 @@ class Outcome:
         return "correct"
 
 
-def holds(text: str, words: str) -> bool:
-    """Words as words: a number not inside a longer number, Latin text not inside a longer word."""
-    pattern = re.escape(words)
-    if words[:1].isascii() and words[:1].isalnum():
-        pattern = r"(?<![0-9A-Za-z])" + pattern
-    if words[-1:].isascii() and words[-1:].isalnum():
-        pattern += r"(?![0-9A-Za-z])"
-    return re.search(pattern, text, re.I) is not None
-
-
 def vault_text(root: Path, *, only: tuple[str, ...] = ()) -> str:
     out = []
     for p in sorted(root.rglob("*")):
         rel = p.relative_to(root).as_posix()
-        if not p.is_file() or rel in RULES or (only and not rel.startswith(only)):
+        if not p.is_file() or rel in RULES_FILES or (only and not rel.startswith(only)):
             continue
         out.append(p.read_bytes().decode("utf-8", "replace"))
     return "\n".join(out)
