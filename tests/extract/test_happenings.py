@@ -174,3 +174,14 @@ def test_a_name_that_is_also_a_word_is_never_made_an_event_of_its_own():
 def test_a_hundred_names_in_one_message_make_no_event_or_plan():
     names = ", ".join(f"Name{i}" for i in range(100))
     assert said(f"User: My friends are {names}.") == []
+
+
+def test_a_long_phrase_ends_where_a_phrase_of_its_own_begins_never_cutting_off_a_name() -> None:
+    assert one("Last week I gave a few talks at the homeless shelter I volunteer at.").value == (
+        "gave a few talks at the homeless shelter")
+    assert one("Last month I took a road trip for research for my next movie.").value == (
+        "took a road trip for research")
+    assert one("Last weekend I took my family on a road trip to Jasper.").value == (
+        "took my family on a road trip to Jasper")
+    assert one("Yesterday I got back from an awesome trip to Rio de Janeiro- we checked out yoga.").value == (
+        "got back from an awesome trip to Rio de Janeiro")
