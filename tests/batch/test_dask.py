@@ -108,6 +108,9 @@ def test_a_killed_worker_s_job_is_retried_once_by_dask(tmp_path: Path, scheduler
         os.kill(first, signal.SIGKILL)
         until(lambda: holder(vaults["once"], not_pid=first), what="Dask's retry of 'once'")
         feed(tmp_path / "chats/once.md", SAID)
+        # Its result gathered before a worker is killed again: a result still held by the
+        # worker killed next would be computed once more, and that run may be killed too.
+        until(lambda: any(line.get("line") == 1 for line in out), what="the result of 'once'")
         pid = None
         for _ in range(2):
             pid = until(
