@@ -120,6 +120,15 @@ class SnapStore:
             self.reset()
             return {}
 
+    def count_good(self) -> int:
+        """How many present entries have a last good state ('' in `good`: the current bytes)."""
+        try:
+            row = self.conn().execute("SELECT count(*) FROM snap WHERE gone = 0 AND good IS NOT NULL").fetchone()
+        except sqlite3.Error:
+            self.reset()
+            return 0
+        return int(row[0])
+
     def rows(self, rels: Iterable[str] | None) -> Rows:
         """(sha, parse) of these paths' stored rows (of every path when None)."""
         out: Rows = {}

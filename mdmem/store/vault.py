@@ -179,6 +179,12 @@ class Vault:
         assert self._served is not None
         return self._served
 
+    def count(self) -> int:
+        """How many facts there are to read from: `len(self.facts)`, without reading one."""
+        if self._served is not None:
+            return len(self._served)
+        return (self._snap or self._refreshed()).count()
+
     def get(self, attribute: str, entity: str = DEFAULT_ENTITY) -> Fact | None:
         return self.facts.get(f"{check_slug(entity, 'entity')}/{check_slug(attribute)}")
 
