@@ -250,14 +250,13 @@ def graph(
 @command()
 def check(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
     """Validate rules.yaml and every fact file; exit 1 on any problem."""
+    from mdmem.commands.plain import check_report
+
     v = open_vault(vault)
-    problems = v.check()
-    if as_json:
-        print_json([{"path": p.path, "line": p.line, "message": p.message} for p in problems])
-    else:
-        for p in problems:
-            typer.echo(str(p))
-        if not problems:
-            typer.echo(f"OK: {len(v.facts)} facts, rules valid.", err=True)
-    if problems:
-        raise typer.Exit(1)
+    out, err, code = check_report(v, v.check(), as_json)
+    for line in out:
+        typer.echo(line)
+    for line in err:
+        typer.echo(line, err=True)
+    if code:
+        raise typer.Exit(code)

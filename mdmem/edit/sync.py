@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from mdmem.edit.edits import Action, Edit, EditPlan, keep_layout, plan_edits
+from mdmem.edit.edits import Action, Edit, EditPlan, describe, keep_layout, plan_edits
 from mdmem.engine.decide import Plan
 from mdmem.errors import MdmemError, RulesError
 from mdmem.files import WriteConflict, read_text, sha256
@@ -26,7 +26,7 @@ from mdmem.store.lastgood import good_rules, journal_facts
 from mdmem.store.manifest import Manifest
 from mdmem.store.snapshot import Snapshot
 from mdmem.store.snapshot_entry import Entry, decode
-from mdmem.store.vault import PASSAGES_FILE, ExtraOps, Problem, Vault
+from mdmem.store.vault import PASSAGES_FILE, RULES_FILE, ExtraOps, Problem, Vault
 from mdmem.store.walk import stat_sig
 
 ATTEMPTS = 3  # a file saved again while sync planned is planned again
@@ -45,6 +45,28 @@ class SyncResult:
     baseline: int | None = None  # files recorded as they are on a first sync
     dry_run: bool = False
     reindexed: list[str] = field(default_factory=list)  # episodes edited by hand, re-read for search
+
+
+def result_lines(result: SyncResult) -> list[str]:
+    """One readable line per thing sync did or found: file, what changed, what cascaded."""
+    lines = []
+    if result.baseline is not None:
+        lines.append(f"first sync here: took {result.baseline} files as they are (the baseline)")
+    if result.rules:
+        lines.append(f"{RULES_FILE}: {result.rules}: {result.rules_note}")
+    for a in result.actions:
+        where = f"{a.rel}:{a.line}" if a.kind == "broken" and a.line else a.rel
+        text = a.message.removeprefix(f"line {a.line}: ") if a.kind == "broken" else a.message
+        cascaded = a.cascaded()
+        if cascaded:
+            text += "; cascaded: " + ", ".join(describe(c) for c in cascaded)
+        lines.append(f"{where}: {text}")
+    for p in result.problems:
+        if p.path == RULES_FILE or not any(a.rel == p.path for a in result.actions):
+            lines.append(str(p))
+    for rel in result.reindexed:
+        lines.append(f"{rel}: re-read into the passage index (edited by hand)")
+    return lines
 
 
 class _Moved(Exception):
@@ -110,7 +132,7 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
                 vault.manifest.data[rel] = digest
         if planned.plan.changes:
             files = sorted({e.rel for e in edits if e.kind != "broken"})
-            files += ["rules.yaml"] if any(c.decision == links.DECISION for c in planned.plan.changes) else []  # fmt: skip
+            files += [RULES_FILE] if any(c.decision == links.DECISION for c in planned.plan.changes) else []  # fmt: skip
             source = {"kind": "edit", "files": files}
             rels = [f"facts/{c.key}.md" for c in planned.plan.changes]
             expect = {rel: e.sha if (e := snap.entries.get(rel)) else None for rel in rels}
@@ -255,7 +277,7 @@ def _rules(vault: Vault, result: SyncResult) -> Rules:
     if state.error is not None:
         result.rules = "refused"
         result.rules_note = "keeping the last good rules until it is fixed"
-        result.problems.append(Problem("rules.yaml", state.error.line, state.error.bare_message))
+        result.problems.append(Problem(RULES_FILE, state.error.line, state.error.bare_message))
         return state.rules
     if state.previous is None:
         return state.rules
