@@ -12,22 +12,20 @@ it is rebuilt (edits not yet synced then fall back to the journal).
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from mdmem.errors import SlugError
 from mdmem.files import sha256
 from mdmem.model.factfile import Fact
-from mdmem.model.slug import split_key
 from mdmem.store.cachedb import CACHE_FILE, paused_gc
 from mdmem.store.snapshot_db import SnapStore, changed, everything
 from mdmem.store.snapshot_entry import Entry, decode, new_entry
+from mdmem.store.snapshot_queries import SnapshotQueries, locked
 from mdmem.store.walk import stat_paths, walk, walk_digest, walk_paths
 
 SNAPSHOT_FILE = CACHE_FILE
@@ -39,21 +37,7 @@ RACY_NS = 2_000_000_000
 # snapshot only after reading at least this many; `sync` and `watch` always save it.
 SAVE_AFTER = 200
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _locked(method: F) -> F:
-    """One thread at a time per snapshot: a process shares one copy between its Vaults."""
-
-    @functools.wraps(method)
-    def wrapper(self: Snapshot, *args: Any, **kwargs: Any) -> Any:
-        with self._mutex, paused_gc():  # snapshots build acyclic data only
-            return method(self, *args, **kwargs)
-
-    return wrapper  # type: ignore[return-value]
-
-
-class Snapshot:
+class Snapshot(SnapshotQueries):
     """The snapshot of one vault; `open` it, `refresh` it against the files, read `facts()`."""
 
     def __init__(self, meta: Path) -> None:
@@ -121,7 +105,7 @@ class Snapshot:
 
     # --- parsed facts -----------------------------------------------------------------------
 
-    @_locked
+    @locked
     def load_rows(self, root: Path, rels: list[str] | None = None) -> None:
         """Read the parsed facts of entries read from the database (of just `rels`, if given)."""
         entries, gone = self.entries, self._gone
@@ -159,7 +143,7 @@ class Snapshot:
 
     # --- saving -------------------------------------------------------------------------------
 
-    @_locked
+    @locked
     def save(self, root: Path, force: bool = False) -> None:
         """Write what changed, if (unless forced) reading it again would cost more; and the
         digest of a walk that found nothing to change, so the next check reads no entry.
@@ -186,7 +170,7 @@ class Snapshot:
 
     # --- bringing it up to date -----------------------------------------------------------------
 
-    @_locked
+    @locked
     def refresh(
         self,
         root: Path,
@@ -262,7 +246,7 @@ class Snapshot:
             settled = not any(e.racy or e.volatile for e in self.entries.values())
             self._sweep = digest if settled else None
 
-    @_locked
+    @locked
     def settle(self, rels: list[str]) -> None:
         """Forget vanished files that `sync` has dealt with."""
         for rel in rels:
@@ -271,7 +255,7 @@ class Snapshot:
 
     # --- reading --------------------------------------------------------------------------------
 
-    @_locked
+    @locked
     def facts_of(self, rels: list[str]) -> dict[str, Fact | None]:
         """The facts of these files as last refreshed: None for one that does not parse, and
         nothing for one the snapshot does not hold."""
@@ -285,91 +269,26 @@ class Snapshot:
                 out[rel] = decode(e.row)
         return out
 
-    @_locked
+    @locked
     def agrees(self, manifest: str) -> bool:
         """Whether `sync` found no edit in these very files against this very manifest."""
         settled = self._sweep is not None and self._sweep == self._saved_sweep
         return settled and self.store.meta("agreed") == f"{self._sweep} {manifest}"
 
-    @_locked
+    @locked
     def agree(self, manifest: str) -> None:
         """Note that `sync` found no edit (kept until the files or the saved entries change)."""
         if self._sweep is not None and self._sweep == self._saved_sweep and not self.touched:
             self.store.note("agreed", f"{self._sweep} {manifest}", self.store.meta("gen"))
 
-    @_locked
+    @locked
     def shas(self) -> dict[str, str]:
         """Path -> SHA-256 of each present file (without reading the entries if not read)."""
         if self._entries is None:
             return self.store.shas()
         return {rel: e.sha for rel, e in self._entries.items()}
 
-    @_locked
-    def count(self) -> int:
-        """How many facts reads are served from (each file that parses, and the last good
-        state of each that does not): `facts()`'s length, without reading any parse."""
-        if self._entries is None:
-            return self.store.count_good()
-        return sum(1 for e in self._entries.values() if e.good_sha is not None)
-
-    @_locked
-    def problems(self) -> list[tuple[str, int | None, str]]:
-        """(path, line, message) of each file that does not parse, in path order."""
-        broken = self._select("problem IS NOT NULL", (), lambda r, e: e.problem is not None)
-        return [(rel, *e.problem) for rel, e in broken.items() if e.problem is not None]
-
-    @_locked
-    def cycle_facts(self) -> dict[str, Fact]:
-        """The facts that parse of every entity a dependency cycle can pass through.
-
-        Rules alone cannot close a loop (rules.yaml is refused with one), so a cycle takes a
-        `depends_on` edge, and each entity on it holds the dependent or the trigger of one. No
-        path enters those entities from outside, so their facts' graph finds the cycle the
-        whole vault's graph would, and the same one first.
-        """
-        learned = self._select("learned = 1 AND problem IS NULL", (),
-                               lambda r, e: e.learned and e.problem is None)  # fmt: skip
-        entities: set[str] = set()
-        for rel, e in self._with_rows(learned).items():
-            row = e.row or {}
-            entity = row.get("entity", rel.split("/")[1])
-            entities.add(entity)
-            for dep in row.get("depends_on") or []:
-                with contextlib.suppress(SlugError, KeyError, TypeError, AttributeError):
-                    entities.add(split_key(dep["on"], entity)[0])  # as the graph reads it
-        if len(entities) > 200:
-            self.entries  # noqa: B018 - many: one read of all beats many small ones
-        ranges = [(f"facts/{ent}/", f"facts/{ent}0") for ent in sorted(entities)]
-        where = " OR ".join("(path >= ? AND path < ?)" for _ in ranges)
-        chosen = self._select(f"({where or '0'})", [x for r in ranges for x in r],
-                              lambda r, e: r.split("/")[1] in entities)  # fmt: skip
-        out: dict[str, Fact] = {}
-        for e in self._with_rows(chosen).values():
-            if e.problem is None and e.row is not None:
-                out[f"{e.row['entity']}/{e.row['attribute']}"] = decode(e.row)
-        return out
-
-    def _select(self, where: str, args: Any, keep: Callable[[str, Entry], bool]) -> dict[str, Entry]:  # fmt: skip
-        """The present entries `keep` accepts: from memory, or only these from the database."""
-        if self._entries is not None:
-            return {r: e for r, e in self._entries.items() if keep(r, e)}
-        return self.store.entries(f"{where} AND gone = 0", args)[0]
-
-    def _with_rows(self, chosen: dict[str, Entry]) -> dict[str, Entry]:
-        """These entries with their parsed facts read."""
-        if self._entries is None:
-            rows = self.store.rows(list(chosen))
-            for rel, e in chosen.items():
-                kept = rows.get(rel)
-                if kept is not None and kept[0] == e.good_sha:
-                    e.row = kept[1]
-            if all(e.row is not None or e.good_sha is None for e in chosen.values()):
-                return chosen
-            chosen = {r: self.entries[r] for r in chosen if r in self.entries}  # lost: healed
-        self.load_rows(self.meta.parent, list(chosen))
-        return chosen
-
-    @_locked
+    @locked
     def facts(
         self, root: Path
     ) -> tuple[dict[str, Fact], list[tuple[str, int | None, str]], dict[str, Fact]]:

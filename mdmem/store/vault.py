@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from mdmem.engine.cascade import pending_questions
 from mdmem.engine.decide import Plan, Statement, plan_statements
 from mdmem.errors import MdmemError, RefusedError, VaultLocked, VaultNotFound
 from mdmem.files import atomic_write
@@ -193,27 +194,7 @@ class Vault:
 
     def pending(self) -> list[dict[str, Any]]:
         """Questions waiting for the person: doubtful facts, oldest change first."""
-        from mdmem.engine.cascade import plain_question
-
-        out: list[dict[str, Any]] = []
-        for key, fact in sorted(self.facts.items()):
-            why: dict[str, Any] = fact.uncertain_because or {}
-            if fact.status not in ("uncertain", "tentative") and not (
-                fact.status == "expired" and why
-            ):
-                continue
-            q = why.get("question") or plain_question(fact, self.rules)
-            out.append(
-                {
-                    "fact": key,
-                    "status": fact.status,
-                    "value": fact.value,
-                    "because": why,
-                    "question": q,
-                }
-            )
-        out.sort(key=lambda p: (str(p["because"].get("changed_at", "")), p["fact"]))
-        return out
+        return pending_questions(self.facts, self.rules)
 
     def check(self) -> list[Problem]:
         """Every problem with the rules, the fact files and the learned graph."""

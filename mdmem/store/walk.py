@@ -13,7 +13,6 @@ import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-
 # (mtime_ns, ctime_ns, size, inode). An atomic rename gives a new inode; an in-place rewrite
 # that keeps the size and even puts the old mtime back still moves ctime, which no one can set.
 Sig = tuple[int, int, int, int]
