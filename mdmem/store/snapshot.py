@@ -24,9 +24,9 @@ from mdmem.files import sha256
 from mdmem.model.factfile import Fact
 from mdmem.store.cachedb import CACHE_FILE, paused_gc
 from mdmem.store.snapshot_db import SnapStore, changed, everything
-from mdmem.store.snapshot_entry import Entry, decode, new_entry
+from mdmem.store.snapshot_entry import Entry, Record, decode, new_entry, row_text
 from mdmem.store.snapshot_queries import SnapshotQueries, locked
-from mdmem.store.walk import stat_paths, walk, walk_digest, walk_paths
+from mdmem.store.walk import Sig, stat_paths, walk, walk_digest, walk_paths
 
 SNAPSHOT_FILE = CACHE_FILE
 # A file modified this close to the moment it was read may be rewritten within the file
@@ -54,6 +54,7 @@ class Snapshot(SnapshotQueries):
         self._gen: str | None = None  # the save the entries are of (None: never saved)
         self._sweep: str | None = None  # digest of the last walk that left every entry settled
         self._saved_sweep: str | None = None
+        self._absorbing = False  # filling an empty snapshot chunk by chunk (`absorb`)
         self._mutex = threading.RLock()
 
     @property
@@ -214,7 +215,7 @@ class Snapshot(SnapshotQueries):
                 continue
             self.read += 1
             digest = sha256(data)
-            racy = now_ns - sig[0] < RACY_NS
+            racy = is_racy(sig, now_ns)
             if old is not None and old.sha == digest and not old.volatile:
                 old.sig, old.racy = sig, racy
                 changed[rel] = old
@@ -246,6 +247,67 @@ class Snapshot(SnapshotQueries):
             settled = not any(e.racy or e.volatile for e in self.entries.values())
             self._sweep = digest if settled else None
 
+    @property
+    def absorbing(self) -> bool:
+        """Whether this copy is filling an empty snapshot chunk by chunk (`absorb`)."""
+        return self._absorbing
+
+    @locked
+    def absorb(
+        self,
+        root: Path,
+        rels: list[str],
+        written: Callable[[], Mapping[str, str]],
+        journaled: Callable[[], Mapping[str, Fact | None]],
+    ) -> dict[str, Record | None] | None:
+        """`records_of(rels)` for a snapshot never filled: the files are parsed and their entries
+        saved at once, not kept, so the first read of a vault holds one chunk of parses in
+        memory, not the vault's. None when the snapshot holds entries it did not absorb (or
+        another process saved meanwhile): `refresh` those instead."""
+        if self._entries is not None:
+            return None
+        if not self._absorbing:
+            if self.store.meta("gen") is not None and self.store.any_entry():
+                return None
+            self._absorbing, self._gen = True, self.store.meta("gen")
+        now_ns, base = time.time_ns(), str(root)
+        put: list[Any] = []
+        rows: list[Any] = []
+        out: dict[str, Record | None] = {}
+        for rel, sig in stat_paths(root, rels):
+            try:
+                with open(f"{base}/{rel}", "rb") as f:
+                    data = f.read()
+            except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+                continue
+            e = new_entry(rel, data, sha256(data), sig, is_racy(sig, now_ns), None, written, journaled)
+            if e.problem is not None or e.row is None:
+                out[rel] = None  # does not parse: nothing to index
+            elif e.text is not None:
+                out[rel] = (decode(e.row), e.text)
+            if e.volatile:  # values JSON cannot keep: the index parses it itself, and so does
+                continue  # the next refresh (as every process does for such a file)
+            put.append(e.db_row(rel, False))
+            text = e.text if e.text is not None else (row_text(e.row) if e.row else None)
+            if text is not None and e.good_sha is not None:  # (a broken file's: the journal's)
+                rows.append((rel, e.good_sha, text))
+        gen = os.urandom(8).hex()
+        if self.store.append(self._gen, gen, put, rows):
+            self._gen = gen
+        else:  # saved by another process meanwhile, or not writable: refresh from now on
+            self._absorbing = False
+        return out
+
+    @locked
+    def release(self, rels: list[str]) -> None:
+        """Let go of these files' parses once saved (read again from the database if needed):
+        a caller going through a whole vault in chunks holds one chunk of them."""
+        for rel in rels:
+            e = self._entries.get(rel) if self._entries is not None else None
+            if e is not None and e.row is not None and e.good_sha and rel not in self.rows_touched and not e.volatile:
+                e.row = None
+                self._rows_loaded = False
+
     @locked
     def settle(self, rels: list[str]) -> None:
         """Forget vanished files that `sync` has dealt with."""
@@ -256,17 +318,19 @@ class Snapshot(SnapshotQueries):
     # --- reading --------------------------------------------------------------------------------
 
     @locked
-    def facts_of(self, rels: list[str]) -> dict[str, Fact | None]:
-        """The facts of these files as last refreshed: None for one that does not parse, and
-        nothing for one the snapshot does not hold."""
+    def records_of(self, rels: list[str]) -> dict[str, Record | None]:
+        """The facts of these files as last refreshed, each with its stored text (the search
+        index stores the same: one encoding serves both): None for one that does not parse,
+        and nothing for one the snapshot does not hold."""
         self.load_rows(self.meta.parent, rels)
-        out: dict[str, Fact | None] = {}
+        out: dict[str, Record | None] = {}
         for rel in rels:
             e = self.entries.get(rel)
             if e is not None and e.problem is not None:
                 out[rel] = None
             elif e is not None and e.row is not None:
-                out[rel] = decode(e.row)
+                text = e.text if e.text is not None else row_text(e.row)
+                out[rel] = None if text is None else (decode(e.row), text)
         return out
 
     @locked
@@ -317,6 +381,15 @@ class Snapshot(SnapshotQueries):
                     last_good[key] = fact
         served = dict(sorted({**good, **last_good}.items())) if last_good else good
         return good, problems, served
+
+
+def is_racy(sig: Sig, now_ns: int) -> bool:
+    """Whether a file was modified so recently that a rewrite within the file system's
+    timestamp granularity could leave its signature as it is: its bytes are compared until it
+    is older. A modification time ahead of now (set by hand, a clock that ran ahead or was set
+    back) is not racy: any later write stamps the clock as it is, which differs from it; were
+    it counted as just written, the file would be read again by every scan, forever."""
+    return 0 <= now_ns - sig[0] < RACY_NS
 
 
 _OPEN: dict[str, Snapshot] = {}

@@ -41,6 +41,7 @@ from mdmem.store.manifest import Manifest
 from mdmem.store.packs import pack_path
 from mdmem.store.rules_cache import load_rules_cached
 from mdmem.store.snapshot import SAVE_AFTER, Snapshot
+from mdmem.store.snapshot_entry import Record
 from mdmem.store.walk import fact_files
 from mdmem.temps import remove_temps
 
@@ -158,20 +159,28 @@ class Vault:
         snap.save(self.root)
         return snap
 
-    def parsed(self, rels: list[str]) -> dict[str, Fact | None]:
-        """These files' facts through the snapshot (None: does not parse), so that one parse
-        of a changed file serves the search index too; see `Snapshot.facts_of`.
+    def parsed(self, rels: list[str]) -> dict[str, Record | None]:
+        """These files' facts through the snapshot, each with its stored text (None: does
+        not parse), so that one parse and one encoding of a changed file serve the search
+        index too; see `Snapshot.records_of`.
 
         Empty for a few files when this process has not read the snapshot yet: loading it
-        costs more than parsing them where they are needed."""
+        costs more than parsing them where they are needed. A caller going through many
+        files asks a chunk at a time: the parses handed out are not kept (`absorb`, `release`)."""
         self.settle()
-        if len(rels) < SAVE_AFTER and not Snapshot.warm(self.meta):
-            return {}
         snap = Snapshot.open(self.meta)
         journaled = lambda: journal_facts(self.journal.entries())  # noqa: E731
+        if len(rels) >= SAVE_AFTER or snap.absorbing:
+            first = snap.absorb(self.root, rels, lambda: self.manifest.data, journaled)
+            if first is not None:
+                return first
+        if len(rels) < SAVE_AFTER and not Snapshot.warm(self.meta):
+            return {}
         snap.refresh(self.root, lambda: self.manifest.data, journaled, only=rels)
+        got = snap.records_of(rels)  # before the save, which lets go of the texts it wrote
         snap.save(self.root)
-        return snap.facts_of(rels)
+        snap.release(rels)
+        return got
 
     @property
     def facts(self) -> dict[str, Fact]:

@@ -43,7 +43,13 @@ def entity_folders(root: Path) -> list[str]:
 
 def walk(root: Path, entities: Iterable[str] | None = None) -> list[Folder]:
     """Every fact file under root/facts (or under these entities' folders only): entity
-    folders and their files in name order.
+    folders and their files in name order (see `iter_walk`)."""
+    return list(iter_walk(root, entities))
+
+
+def iter_walk(root: Path, entities: Iterable[str] | None = None) -> Iterator[Folder]:
+    """`walk`, one folder at a time: a caller that keeps nothing of a folder it has dealt
+    with holds one folder's names and signatures, however large the vault.
 
     Hidden folders and names `is_fact_name` rejects (editors' swap, backup and temporary files)
     are skipped, and so is anything that is not a regular file; a file or folder removed while
@@ -51,7 +57,6 @@ def walk(root: Path, entities: Iterable[str] | None = None) -> list[Folder]:
     plain: text paths, one `stat` relative to the open folder per file, no call per name.
     """
     folders = entity_folders(root) if entities is None else sorted(set(entities))
-    out: list[Folder] = []
     base = f"{root}/facts/"
     stat_at, regular, flags = os.stat, stat.S_ISREG, os.O_RDONLY | os.O_DIRECTORY
     for ent in folders:
@@ -77,8 +82,7 @@ def walk(root: Path, entities: Iterable[str] | None = None) -> list[Folder]:
                     sigs.append((st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino))
         finally:
             os.close(fd)
-        out.append((ent, names, sigs))
-    return out
+        yield ent, names, sigs
 
 
 def walk_paths(folders: Iterable[Folder]) -> Iterator[tuple[str, Sig]]:
@@ -89,13 +93,26 @@ def walk_paths(folders: Iterable[Folder]) -> Iterator[tuple[str, Sig]]:
             yield prefix + name, sig
 
 
+def folder_digest(folder: Folder) -> str:
+    """One digest of a folder's names and signatures; equal digests mean no file in it changed."""
+    ent, names, sigs = folder
+    digest = hashlib.blake2b(digest_size=16)
+    # hash() of a tuple of ints is the same in every process (only str hashes are salted).
+    digest.update(f"{ent}\0{len(names)}\0{hash(tuple(sigs))}\0".encode())
+    digest.update("\0".join(names).encode())
+    return digest.hexdigest()
+
+
 def walk_digest(folders: Iterable[Folder]) -> str:
     """One digest of every name and signature; equal digests mean no file changed."""
+    return digest_of(folder_digest(f) for f in folders)
+
+
+def digest_of(folder_digests: Iterable[str]) -> str:
+    """The walk's digest from its folders' digests, in walk order."""
     digest = hashlib.blake2b(digest_size=16)
-    for ent, names, sigs in folders:
-        # hash() of a tuple of ints is the same in every process (only str hashes are salted).
-        digest.update(f"{ent}\0{len(names)}\0{hash(tuple(sigs))}\0".encode())
-        digest.update("\0".join(names).encode())
+    for d in folder_digests:
+        digest.update(d.encode())
     return digest.hexdigest()
 
 
