@@ -76,7 +76,6 @@ def facts_vault(root: Path, n: int, seed: int = 7) -> Path:
             i += 1
     vault.manifest.data.update(written)
     vault.manifest.save()
-    links.record(vault.meta, rules)
     _age(paths)
     return root
 

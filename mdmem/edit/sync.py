@@ -21,7 +21,6 @@ from mdmem.model.factfile import Fact
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
 from mdmem.read.passages import PassageIndex
-from mdmem.store import links
 from mdmem.store.lastgood import good_rules, journal_facts
 from mdmem.store.manifest import Manifest
 from mdmem.store.snapshot import Snapshot
@@ -96,16 +95,15 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
             vault.root, lambda: vault.manifest.data, lambda: journal_facts(vault.journal.entries())
         )
         rules = _rules(vault, result)
-        relink = links.stale(vault.meta, rules)  # rules' edges changed since the files were linked
         manifest = str(stat_sig(vault.manifest.path))  # written atomically: a new inode each time
-        if result.rules != "reloaded" and not relink and snap.agrees(manifest):
+        if result.rules != "reloaded" and snap.agrees(manifest):
             return result  # no file and no manifest changed since a sync found nothing to do
         written = vault.manifest.data
-        if not vault.manifest.path.exists() and next(vault.journal.entries(), None) is not None:
+        if not vault.manifest.path.exists():  # mdmem wrote nothing here (a clone, a generator)
             result.baseline = _baseline(vault, snap, dry_run)
             written = vault.manifest.data
         edits = find_edits(vault, snap, written)
-        if not edits and result.rules != "reloaded" and not relink:  # the usual case: parse nothing
+        if not edits and result.rules != "reloaded":  # the usual case: parse nothing
             if not dry_run:
                 if result.baseline is not None:
                     vault.manifest.save()
@@ -116,10 +114,6 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
         facts = snap.facts(vault.root)[0]
         planned = plan_edits(facts, rules, edits, now=vault.now)
         result.actions, result.plan = planned.actions, planned.plan
-        planned_keys = {c.key for c in planned.plan.changes}
-        unlinked = {e.key for e in edits if e.kind != "deleted"} - planned_keys
-        if relink:  # a hand edit left as it is keeps its links till mdmem writes it
-            planned.plan.changes += links.relink(facts, rules, unlinked | planned_keys)
         result.problems += [Problem(e.rel, e.line, e.problem) for e in edits if e.kind == "broken"]
         result.problems += _new_cycle(rules, facts, edits, planned, result.rules == "reloaded")
         if dry_run:
@@ -132,7 +126,6 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
                 vault.manifest.data[rel] = digest
         if planned.plan.changes:
             files = sorted({e.rel for e in edits if e.kind != "broken"})
-            files += [RULES_FILE] if any(c.decision == links.DECISION for c in planned.plan.changes) else []  # fmt: skip
             source = {"kind": "edit", "files": files}
             rels = [f"facts/{c.key}.md" for c in planned.plan.changes]
             expect = {rel: e.sha if (e := snap.entries.get(rel)) else None for rel in rels}
@@ -140,8 +133,6 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
                                        extra=_in_their_layout(vault, edits, planned.plan))  # fmt: skip
         elif planned.adopt or result.baseline is not None:
             vault.manifest.save()
-        if relink and not unlinked:
-            links.record(vault.meta, rules)
         snap.settle([e.rel for e in edits if e.kind == "deleted"])
         wrote = sorted({f"facts/{c.key}.md" for c in planned.plan.changes})
         if wrote:
@@ -184,10 +175,6 @@ def _in_their_layout(vault: Vault, edits: list[Edit], plan: Plan) -> ExtraOps:
                 text = read_text(vault.root / e.rel)
                 if text is not None:
                     out.append((e.rel, keep_layout(text, e.now, after)))
-        for c in plan.changes:  # relinked by new rules: only the links change, in their layout too
-            text = read_text(vault.root / f"facts/{c.key}.md") if c.decision == links.DECISION else None
-            if text is not None and c.before is not None and c.after is not None:
-                out.append((f"facts/{c.key}.md", keep_layout(text, c.before, c.after)))
         return out
 
     return ops
@@ -261,8 +248,9 @@ def _day(entry: Entry) -> str:
 
 
 def _baseline(vault: Vault, snap: Snapshot, dry_run: bool) -> int:
-    """A fresh clone: take the files as they are, without acting on them."""
-    good = {rel: e.sha for rel, e in snap.entries.items() if e.problem is None}
+    """mdmem wrote nothing here (a fresh clone, files a generator or a person made): take the
+    files that parse as they are, without acting on them or rewriting one."""
+    good = snap.good_shas()
     if not dry_run:
         vault.manifest.data.update(good)
     return len(good)

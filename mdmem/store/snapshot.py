@@ -26,7 +26,16 @@ from mdmem.store.cachedb import CACHE_FILE, paused_gc
 from mdmem.store.snapshot_db import SnapStore, changed, everything
 from mdmem.store.snapshot_entry import Entry, Record, decode, new_entry, row_text
 from mdmem.store.snapshot_queries import SnapshotQueries, locked
-from mdmem.store.walk import Sig, stat_paths, walk, walk_digest, walk_paths
+from mdmem.store.walk import (
+    Sig,
+    digest_of,
+    folder_digest,
+    iter_walk,
+    stat_paths,
+    walk,
+    walk_digest,
+    walk_paths,
+)
 
 SNAPSHOT_FILE = CACHE_FILE
 # A file modified this close to the moment it was read may be rewritten within the file
@@ -36,6 +45,7 @@ RACY_NS = 2_000_000_000
 # Saving costs about as much as reading a few hundred files, so an ordinary read saves the
 # snapshot only after reading at least this many; `sync` and `watch` always save it.
 SAVE_AFTER = 200
+FILL_CHUNK = 1000  # files parsed and saved at a time when a snapshot is filled (`_fill`)
 
 class Snapshot(SnapshotQueries):
     """The snapshot of one vault; `open` it, `refresh` it against the files, read `facts()`."""
@@ -55,6 +65,7 @@ class Snapshot(SnapshotQueries):
         self._sweep: str | None = None  # digest of the last walk that left every entry settled
         self._saved_sweep: str | None = None
         self._absorbing = False  # filling an empty snapshot chunk by chunk (`absorb`)
+        self._unsettled = False  # an entry absorbed was racy or volatile: no sweep digest
         self._mutex = threading.RLock()
 
     @property
@@ -188,6 +199,9 @@ class Snapshot(SnapshotQueries):
         """
         now_ns, base = time.time_ns(), str(root)
         self.read = self.parsed = 0
+        if only is None and self._entries is None and not self.store.any_entry():
+            self._fill(root, written, journaled)  # never filled: a chunk at a time
+            return
         folders = walk(root) if only is None else None
         digest = walk_digest(folders) if folders is not None else None
         if digest is not None and digest == (
@@ -214,17 +228,15 @@ class Snapshot(SnapshotQueries):
                 found.discard(rel)  # removed while we looked: it is gone
                 continue
             self.read += 1
-            digest = sha256(data)
+            sha = sha256(data)
             racy = is_racy(sig, now_ns)
-            if old is not None and old.sha == digest and not old.volatile:
+            if old is not None and old.sha == sha and not old.volatile:
                 old.sig, old.racy = sig, racy
                 changed[rel] = old
                 continue
             if old is not None and old.good_sha and old.row is None:
                 self.load_rows(root, [rel])  # the last good state must survive this change
-            changed[rel] = new_entry(
-                rel, data, digest, sig, racy, old, last_written, last_journaled
-            )
+            changed[rel] = new_entry(rel, data, sha, sig, racy, old, last_written, last_journaled)
             self.parsed += 1
             self.rows_touched.add(rel)
         checked = entries.keys() if only is None else [r for r in only if r in entries]
@@ -270,6 +282,10 @@ class Snapshot(SnapshotQueries):
             if self.store.meta("gen") is not None and self.store.any_entry():
                 return None
             self._absorbing, self._gen = True, self.store.meta("gen")
+        return self._absorb(root, rels, written, journaled, keep=True)
+
+    def _absorb(self, root: Path, rels: list[str], written: Callable[[], Mapping[str, str]],
+                journaled: Callable[[], Mapping[str, Fact | None]], keep: bool) -> dict[str, Record | None]:  # fmt: skip
         now_ns, base = time.time_ns(), str(root)
         put: list[Any] = []
         rows: list[Any] = []
@@ -281,10 +297,11 @@ class Snapshot(SnapshotQueries):
             except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
                 continue
             e = new_entry(rel, data, sha256(data), sig, is_racy(sig, now_ns), None, written, journaled)
-            if e.problem is not None or e.row is None:
-                out[rel] = None  # does not parse: nothing to index
-            elif e.text is not None:
+            self._unsettled |= e.racy or e.volatile
+            if keep and e.problem is None and e.row is not None and e.text is not None:
                 out[rel] = (decode(e.row), e.text)
+            elif keep and (e.problem is not None or e.row is None):
+                out[rel] = None  # does not parse: nothing to index
             if e.volatile:  # values JSON cannot keep: the index parses it itself, and so does
                 continue  # the next refresh (as every process does for such a file)
             put.append(e.db_row(rel, False))
@@ -297,6 +314,30 @@ class Snapshot(SnapshotQueries):
         else:  # saved by another process meanwhile, or not writable: refresh from now on
             self._absorbing = False
         return out
+
+    def _fill(self, root: Path, written: Callable[[], Mapping[str, str]],
+              journaled: Callable[[], Mapping[str, Fact | None]]) -> None:  # fmt: skip
+        """A full refresh of a snapshot never filled: the walk absorbed a chunk at a time, and
+        its digest recorded when every entry settled, as `refresh` does; nothing kept."""
+        self._absorbing, self._gen, self._unsettled = True, self.store.meta("gen"), False
+        last_written, last_journaled = functools.cache(written), functools.cache(journaled)
+        digests: list[str] = []
+        chunk: list[str] = []
+        for folder in iter_walk(root):
+            digests.append(folder_digest(folder))
+            chunk += [rel for rel, _ in walk_paths([folder])]
+            if len(chunk) >= FILL_CHUNK or not self._absorbing:
+                self._absorb(root, chunk, last_written, last_journaled, keep=False)
+                self.read += len(chunk)
+                chunk = []
+        if chunk:
+            self._absorb(root, chunk, last_written, last_journaled, keep=False)
+            self.read += len(chunk)
+        self.parsed = self.read
+        if self._absorbing:
+            self._sweep = None if self._unsettled else digest_of(digests)
+        else:  # another process saved meanwhile: what it saved is read and refreshed instead
+            self.refresh(root, written, journaled)
 
     @locked
     def release(self, rels: list[str]) -> None:

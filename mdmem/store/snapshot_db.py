@@ -151,6 +151,14 @@ class SnapStore:
             self.reset()
             return {}
 
+    def good_shas(self) -> dict[str, str]:
+        """Path -> SHA-256 of every present entry whose bytes parse."""
+        try:
+            return dict(self.conn().execute("SELECT path, sha FROM snap WHERE gone = 0 AND problem IS NULL"))
+        except sqlite3.Error:
+            self.reset()
+            return {}
+
     def count_good(self) -> int:
         """How many present entries have a last good state ('' in `good`: the current bytes)."""
         try:

@@ -56,6 +56,14 @@ class SnapshotQueries:
         return sum(1 for e in self._entries.values() if e.good_sha is not None)
 
     @locked
+    def good_shas(self) -> dict[str, str]:
+        """Path -> SHA-256 of each present file that parses (without reading the entries if
+        not read): what a first sync takes as it is."""
+        if self._entries is None:
+            return self.store.good_shas()
+        return {rel: e.sha for rel, e in self._entries.items() if e.problem is None}
+
+    @locked
     def problems(self) -> list[tuple[str, int | None, str]]:
         """(path, line, message) of each file that does not parse, in path order."""
         broken = self._select("problem IS NOT NULL", (), lambda r, e: e.problem is not None)
