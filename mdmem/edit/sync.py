@@ -111,7 +111,9 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
                 if result.baseline is None:
                     snap.agree(manifest)
             return result
-        facts = snap.facts(vault.root)[0]
+        # All a cascade from these edits can reach: the edited entities' facts and those of
+        # every entity a learned dependency touches (one edit reads one person's, not 100,000).
+        facts = snap.facts_of_entities({e.key.split("/")[0] for e in edits})
         planned = plan_edits(facts, rules, edits, now=vault.now)
         result.actions, result.plan = planned.actions, planned.plan
         result.problems += [Problem(e.rel, e.line, e.problem) for e in edits if e.kind == "broken"]

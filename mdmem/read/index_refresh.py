@@ -55,18 +55,20 @@ class Index(Protocol):
     def insert(self, rel: str, fact: Fact, sig: Sig, text: str) -> None: ...
     def set_meta(self, key: str, value: str) -> None: ...
     def entities_now(self) -> list[str]: ...
+    def meta(self, key: str) -> str | None: ...
 
 
 class _Run:
     """One refresh: the changed files not yet indexed, what went, what it did."""
 
-    def __init__(self, index: Index, parsed: Parser | None) -> None:
-        self.index, self.parsed = index, parsed
+    def __init__(self, index: Index, parsed: Parser | None, known: set[str]) -> None:
+        self.index, self.parsed, self.known = index, parsed, known  # known: entities indexed
         self.pending: list[tuple[str, Sig]] = []
         self.gone: list[str] = []
         self.folders: dict[str, str | None] = {}  # entity → its new digest (None: removed)
         self.broken_in: set[str] = set()
         self.added = self.updated = self.removed = self.broken = 0
+        self.new_folder = False  # a file added to a folder no row was in
         self.scrub = False
 
     def change(self, rel: str, sig: Sig) -> None:
@@ -104,6 +106,7 @@ class _Run:
                         self.updated += 1
                     else:
                         self.added += 1
+                        self.new_folder |= rel.split("/")[1] not in self.known
                     ix.insert(rel, fact, sig, text)
             if final:
                 self._settle()
@@ -123,8 +126,8 @@ class _Run:
         if self.scrub:
             # Merge the FTS segments so deleted postings are rewritten, not just masked.
             ix.db.execute("INSERT INTO fts(fts) VALUES('optimize')")
-        if self.added or self.updated or self.removed:
-            ix.set_meta("entities", json.dumps(ix.entities_now()))
+        if self.removed or any(d is None for d in self.folders.values()) or self.new_folder:
+            ix.set_meta("entities", json.dumps(ix.entities_now()))  # the entities came or went
         for ent, digest in self.folders.items():
             if digest is None or ent in self.broken_in:
                 ix.db.execute("DELETE FROM folders WHERE entity = ?", (ent,))
@@ -137,7 +140,7 @@ def refresh(index: Index, parsed: Parser | None, entities: Iterable[str] | None)
     started = time.perf_counter()
     scope = None if entities is None else sorted(set(entities))
     known = index.folder_digests(scope)
-    run = _Run(index, parsed)
+    run = _Run(index, parsed, set(json.loads(index.meta("entities") or "[]")))
     for folder in iter_walk(index.root, scope):
         ent = folder[0]
         digest = folder_digest(folder)

@@ -78,9 +78,17 @@ class SnapshotQueries:
         path enters those entities from outside, so their facts' graph finds the cycle the
         whole vault's graph would, and the same one first.
         """
+        return self.facts_of_entities(set())
+
+    @locked
+    def facts_of_entities(self, entities: set[str]) -> dict[str, Fact]:
+        """The facts that parse of these entities and of every entity a learned dependency
+        touches (see `cycle_facts`): all a change to these entities' facts can reach, since a
+        rule's edges stay within one entity and every learned edge is among them. A cascade
+        from one edited file reads these, not the vault's."""
         learned = self._select("learned = 1 AND problem IS NULL", (),
                                lambda r, e: e.learned and e.problem is None)  # fmt: skip
-        entities: set[str] = set()
+        entities = set(entities)
         for rel, e in self._with_rows(learned).items():
             row = e.row or {}
             entity = row.get("entity", rel.split("/")[1])
@@ -98,7 +106,7 @@ class SnapshotQueries:
         for e in self._with_rows(chosen).values():
             if e.problem is None and e.row is not None:
                 out[f"{e.row['entity']}/{e.row['attribute']}"] = decode(e.row)
-        return out
+        return dict(sorted(out.items()))
 
     def _select(self, where: str, args: Any, keep: Callable[[str, Entry], bool]) -> dict[str, Entry]:  # fmt: skip
         """The present entries `keep` accepts: from memory, or only these from the database."""
