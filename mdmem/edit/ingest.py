@@ -21,6 +21,7 @@ from mdmem.edit.ingest_result import IngestResult
 from mdmem.edit.new_messages import (
     Deferred,
     NewMessages,
+    applied_by_source,
     episode_ops,
     forgotten_phrases,
     statement_line,
@@ -65,6 +66,7 @@ class _Session:
         self.reprocess = reprocess
         self.extractor = extractor or extract  # the rule finder unless another was chosen
         self.seen = ingested_sources(vault)
+        self.applied = applied_by_source(vault)  # one read of the journal for the whole run
         self.shadow: dict[str, Fact] | None = None
 
     def facts(self) -> dict[str, Fact]:
@@ -81,7 +83,7 @@ class _Session:
             res.skipped = True
             return res
         facts = self.facts()
-        step = NewMessages.of(self.vault, source, messages)
+        step = NewMessages.of(self.vault, source, messages, self.applied)
         # Reprocessing reads every message; only `step.new` ones are recorded and kept as episodes.
         read = dataclasses.replace(step, new=list(range(1, len(messages) + 1))) if self.reprocess else step  # fmt: skip
         window = read.window()
@@ -119,8 +121,9 @@ class _Session:
         statements, deferred, guard = self._defer(statements, source)
         res.errors += [d.error for d in deferred]
         redact = forgotten_phrases(statements, facts)
+        applied = step.applied_ids(res.errors)
         info = {"kind": "transcript", "path": source, "messages": len(messages),
-                "statements": len(statements), "applied": step.applied_ids(res.errors)}  # fmt: skip
+                "statements": len(statements), "applied": applied}  # fmt: skip
         if self.reprocess and digest in self.seen:
             info["reprocess"] = True
         if deferred:
@@ -142,6 +145,7 @@ class _Session:
             scrub_search_caches(self.vault)
         if not res.errors:
             self.seen[digest] = res.entry
+        self.applied.setdefault(source, (set(), 0))[0].update(i.split(":", 1)[-1] for i in applied)  # fmt: skip
         return res
 
     def _defer(self, statements: list[Statement], source: str) -> tuple[list[Statement], list[Deferred], Callable[[ExtraOps], ExtraOps]]:  # fmt: skip

@@ -23,25 +23,30 @@ from mdmem.store.vault import ExtraOps, Vault
 CONTEXT = 6  # earlier messages handed to the finder with the new ones, for what they refer to
 
 
+Applied = dict[str, tuple[set[str], int]]  # source → (applied messages' hashes, legacy count)
+
+
 def applied_messages(vault: Vault, source: str) -> tuple[set[str], int]:
     """The content hashes of a source's applied messages, and how many messages the entries
     written before message identity existed covered (those count as applied by position)."""
-    hashes: set[str] = set()
-    legacy = 0
+    return applied_by_source(vault).get(source, (set(), 0))
+
+
+def applied_by_source(vault: Vault) -> Applied:
+    """`applied_messages` of every source, from one read of the journal: an ingest of many
+    files reads it once, not once a file (which grew with the vault's history)."""
+    out: Applied = {}
     for e in live_entries(vault.journal.records()):
         src = e.get("source") or {}
-        if (
-            not isinstance(src, dict)
-            or src.get("path") != source
-            or src.get("kind") != "transcript"
-        ):
+        if not isinstance(src, dict) or src.get("kind") != "transcript" or not isinstance(src.get("path"), str):
             continue
+        hashes, legacy = out.setdefault(src["path"], (set(), 0))
         ids = src.get("applied")
         if isinstance(ids, list):
             hashes.update(str(i).split(":", 1)[-1] for i in ids)
         elif isinstance(src.get("messages"), int):
-            legacy = max(legacy, src["messages"])
-    return hashes, legacy
+            out[src["path"]] = (hashes, max(legacy, src["messages"]))
+    return out
 
 
 @dataclass
@@ -54,8 +59,9 @@ class NewMessages:
     ids: list[str]  # message_id of every message, by position
 
     @classmethod
-    def of(cls, vault: Vault, source: str, messages: list[Message]) -> NewMessages:
-        hashes, legacy = applied_messages(vault, source)
+    def of(cls, vault: Vault, source: str, messages: list[Message], applied: Applied | None = None) -> NewMessages:  # fmt: skip
+        """`applied`: `applied_by_source` read once for a run of many sources."""
+        hashes, legacy = applied_messages(vault, source) if applied is None else applied.get(source, (set(), 0))
         ids = [message_id(pos, m) for pos, m in enumerate(messages, 1)]
         new = [pos for pos, mid in enumerate(ids, 1)
                if pos > legacy and mid.split(":", 1)[1] not in hashes]  # fmt: skip
