@@ -37,6 +37,7 @@ from mdmem.files import sha256
 from mdmem.model.factfile import Fact
 from mdmem.model.slug import fact_path
 from mdmem.store.journal import live_entries
+from mdmem.store.rules_cache import load_needles, save_needles
 from mdmem.store.vault import ExtraOps, Vault, refuse_broken
 
 # Editors' swap, backup and temporary files left beside transcripts in a folder.
@@ -67,7 +68,13 @@ class _Session:
         self.extractor = extractor or extract  # the rule finder unless another was chosen
         self.seen = ingested_sources(vault)
         self.applied = applied_by_source(vault)  # one read of the journal for the whole run
+        load_needles(vault.meta)  # the pack's literal tests, worked out by an earlier run
         self.shadow: dict[str, Fact] | None = None
+
+    def close(self) -> None:
+        """Keep what this run worked out of the pack's patterns for the next one."""
+        if not self.dry_run and self.extractor is extract:
+            save_needles(self.vault.meta, self.vault.rules)
 
     def facts(self) -> dict[str, Fact]:
         if self.dry_run:
@@ -209,7 +216,9 @@ def ingest_text(vault: Vault, text: str, *, source: str = "<text>", date: str | 
     default = date or vault.now[:10]
     messages = parse_transcript(text, source=source, default_time=default)
     session = _Session(vault, dry_run=dry_run, extractor=extractor)
-    return session.run(messages, sha256(text), source, default)
+    result = session.run(messages, sha256(text), source, default)
+    session.close()
+    return result
 
 
 def transcript_files(paths: Sequence[str | Path], vault: Vault | None = None, *,
@@ -289,6 +298,7 @@ def ingest_paths(vault: Vault, paths: Sequence[str | Path], *, date: str | None 
         for source, path in files:
             results.append(_one(session, source, path, date))
             advance(source)
+    session.close()
     if commit and not dry_run:
         sha = gitcommit.commit_results(vault, results)
         for r in results:

@@ -13,12 +13,12 @@ from typing import Any
 
 from mdmem.engine.cascade import pending_questions
 from mdmem.engine.decide import Plan, Statement, plan_statements
-from mdmem.errors import MdmemError, RefusedError, VaultLocked, VaultNotFound
-from mdmem.files import atomic_write
+from mdmem.errors import MdmemError, RefusedError, RulesError, VaultLocked, VaultNotFound
+from mdmem.files import atomic_write, read_required, sha256
 from mdmem.model.factfile import Fact, render
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
-from mdmem.model.rules_yaml import load_rules
+from mdmem.model.rules_yaml import parse_rules
 from mdmem.model.slug import check_slug, fact_path
 from mdmem.store import txn
 from mdmem.store.cachedb import paused_gc
@@ -34,12 +34,13 @@ from mdmem.store.guards import (
     unfinished_problems,
 )
 from mdmem.store.journal import Journal, make_entry
-from mdmem.store.lastgood import good_rules, journal_facts
+from mdmem.store.lastgood import GOOD_RULES_FILE, good_rules, journal_facts
 from mdmem.store.links import linked
 from mdmem.store.lock import VaultLock
 from mdmem.store.manifest import Manifest
-from mdmem.store.packs import pack_path
-from mdmem.store.rules_cache import load_rules_cached
+from mdmem.store.packs import is_own_pack, pack_path
+from mdmem.store.rules_cache import CACHE_FILE as RULES_CACHE
+from mdmem.store.rules_cache import load_rules_cached, write_cache
 from mdmem.store.snapshot import SAVE_AFTER, Snapshot
 from mdmem.store.snapshot_entry import Record
 from mdmem.store.walk import fact_files
@@ -113,10 +114,18 @@ class Vault:
         if (root / RULES_FILE).exists():
             raise RefusedError(f"{root / RULES_FILE} already exists; not overwriting it")
         source = pack_path(pack)
-        load_rules(source)  # refuse a broken pack before creating anything
+        text = read_required(source, RulesError, "not found")
+        # Refuse a broken pack before creating anything. mdmem's own packs are validated
+        # by its tests, so their regexes are not compiled here (a few hundred compiles, most
+        # of what `init` cost); any other pack is checked in full.
+        rules = parse_rules(text, str(source), lazy=is_own_pack(source))
         (root / "facts").mkdir(parents=True, exist_ok=True)
         (root / ".mdmem").mkdir(exist_ok=True)
         shutil.copyfile(source, root / RULES_FILE)
+        # Validated: the next command reads it from the cache, without parsing it again.
+        with contextlib.suppress(OSError):
+            write_cache(root / ".mdmem" / RULES_CACHE, sha256(text), rules)
+            atomic_write(root / ".mdmem" / GOOD_RULES_FILE, text, durable=False)
         atomic_write(root / ".mdmem" / ".gitignore", META_GITIGNORE)
         if not (root / ".gitignore").exists():  # a person's own is theirs
             atomic_write(root / ".gitignore", ROOT_GITIGNORE)
