@@ -153,9 +153,7 @@ class Guarded:
         self.needles = required(rx)
         # Few needles: `in` is fastest. Many (a list of sixty cities): one alternation, whose
         # compiled first-character set lets the regex engine skip most positions.
-        self._tests = tuple(
-            tuple(alts) if len(alts) <= 4 else _alternation(alts) for alts in self.needles
-        )
+        self._tests = tuple(tuple(alts) if len(alts) <= 4 else _AnyOf(alts) for alts in self.needles)
 
     def may_match(self, lowered: str) -> bool:
         """False only when the pattern certainly cannot match (`lowered` is the lower-cased text)."""
@@ -166,6 +164,21 @@ class Guarded:
             elif test.search(lowered) is None:
                 return False
         return True
+
+
+class _AnyOf:
+    """A search for any of many needles, compiled the first time a text asks it."""
+
+    __slots__ = ("alts", "rx")
+
+    def __init__(self, alts: _Alts) -> None:
+        self.alts = alts
+        self.rx: re.Pattern[str] | None = None
+
+    def search(self, text: str) -> re.Match[str] | None:
+        if self.rx is None:
+            self.rx = _alternation(self.alts)
+        return self.rx.search(text)
 
 
 def _alternation(alts: _Alts) -> re.Pattern[str]:
