@@ -47,6 +47,36 @@ def mdmem(*args: str) -> list[str]:
     return [PY, "-c", "from mdmem.cli import main; main()", *args]
 
 
+COUNTING = """
+import re._compiler as _c, sys
+import regex as _regex
+_n = {'re': 0, 'regex': 0}
+_real, _realx = _c.compile, _regex.compile
+def _count(*a, **k):
+    _n['re'] += 1
+    return _real(*a, **k)
+def _countx(*a, **k):
+    _n['regex'] += 1
+    return _realx(*a, **k)
+_c.compile, _regex.compile = _count, _countx
+sys.argv = ['mdmem', *sys.argv[1:]]
+from mdmem.cli import main
+try:
+    main()
+except SystemExit as e:
+    code = e.code
+else:
+    code = 0
+done(compiles=_n['re'] + _n['regex'], re_compiles=_n['re'], regex_compiles=_n['regex'])
+sys.exit(code)
+"""
+
+
+def mdmem_counting(*args: str) -> list[str]:
+    """`mdmem ARGS`, reporting how many regular expressions it compiled (re and regex)."""
+    return [PY, "-c", PRELUDE + COUNTING, *args]
+
+
 def script(code: str) -> list[str]:
     """A Python process running code (`done()` predefined: see PRELUDE)."""
     return [PY, "-c", PRELUDE + code]
@@ -219,11 +249,19 @@ class Row:
         pairs = [s.timed_wall / f.timed_wall for s, f in zip(self.samples, self.floors, strict=False) if f.timed_wall > 0]
         return statistics.median(pairs) if pairs else float("nan")
 
+    def counted(self, target: Target) -> float | None:
+        """The median of the count a `count:KEY` target names, if every process reported it."""
+        key = target.kind.split(":", 1)[1] if target.kind.startswith("count:") else ""
+        return self.med(key) if key and all(key in s.inner for s in self.samples) else None
+
     def met(self, target: Target, smaller: Row | None = None) -> bool | None:
         value = {"ratio": self.ratio, "cpu": self.med("cpu"), "wall": self.med("wall"),
                  "rss": self.med("rss"), "ms": self.med("cpu") * 1000}.get(target.kind)  # fmt: skip
-        if target.kind == "flat":
+        if target.kind == "flat":  # peak ≤ value × the smaller size's
             return None if smaller is None else self.med("rss") <= target.value * smaller.med("rss")
+        if target.kind.startswith("count:"):  # a count the process reported, e.g. compiles
+            got = self.counted(target)
+            return None if got is None else got <= target.value
         if target.kind == "zero":  # value names nothing; text names the count in `extra`
             return all(v == 0 for v in self.extra.values())
         if target.kind == "floor_rss":
@@ -262,5 +300,8 @@ def describe(row: Row) -> str:
         line += (f" | floor {row.floor}: wall {fmt_s(row.med('wall', True))}, CPU"
                  f" {fmt_s(row.med('cpu', True))}, peak {row.med('rss', True):.0f} MiB | ratio CPU"
                  f" {row.ratio:.2f}× (wall {row.wall_ratio:.2f}×)")  # fmt: skip
+    for t in row.targets:
+        if (got := row.counted(t)) is not None:
+            line += f" | {t.kind.split(':', 1)[1]} {got:.0f}"
     line += f" | load {row.load[0]:.1f}→{row.load[1]:.1f}, n={len(row.samples)}"
     return line

@@ -60,7 +60,7 @@ RESULTS = HERE / "results"
 
 def to_json(row: Row, smaller: dict[str, Row]) -> dict:
     base = row.case.rsplit(", ", 1)[0]
-    targets = [{"text": t.describe(), "met": row.met(t, smaller.get(base))} for t in row.targets]
+    targets = [{"text": t.describe(), "met": row.met(t, smaller.get(base)), "got": row.counted(t)} for t in row.targets]
     return {
         "case": row.case, "figure": row.figure, "floor": row.floor, "runs": len(row.samples),
         "wall": row.med("wall"), "cpu": row.med("cpu"), "rss": row.med("rss"),
@@ -106,7 +106,8 @@ def render(results: dict, before: dict) -> str:
     for r in results.get("rows", []):
         b = earlier.get(r["case"])
         was = f"{_s(b['cpu'])}, {b['rss']:.0f} MiB, {_x(b['ratio'])}" if b else "—"
-        met = ", ".join("yes" if t["met"] else ("no" if t["met"] is False else "—") for t in r["targets"])
+        met = ", ".join(("yes" if t["met"] else ("no" if t["met"] is False else "—"))
+                        + (f" ({t['got']:.0f})" if t.get("got") is not None else "") for t in r["targets"])  # fmt: skip
         floor = r["floor"] or "—"
         note = f" ({r['note']})" if r["note"] else ""
         lines.append(
