@@ -46,3 +46,9 @@ class VaultLocked(MdmemError):
 
 class RefusedError(MdmemError):
     """An operation the vault's state does not allow (e.g. confirming a fact with nothing pending)."""
+
+
+class EngineUnavailable(MdmemError):
+    """The engine a batch was to run on cannot be reached (a Dask scheduler down): try later."""
+
+    exit_code = 75

@@ -1,5 +1,9 @@
 """Writing files atomically (with compare-and-swap where a person may be editing), and reading them
-with clear errors. Their temporary files are `temps.py`'s."""
+with clear errors. Their temporary files are `temps.py`'s.
+
+Every function here opens its paths through the vault's boundary (`boundary.anchored`): inside a
+vault, no component of a path may be a link leading out of it, checked as each folder is opened.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +11,12 @@ import contextlib
 import errno
 import hashlib
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
 
+from mdmem.boundary import NOFOLLOW, OutsideVault, anchored
 from mdmem.errors import MdmemError, RefusedError
 from mdmem.temps import write_temp
 
@@ -55,20 +61,21 @@ def atomic_write(
     """
     if isinstance(data, str):
         data = data.encode("utf-8")
-    if not isinstance(expect, bool):
-        aside = swap(path, data, expect, durable=durable)
-        if aside is not None and not release(aside, expect):
-            raise WriteConflict(path.name, restore(path, aside, data, expect))
-        return
-    tmp = write_temp(path, data, durable=durable)
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    if durable:
-        _fsync_dir(path.parent)
+    with anchored(path, make=True) as p:
+        if not isinstance(expect, bool):
+            aside = _swap(p, data, expect, durable=durable)
+            if aside is not None and not _release(aside, expect):
+                raise WriteConflict(os.path.basename(path), _restore(p, aside, data, expect))
+            return
+        tmp = write_temp(p, data, durable=durable)
+        try:
+            os.replace(tmp, p)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+            raise
+        if durable:
+            _fsync_dir(os.path.dirname(p))
 
 
 # Compare-and-swap without a lock the other side respects (an editor takes none). A plain
@@ -86,6 +93,13 @@ def swap(path: StrPath, data: bytes | None, expect: bytes | None, *, durable: bo
     """Put data (None: no file) where the file holds exactly expect (None: no file); the old
     file, set aside, for `release` (None if there was none); WriteConflict, nothing changed, if
     the file holds anything else."""
+    with anchored(path, make=True) as p:
+        aside = _swap(p, data, expect, durable=durable)
+    return None if aside is None else os.path.join(os.path.dirname(path), os.path.basename(aside))
+
+
+def _swap(path: StrPath, data: bytes | None, expect: bytes | None, *, durable: bool = False) -> str | None:  # fmt: skip
+    """`swap` of an anchored path; the aside as a path in the same folder."""
     if data is None:
         return _set_aside(path, expect) if expect is not None else None
     new = write_temp(path, data, durable=durable)
@@ -112,7 +126,7 @@ def swap(path: StrPath, data: bytes | None, expect: bytes | None, *, durable: bo
                 raise
             return aside
         tmp = None
-        if current(aside) != expect:
+        if _read(aside) != expect:
             raise WriteConflict(os.path.basename(path), _trade_back(aside, path, data))
         return aside
     except BaseException:
@@ -165,8 +179,8 @@ def _trade_back(aside: StrPath, path: StrPath, ours: bytes, expect: bytes | None
     try:
         _exchange(aside, path)
     except FileNotFoundError:  # ours was deleted since: the old file goes back
-        return put_back(aside, path, expect)
-    if current(aside) == ours:
+        return _put_back(aside, path, expect)
+    if _read(aside) == ours:
         os.unlink(aside)
         return None
     _exchange(aside, path)  # a newer save: it stays at the path
@@ -185,8 +199,8 @@ def _set_aside(path: StrPath, expect: bytes, tag: str = "aside") -> str:
         os.rename(path, aside)
     except FileNotFoundError:
         raise WriteConflict(os.path.basename(path)) from None
-    if current(aside) != expect:
-        raise WriteConflict(os.path.basename(path), put_back(aside, path))
+    if _read(aside) != expect:
+        raise WriteConflict(os.path.basename(path), _put_back(aside, path))
     return aside
 
 
@@ -208,6 +222,11 @@ def put_back(aside: StrPath, path: StrPath, expect: bytes | None | bool = True) 
     """Return a file set aside to its path. If a newer save took the path meanwhile, that one
     stays; the aside is dropped if it holds expect (nobody's edit), else kept beside as
     `<name>.conflict` (whose name is returned)."""
+    with anchored(aside) as a, anchored(path) as p:
+        return _put_back(a, p, expect)
+
+
+def _put_back(aside: StrPath, path: StrPath, expect: bytes | None | bool = True) -> str | None:
     try:
         _place(aside, path)
         return None
@@ -216,7 +235,7 @@ def put_back(aside: StrPath, path: StrPath, expect: bytes | None | bool = True) 
 
 
 def _keep_beside(aside: StrPath, path: StrPath, expect: bytes | None | bool) -> str | None:
-    if expect is not True and current(aside) == expect:
+    if expect is not True and _read(aside) == expect:
         os.unlink(aside)  # nobody's edit
         return None
     target = Path(path)
@@ -232,7 +251,12 @@ def _keep_beside(aside: StrPath, path: StrPath, expect: bytes | None | bool) -> 
 def release(aside: StrPath, expect: bytes | None) -> bool:
     """The last check of a file set aside: still exactly expect? Then it is removed (True);
     else (a save landed in it after it was set aside) it is left for `restore` (False)."""
-    if current(aside) != expect:
+    with anchored(aside) as a:
+        return _release(a, expect)
+
+
+def _release(aside: StrPath, expect: bytes | None) -> bool:
+    if _read(aside) != expect:
         return False
     os.unlink(aside)
     return True
@@ -243,74 +267,106 @@ def restore(path: StrPath, aside: StrPath | None, ours: bytes | None, expect: by
     mdmem had written, or a save that landed in it) goes back. If someone saved over ours
     meanwhile, that save stays; the aside is dropped if it holds expect, else kept beside (its
     name returned)."""
+    with anchored(path) as p:
+        if aside is None:
+            return _restore(p, None, ours, expect)
+        with anchored(aside) as a:
+            return _restore(p, a, ours, expect)
+
+
+def _restore(path: StrPath, aside: StrPath | None, ours: bytes | None, expect: bytes | None) -> str | None:  # fmt: skip
     if ours is not None and aside is not None and _EXCHANGE and _EXCHANGE[0] is not None:
         return _trade_back(aside, path, ours, expect)
     if ours is not None:
         try:
             mine = _set_aside(path, ours, "ours")
         except WriteConflict:  # ours was saved over: that save is the newest state
-            if aside is None or release(aside, expect):
+            if aside is None or _release(aside, expect):
                 return None
-            return put_back(aside, path)
+            return _put_back(aside, path)
         os.unlink(mine)
-    return put_back(aside, path, expect) if aside is not None else None
+    return _put_back(aside, path, expect) if aside is not None else None
 
 
 def write_if_changed(path: Path, text: str) -> bool:
     """Write text unless the file already holds exactly these bytes; True if written."""
     data = text.encode("utf-8")
-    try:
-        if path.read_bytes() == data:
-            return False
-    except FileNotFoundError:
-        pass
+    if current(path) == data:
+        return False
     atomic_write(path, data)
     return True
 
 
 def current(path: StrPath) -> bytes | None:
-    """The bytes of a file now, or None when there is none."""
+    """The bytes of a file now, or None when there is none (OutsideVault for a link out)."""
     try:
-        with open(path, "rb") as f:
-            return f.read()
+        with anchored(path) as p:
+            return _read(p)
+    except FileNotFoundError:  # no folder on the way
+        return None
+
+
+def _read(path: StrPath) -> bytes | None:
+    """The bytes at an anchored path, never through a link at its last name."""
+    try:
+        fd = os.open(path, os.O_RDONLY | NOFOLLOW)
     except FileNotFoundError:
         return None
+    except OSError as e:
+        if e.errno == errno.ELOOP:  # made a link since it was located: not followed
+            raise OutsideVault(f"{os.path.basename(path)} became a symbolic link while mdmem read it; run the command again") from None  # fmt: skip
+        raise
+    if stat.S_ISDIR(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise IsADirectoryError(errno.EISDIR, "a folder, not a file", os.path.basename(path))
+    with open(fd, "rb") as f:
+        return f.read()
+
+
+def unlink(path: StrPath) -> bool:
+    """Remove a file (True if there was one), its folders checked as `current` checks them."""
+    try:
+        with anchored(path) as p:
+            os.unlink(p)
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def remove(path: Path, *, durable: bool = True, expect: bytes | None | bool = True) -> bool:
     """Delete a file (True if there was one); with expect, only if it still holds those bytes."""
-    if not isinstance(expect, bool):
-        aside = swap(path, None, expect)
-        if aside is not None and not release(aside, expect):
-            raise WriteConflict(path.name, restore(path, aside, None, expect))
-        return aside is not None
-    try:
-        path.unlink()
-    except FileNotFoundError:
-        return False
-    if durable:
-        _fsync_dir(path.parent)
+    with anchored(path, make=True) as p:
+        if not isinstance(expect, bool):
+            aside = _swap(p, None, expect)
+            if aside is not None and not _release(aside, expect):
+                raise WriteConflict(os.path.basename(path), _restore(p, aside, None, expect))
+            return aside is not None
+        try:
+            os.unlink(p)
+        except FileNotFoundError:
+            return False
+        if durable:
+            _fsync_dir(os.path.dirname(p))
     return True
 
 
-def read_text(path: Path) -> str | None:
-    try:
-        return path.read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        return None
+def read_text(path: StrPath) -> str | None:
+    data = current(path)
+    return data.decode("utf-8") if data is not None else None
 
 
 def read_required(path: Path, error: type[MdmemError], missing: str = "not found") -> str:
     """A UTF-8 text file the caller cannot go on without; error (with path) says why not."""
     try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise error(missing, path=str(path)) from None
+        data = current(path)
+        if data is None:
+            raise error(missing, path=str(path))
+        return data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise error(f"cannot be read: {e}", path=str(path)) from None
 
 
-def _fsync_dir(folder: Path) -> None:
+def _fsync_dir(folder: StrPath) -> None:
     with contextlib.suppress(OSError):  # not every file system lets a folder be fsynced
         fd = os.open(folder, os.O_RDONLY)
         try:

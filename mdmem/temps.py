@@ -16,6 +16,8 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+from mdmem.boundary import open_folder
+
 # What `atomic_write` names its temporary files: `.{name}.{writer's pid}.{8 random}.tmp`; the pid
 # tells a file a live writer is still filling from one a killed writer left. A file `swap` moved
 # out of the way is `.{name}.{pid}.aside.tmp` (recovery looks for those by name).
@@ -80,24 +82,29 @@ def remove_temps(
     wanted = set(names) if names is not None else None
     removed: list[Path] = []
     try:
-        entries = list(os.scandir(folder))
+        fd = open_folder(folder)  # its components checked: a link out of the vault is not swept
     except OSError:
         return removed
-    for e in entries:
-        m = TEMP_RE.match(e.name)
-        if m is None or (wanted is not None and m["name"] not in wanted):
-            continue
-        with contextlib.suppress(OSError):
-            if abandoned and not _abandoned(e, m["pid"]):
+    try:
+        with os.scandir(fd) as it:
+            entries = list(it)
+        for e in entries:
+            m = TEMP_RE.match(e.name)
+            if m is None or (wanted is not None and m["name"] not in wanted):
                 continue
-            os.unlink(e.path)
-            removed.append(Path(e.path))
+            with contextlib.suppress(OSError):
+                if abandoned and not _abandoned(e, m["pid"], fd):
+                    continue
+                os.unlink(e.name, dir_fd=fd)
+                removed.append(Path(folder) / e.name)
+    finally:
+        os.close(fd)
     return removed
 
 
-def _abandoned(entry: os.DirEntry[str], pid: str | None) -> bool:
+def _abandoned(entry: os.DirEntry[str], pid: str | None, fd: int) -> bool:
     if pid is None:
-        return entry.stat(follow_symlinks=False).st_mtime < time.time() - STALE_TEMP
+        return os.stat(entry.name, dir_fd=fd, follow_symlinks=False).st_mtime < time.time() - STALE_TEMP
     if int(pid) == os.getpid():
         return False
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -52,3 +53,29 @@ def sample_vault(tmp_path: Path) -> Vault:
     dest = tmp_path / "sample"
     shutil.copytree(ROOT / "sample_vault", dest)
     return Vault(dest)
+
+
+# A pack's tables, and what mdmem works out of them (rules.needles.json: its patterns' literal
+# words): they name attributes and words of every language, never what a person said.
+RULES_FILES = ("rules.yaml", ".mdmem/rules.good.yaml", ".mdmem/rules.cache.json", ".mdmem/rules.needles.json")
+
+
+def holds(text: str, words: str) -> bool:
+    """Words as words, any case: a number not inside a longer number (a cache's file signature
+    holds nanosecond times, which hold every four digits sooner or later), Latin text not inside
+    a longer word."""
+    pattern = re.escape(words)
+    if words[:1].isascii() and words[:1].isalnum():
+        pattern = r"(?<![0-9A-Za-z])" + pattern
+    if words[-1:].isascii() and words[-1:].isalnum():
+        pattern += r"(?![0-9A-Za-z])"
+    return re.search(pattern, text, re.I) is not None
+
+
+def files_holding(root: Path, words: str) -> list[str]:
+    """Every file of the vault whose text holds the words (`holds`), but the pack's tables."""
+    return [
+        rel for p in sorted(root.rglob("*")) if p.is_file()
+        and (rel := p.relative_to(root).as_posix()) not in RULES_FILES
+        and holds(p.read_bytes().decode("utf-8", "replace"), words)
+    ]  # fmt: skip

@@ -1,4 +1,5 @@
-"""files.swap: a compare-and-swap that an editor's save cannot slip through (issue 15)."""
+"""files.swap: a compare-and-swap that an editor's save cannot slip through (issue 15); the
+same inside a registered vault, where every path is opened through `boundary` (issue 23)."""
 
 import os
 from pathlib import Path
@@ -6,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import mdmem.files as files
+from mdmem import boundary
 from mdmem.files import WriteConflict, atomic_write, release, remove, restore, swap
 
 OLD, NEW, THEIRS = b"mdmem wrote this\n", b"mdmem writes this\n", b"a person saved this\n"
@@ -21,6 +23,19 @@ def mode(request, monkeypatch) -> str:
     else:
         monkeypatch.setattr(files, "_EXCHANGE", [None])
     return request.param
+
+
+@pytest.fixture(params=["plain", "in a vault"], autouse=True)
+def where(request, tmp_path) -> str:
+    """Every test also runs with tmp_path a vault's root: its paths anchored at checked folders."""
+    if request.param == "in a vault":
+        boundary.register(str(tmp_path.resolve()))
+    return request.param
+
+
+def same(path: object, f: Path) -> bool:
+    """Whether path (plain, or anchored at its checked folder) is the file f."""
+    return os.path.basename(os.fspath(path)) == f.name and os.path.samefile(os.path.dirname(os.fspath(path)), f.parent)  # fmt: skip
 
 
 def temps(folder: Path) -> list[str]:
@@ -46,10 +61,10 @@ def test_a_save_by_rename_just_before_the_swap_is_kept(tmp_path, monkeypatch, mo
 
     if mode == "exchange":
         real_exchange = files._exchange
-        monkeypatch.setattr(files, "_exchange", lambda a, b: (b == f and save_by_rename(), real_exchange(a, b))[1])  # fmt: skip
+        monkeypatch.setattr(files, "_exchange", lambda a, b: (same(b, f) and save_by_rename(), real_exchange(a, b))[1])  # fmt: skip
     else:
         real_rename = os.rename
-        monkeypatch.setattr(files.os, "rename", lambda a, b: (Path(a) == f and save_by_rename(), real_rename(a, b))[1])  # fmt: skip
+        monkeypatch.setattr(files.os, "rename", lambda a, b: (same(a, f) and save_by_rename(), real_rename(a, b))[1])  # fmt: skip
     with pytest.raises(WriteConflict, match="a.md was saved by someone else"):
         atomic_write(f, NEW, expect=OLD)
     assert f.read_bytes() == THEIRS and temps(tmp_path) == []
@@ -63,7 +78,7 @@ def test_a_save_landing_while_the_path_is_empty_is_kept(tmp_path, monkeypatch, m
     real = os.link
 
     def editor_between(src, dst):
-        if Path(dst) == f:
+        if same(dst, f):
             f.write_bytes(THEIRS)  # the editor writes its file where mdmem set the old one aside
         return real(src, dst)
 
@@ -88,8 +103,8 @@ def test_the_path_is_never_empty_with_an_exchange(tmp_path, monkeypatch, mode) -
     f = tmp_path / "a.md"
     f.write_bytes(OLD)
     seen: list[bool] = []
-    real = files.current
-    monkeypatch.setattr(files, "current", lambda p: (seen.append(f.exists()), real(p))[1])
+    real = files._read
+    monkeypatch.setattr(files, "_read", lambda p: (seen.append(f.exists()), real(p))[1])
     swap(f, NEW, OLD)
     assert seen and all(seen)
 
@@ -109,13 +124,13 @@ def test_a_save_written_into_the_old_file_after_the_swap_is_put_back(tmp_path) -
 def test_atomic_write_with_expect_checks_the_old_file_last(tmp_path, monkeypatch) -> None:
     f = tmp_path / "a.md"
     f.write_bytes(OLD)
-    real = files.release
+    real = files._release
 
     def editor_writes_into_it(aside, expect):
         Path(aside).write_bytes(THEIRS)  # in place, into the file mdmem had just set aside
         return real(aside, expect)
 
-    monkeypatch.setattr(files, "release", editor_writes_into_it)
+    monkeypatch.setattr(files, "_release", editor_writes_into_it)
     with pytest.raises(WriteConflict):
         atomic_write(f, NEW, expect=OLD)
     assert f.read_bytes() == THEIRS and temps(tmp_path) == []

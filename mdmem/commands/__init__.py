@@ -9,6 +9,7 @@ table matches the commands the modules really register.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -16,22 +17,24 @@ if TYPE_CHECKING:
     import typer
 
 HELP = "Long-term memory about a person, kept as plain Markdown fact files."
+COMPLETE_VAR = "_MDMEM_COMPLETE"  # click's shell completion: set by the script --install-completion adds
 
 # name: (module under mdmem.commands, one-line help); in the order --help lists them.
 COMMANDS: dict[str, tuple[str, str]] = {
     "init": ("core", "Create a vault with a rule pack."),
     "set": ("core", "State a fact, as if the person said it; dependents cascade."),
-    "forget": ("core", "Forget a fact (or, with --text, some words) at the person's request; a tombstone stays, dependents become uncertain, and what was said shows '[forgotten]'."),
+    "forget": ("core", "Forget a fact (or, with --text, some words; --all, everything) at the person's request; a tombstone stays, dependents become uncertain, and the statements that said it show '[forgotten]'."),
     "fix": ("fix", "Correct a wrong value: it leaves the history, dependents are re-derived (undoable)."),
     "confirm": ("core", "Answer a pending question: give the VALUE, or --keep or --reject the shown one."),
     "show": ("core", "Print facts: one, an entity's, or all."),
     "pending": ("core", "List the questions waiting for the person."),
     "graph": ("core", "Draw the dependency graph: declared in rules.yaml and learned from conversation."),
-    "check": ("core", "Validate rules.yaml and every fact file; exit 1 on any problem."),
+    "check": ("core", "Validate rules.yaml, the fact files, episodes and links; exit 1 on any problem."),
     "eval": ("eval", "Run scenarios in throwaway vaults and report accuracy per task type."),
     "eval-convert": ("eval", "Convert MEME benchmark episodes into scenario YAML files for `mdmem eval`."),
     "ingest": ("ingest", "Read conversations and update the facts they state; cascades follow."),
     "undo": ("ingest", "Reverse one journal entry, if nothing it touched has changed since."),
+    "batch": ("batch", "Ingest into many vaults from a JSON-lines manifest; one result line per job."),
     "mcp": ("mcp", "Serve the vault to AI agents (Claude, Cursor, …) over MCP: stdio by default."),
     "log": ("log", "Journal entries, newest first: id, time, what caused them and what they changed."),
     "ask": ("read", "Answer a question from memory: current state first, history when asked."),
@@ -54,11 +57,22 @@ def load(*names: str) -> typer.Typer:
 
 def help_text() -> str:
     """`mdmem --help`, from the table alone: no command module, typer, rich or yaml imported."""
+    import textwrap
+
     width = max(len(n) for n in COMMANDS) + 2
-    rows = "\n".join(f"  {name:<{width}}{short}" for name, (_, short) in COMMANDS.items())
+    rows = "\n".join(  # wrapped at whole words within 80 columns, as click wraps a command's help
+        textwrap.fill(short, 80, initial_indent=f"  {name:<{width}}", subsequent_indent=" " * (width + 2),
+                      break_long_words=False, break_on_hyphens=False)
+        for name, (_, short) in COMMANDS.items()
+    )  # fmt: skip
     return (
         f"Usage: mdmem [OPTIONS] COMMAND [ARGS]...\n\n  {HELP}\n\n"
-        f"Options:\n  --version  Print the version.\n  --help     Show this message and exit.\n\n"
+        "Options:\n"
+        "  --version             Print the version.\n"
+        "  --install-completion  Install completion for the current shell.\n"
+        "  --show-completion     Show completion for the current shell, to copy it or\n"
+        "                        customize the installation.\n"
+        "  --help                Show this message and exit.\n\n"
         f"Commands:\n{rows}\n"
     )
 
@@ -66,6 +80,9 @@ def help_text() -> str:
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: import only the command being run."""
     args = sys.argv[1:] if argv is None else argv
+    if os.environ.get(COMPLETE_VAR):  # the shell asks what to complete: every command counts
+        load()(args=args, prog_name="mdmem")
+        return
     if not args or args[0] == "--help":
         sys.stdout.write(help_text())
         sys.exit(0 if args else 2)  # bare `mdmem` is a usage error, as click's no_args_is_help

@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
+from typer import core
 
+from mdmem.commands.shown import fit, here, here_line  # noqa: F401 - commands import them from app
 from mdmem.errors import MdmemError
 
 if TYPE_CHECKING:  # the vault (yaml, the engine) loads when a command opens one, not for --help
@@ -20,9 +22,69 @@ app = typer.Typer(
     name="mdmem",
     help="Long-term memory about a person, kept as plain Markdown fact files.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
+    # Plain help and usage errors: no `<bool>` metavars, no rich markup eating "[forgotten]",
+    # no box drawn into a log file; click wraps help at whole words.
+    rich_markup_mode=None,
 )
+
+
+# --- `--help` in click's words: `--wait FLOAT`, `PATHS...`, never `<float>` or `<list[str]>` ---
+# Typer ≥ 0.20 names a type by its Python annotation and wraps a required argument in braces on
+# the usage line (`{paths}...`). Help says what to type, as click does. Older Typer versions
+# have none of these methods and write click's words already: nothing is changed there.
+
+_WORDS = {"str": "TEXT", "int": "INTEGER", "float": "FLOAT", "bool": "BOOLEAN", "path": "PATH",
+          "int range": "INTEGER", "float range": "FLOAT", "datetime": "DATETIME"}  # fmt: skip
+
+
+def _word(label: str) -> str:
+    inner = label.strip("<>")
+    while inner.startswith("list[") and inner.endswith("]"):  # a repeatable option: its item
+        inner = inner[5:-1]
+    if "|" in inner:
+        return f"[{inner}]"
+    return _WORDS.get(inner, inner.upper())
+
+
+def _display_type(original: Any) -> Any:
+    def display_type(self: Any, ctx: Any) -> str:
+        return _word(original(self, ctx))
+
+    return display_type
+
+
+def _argument_type(self: Any, ctx: Any) -> str | None:
+    return None  # an argument's name says what it is: `PATHS...`, as click writes it
+
+
+def _argument_name(self: Any) -> str:
+    name = self.metavar or self.name.upper()
+    return name + "..." if self.metavar is None and self.nargs != 1 else name
+
+
+def _usage_name(self: Any) -> str:
+    name = _argument_name(self)
+    return name if self.required else f"[{name}]"
+
+
+def _install_help_words() -> None:
+    """Patch Typer's help words, once; a Typer without them is left as it is."""
+    base = getattr(core, "_TyperParameter", None)
+    if base is None or getattr(base, "_mdmem_words", False) or not hasattr(base, "display_type"):
+        return
+    patches: list[tuple[Any, str, Any]] = [(base, "display_type", _display_type(base.display_type))]
+    if hasattr(core.TyperArgument, "_usage_display_name"):
+        patches += [(core.TyperArgument, "_usage_display_name", _usage_name),
+                    (core.TyperArgument, "_rich_display_name", _argument_name),
+                    (core.TyperArgument, "display_type_rich", _argument_type)]  # fmt: skip
+    for cls, name, fn in patches:
+        setattr(cls, name, fn)
+    base._mdmem_words = True
+
+
+_install_help_words()
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -65,6 +127,9 @@ DryRunOpt = Annotated[
     bool, typer.Option("--dry-run", help="Show what would change; write nothing.")
 ]
 EntityOpt = Annotated[str, typer.Option("--entity", "-e", help="Who or what the fact is about.")]
+NewOpt = Annotated[
+    bool, typer.Option("--new", help="Allow an attribute that rules.yaml does not know.")
+]
 DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
@@ -92,7 +157,7 @@ def command(name: str | None = None, **kwargs: Any) -> Callable[[F], F]:
             try:
                 return fn(*args, **kw)
             except MdmemError as e:
-                typer.echo(f"Error: {e}", err=True)
+                err(f"Error: {e}")
                 raise typer.Exit(e.exit_code) from None
             except KeyboardInterrupt:
                 typer.echo("Interrupted.", err=True)
@@ -113,6 +178,21 @@ def open_vault(path: Path | None, wait: float = 10.0) -> Vault:
     return v
 
 
+def err(message: str) -> None:
+    """A line for stderr, after whatever stdout holds: in `>>log 2>&1` the two stay in order."""
+    import sys
+
+    sys.stdout.flush()
+    typer.echo(fit(message, sys.stderr), err=True)
+
+
+def say(message: str) -> None:
+    """A line of prose for stdout, wrapped at whole words on a terminal."""
+    import sys
+
+    typer.echo(fit(message, sys.stdout))
+
+
 def print_json(data: Any) -> None:
     typer.echo(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=False))
 
@@ -126,6 +206,8 @@ def report_result(result: Any, as_json: bool, *, nothing: str = "nothing to chan
     if as_json:
         print_json(describe.result_json(result))
         return
+    for note in getattr(result, "notes", ()):  # a name made on purpose (--new)
+        typer.echo(f"Warning: {note}", err=True)
     if not changes:
         for st, decision in result.plan.decisions:
             render.stdout.print(f"{decision:<9} {st.key}: {nothing}")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -15,45 +14,22 @@ from mdmem.commands.app import (
     DryRunOpt,
     EntityOpt,
     JsonOpt,
+    NewOpt,
     VaultOpt,
     WaitOpt,
     command,
+    err,
     open_vault,
     print_json,
     report_result,
+    say,
 )
 from mdmem.errors import RefusedError
-from mdmem.lang.detect import pick_lang
+from mdmem.lang.detect import asked
 from mdmem.model.slug import split_key
+from mdmem.store.check import refused
+from mdmem.store.names import did_you_mean, known_names
 from mdmem.store.vault import Vault
-
-
-def known_attributes(v: Vault) -> list[str]:
-    """The attribute names rules.yaml declares and the fact files use."""
-    return sorted(set(v.rules.attributes) | {f.attribute for f in v.facts.values()})
-
-
-def did_you_mean(name: str, known: list[str]) -> str:
-    """' (did you mean employer?)' for a near miss among the known names, else ''."""
-    close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
-    return f" (did you mean {' or '.join(close)}?)" if close else ""
-
-
-def check_known(v: Vault, entity: str, attribute: str, new: bool) -> None:
-    """A typo must not make a fact of its own: an unknown attribute needs --new."""
-    if attribute in v.rules.attributes:  # the usual case: no need to read every fact
-        return
-    known = known_attributes(v)
-    if attribute in known:
-        return
-    hint = did_you_mean(attribute, known)
-    if new:
-        typer.echo(f"Warning: {attribute} is not in rules.yaml{hint}; creating it (--new).", err=True)
-        return
-    raise RefusedError(
-        f"{entity}/{attribute}: {attribute!r} is not an attribute in rules.yaml nor of any fact"
-        f"{hint}; to create a new attribute anyway, pass --new"
-    )
 
 
 @command()
@@ -77,9 +53,7 @@ def set_(
     tentative: Annotated[
         bool, typer.Option("--tentative", help="Weak evidence: store unconfirmed.")
     ] = False,
-    new: Annotated[
-        bool, typer.Option("--new", help="Allow an attribute that rules.yaml does not know.")
-    ] = False,
+    new: NewOpt = False,
     vault: VaultOpt = None,
     wait: WaitOpt = 10.0,
     dry_run: DryRunOpt = False,
@@ -88,11 +62,8 @@ def set_(
     """State a fact, as if the person said it; dependents cascade."""
     entity, attribute = split_key(attribute, entity)
     v = open_vault(vault, wait)
-    check_known(v, entity, attribute, new)
-    report_result(
-        v.set(attribute, value, entity=entity, date=date, dry_run=dry_run, tentative=tentative),
-        as_json,
-    )
+    report_result(v.set(attribute, value, entity=entity, date=date, dry_run=dry_run,
+                        tentative=tentative, new=new), as_json)  # fmt: skip
 
 
 @command()
@@ -110,24 +81,32 @@ def forget(
     purge: Annotated[
         bool, typer.Option("--purge", help="Also strip the value from the journal.")
     ] = False,
+    everything: Annotated[
+        bool, typer.Option("--all", help="Forget every fact and every message (try --dry-run first).")
+    ] = False,
     vault: VaultOpt = None,
     wait: WaitOpt = 10.0,
     dry_run: DryRunOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Forget a fact (or, with --text, some words) at the person's request; a tombstone stays,
-    dependents become uncertain, and what was said shows '[forgotten]'."""
-    if (attribute is None) == (text is None):
-        raise typer.BadParameter("give an ATTRIBUTE or --text PHRASE, not both")
+    """Forget a fact (or, with --text, some words; --all, everything) at the person's request; a
+    tombstone stays, dependents become uncertain, and the statements that said it show
+    '[forgotten]'."""
+    if sum([attribute is not None, text is not None, everything]) != 1:
+        raise typer.BadParameter("give one of ATTRIBUTE, --text PHRASE or --all")
     v = open_vault(vault, wait)
+    from mdmem.commands.forget_report import report_forget
     from mdmem.edit import forget as forgetting
 
+    if everything:
+        report_forget(forgetting.forget_all(v, purge=purge, dry_run=dry_run), as_json)
+        return
     if text is not None:
-        report_result(forgetting.forget_text(v, text, purge=purge, dry_run=dry_run), as_json)
+        report_forget(forgetting.forget_text(v, text, purge=purge, dry_run=dry_run), as_json)
         return
     assert attribute is not None
     entity, attribute = split_key(attribute, entity)
-    report_result(forgetting.forget(v, attribute, entity=entity, purge=purge, dry_run=dry_run), as_json)
+    report_forget(forgetting.forget(v, attribute, entity=entity, purge=purge, dry_run=dry_run), as_json)
 
 
 @command()
@@ -167,9 +146,11 @@ def show(
     facts = v.facts
     if attribute is not None:
         ent, attr = split_key(attribute, entity or "user")
+        if (why := refused(v, f"{ent}/{attr}")) is not None:
+            raise RefusedError(str(why))
         fact = v.get(attr, ent)
         if fact is None:
-            typer.echo(f"No fact {ent}/{attr}{did_you_mean(attr, known_attributes(v))}.", err=True)
+            typer.echo(f"No fact {ent}/{attr}{did_you_mean(attr, known_names(v.rules, facts))}.", err=True)
             raise typer.Exit(1)
         selected = [fact]
     else:
@@ -201,25 +182,22 @@ def pending(
     as_json: JsonOpt = False,
 ) -> None:
     """List the questions waiting for the person."""
-    items = open_vault(vault).pending()
+    items = asked(open_vault(vault).pending(), lang.value if lang else None)
     if as_json:
-        print_json(items)
+        print_json({"pending": items})  # the shape of the MCP `pending` tool
         return
     if not items:
         typer.echo("Nothing pending.", err=True)
         return
     for p in items:
-        # The language the person used: the value's, else the value that changed upstream.
-        sample = " ".join(
-            str(x) for x in (p["value"], p["because"].get("old"), p["because"].get("new")) if x
-        )
-        q = pick_lang(p["question"], sample, lang.value if lang else None)
-        render.stdout.print(f"[yellow]{p['fact']}[/] ({p['status']}): {render.escape(q)}")
+        render.prose(f"[yellow]{p['fact']}[/] ({p['status']}): {render.escape(p['ask'])}")
     first = items[0]["fact"]
-    typer.echo(
+    if "/plan-" in first:  # a plan's question: did it happen?
+        err(f"Answer with `mdmem confirm {first} --keep` (it happened) or `--reject` (it did not).")
+        return
+    err(
         f"Answer with `mdmem confirm {first} VALUE` (the right value now), `--keep` (the value"
-        " shown still holds) or `--reject` (it no longer does).",
-        err=True,
+        " shown still holds) or `--reject` (it no longer does)."
     )
 
 
@@ -235,11 +213,14 @@ def graph(
         GraphFormat, typer.Option("--format", help="tree, mermaid or dot.")
     ] = GraphFormat.tree,
     vault: VaultOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Draw the dependency graph: declared in rules.yaml and learned from conversation."""
     v = open_vault(vault)
     g = v.graph()
-    if fmt is GraphFormat.mermaid:
+    if as_json:
+        print_json(render.graph_json(g, list(v.rules.attributes)))
+    elif fmt is GraphFormat.mermaid:
         typer.echo(render.graph_mermaid(g), nl=False)
     elif fmt is GraphFormat.dot:
         typer.echo(render.graph_dot(g), nl=False)
@@ -249,14 +230,14 @@ def graph(
 
 @command()
 def check(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
-    """Validate rules.yaml and every fact file; exit 1 on any problem."""
+    """Validate rules.yaml, the fact files, episodes and links; exit 1 on any problem."""
     from mdmem.commands.plain import check_report
 
     v = open_vault(vault)
-    out, err, code = check_report(v, v.check(), as_json)
+    out, to_stderr, code = check_report(v, v.check(), as_json)
     for line in out:
-        typer.echo(line)
-    for line in err:
+        typer.echo(line) if as_json else say(line)
+    for line in to_stderr:
         typer.echo(line, err=True)
     if code:
         raise typer.Exit(code)

@@ -10,6 +10,7 @@ from mdmem.commands.app import (
     DryRunOpt,
     EntityOpt,
     JsonOpt,
+    NewOpt,
     VaultOpt,
     WaitOpt,
     command,
@@ -24,6 +25,7 @@ def fix(
     attribute: Annotated[str, typer.Argument(help="Attribute, or entity/attribute.")],
     value: Annotated[str, typer.Argument(help="The right value.")],
     entity: EntityOpt = "user",
+    new: NewOpt = False,
     vault: VaultOpt = None,
     wait: WaitOpt = 10.0,
     dry_run: DryRunOpt = False,
@@ -32,5 +34,5 @@ def fix(
     """Correct a wrong value: it leaves the history, dependents are re-derived (undoable)."""
     entity, attribute = split_key(attribute, entity)
     v = open_vault(vault, wait)
-    result = v.correct(attribute, value, entity=entity, dry_run=dry_run)
+    result = v.correct(attribute, value, entity=entity, dry_run=dry_run, new=new)
     report_result(result, as_json, nothing="nothing to correct.")

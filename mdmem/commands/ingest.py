@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -16,6 +17,8 @@ from mdmem.commands.app import (
     WaitOpt,
     check_date,
     command,
+    err,
+    here,
     open_vault,
     print_json,
 )
@@ -25,81 +28,50 @@ from mdmem.commands.llm_options import (
     LLMTimeoutOpt,
     NoCacheOpt,
 )
+from mdmem.edit.undo import find_entry, lost_words
 from mdmem.edit.undo import undo as undo_entry
 from mdmem.engine import describe
-from mdmem.engine.cascade import Change
 
 if TYPE_CHECKING:  # the extractors cost ~80 ms to import: only `ingest` itself loads them
     from mdmem.edit.ingest_result import IngestResult
 
 
 def _table(result: IngestResult) -> Table:
-    """One row per fact, in its final state: the changes a batch made to one fact (stated, then
-    cascaded into, say) are one row, its causes joined, each message it was said in listed."""
+    """One row per fact, in its final state (`IngestResult.rows`, what the summary counts)."""
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     for col in ("decision", "fact", "change", "because", "said at"):
         table.add_column(col)
-    said: dict[str, list[str]] = {}
-    for st, decision in result.plan.decisions:
-        where = st.source.rpartition("#")[2] if "#" in st.source else ""
-        lines = said.setdefault(st.key, [])
-        if decision != "NOOP" and where and where not in lines:
-            lines.append(where)
-    by_key: dict[str, list[Change]] = {}
-    for c in result.plan.changes:
-        by_key.setdefault(c.key, []).append(c)
-    for key, changes in by_key.items():
-        last = changes[-1]
-        # A cause counts only after the fact was last stated: a statement overrides its doubt.
-        direct = max((n for n, c in enumerate(changes) if c.cause is None), default=-1)
-        causes = list(dict.fromkeys(c.cause for c in changes[direct + 1 :] if c.cause))
-        style = render.STATUS_STYLE.get(last.after.status if last.after else "deleted", "")
-        # New to the vault is an ADD, whatever the batch did to it after.
-        decision = "ADD" if changes[0].before is None and last.after is not None else last.decision
+    for row in result.rows():
+        style = render.STATUS_STYLE.get(row.status, "")
         table.add_row(
-            f"[{style}]{decision}[/]", render.escape(key), render.escape(_text(changes)),
-            render.escape(f"{', '.join(causes)} changed" if causes else ""),
-            ", ".join(said.get(key, [])) if direct >= 0 else "",
+            f"[{style}]{row.decision}[/]", render.escape(row.key), render.escape(row.change),
+            render.escape(f"{', '.join(row.causes)} changed" if row.causes else ""),
+            ", ".join(row.said_at),
         )  # fmt: skip
     return table
 
 
-def _text(changes: list[Change]) -> str:
-    """From the fact before the batch to the fact after it."""
-    first, last = changes[0], changes[-1]
-    if last.decision == "DELETE":
-        return "forgotten"
-    if all(c.decision == "BACKFILL" for c in changes):
-        added = [t for c in changes if (t := describe.backfilled(c))]
-        if added:  # the earlier values it added, not the unchanged current one
-            return "; ".join(added)
-    before, after = describe.show_value(first.before), describe.show_value(last.after)
-    if first.before is None or before == after:
-        status = last.after.status if last.after else ""
-        return after + (f" ({status})" if status and status != "active" else "")
-    return f"{before} → {after}"
-
-
-def _print(r: IngestResult, *, quiet: bool = False, reprocess: bool = False) -> None:
-    """One source's outcome; `quiet` keeps only errors and changes."""
+def _print(r: IngestResult, name: str, *, quiet: bool = False, reprocess: bool = False) -> None:
+    """One source's outcome (`name`: how to show its source); `quiet` keeps only errors and
+    changes. Errors go to stderr, the table to stdout, each flushed: in `>>log 2>&1` they stay
+    in this order, one source after the other."""
     if r.skipped:
         if not quiet:
             prev = r.previous or {}
             done = "read again, nothing new" if reprocess else "nothing to do"
-            typer.echo(
-                f"{r.source}: already ingested (journal {prev.get('id', '?')},"
-                f" {prev.get('time', '?')}); {done}.",
-                err=True,
-            )
+            err(f"{name}: already ingested (journal {prev.get('id', '?')},"
+                f" {prev.get('time', '?')}); {done}.")  # fmt: skip
         return
     for e in r.errors:
-        typer.echo(f"Error: {e}", err=True)
+        err(f"Error: {e}")
     for w in r.warnings:
-        typer.echo(f"Warning: {w}", err=True)
+        err(f"Warning: {w}")
     if r.failed or (quiet and not r.plan.changes):
         return
     noops = sum(d == "NOOP" for _, d in r.plan.decisions)
-    head = f"[bold]{render.escape(r.source)}[/]"
+    head = f"[bold]{render.escape(name)}[/]"
+    if r.title:
+        head += f" [bold]“{render.escape(r.title)}”[/]"
     if r.entry:
         head += f"  [dim]journal {r.entry['id']}[/]"
     render.stdout.print(head)
@@ -109,6 +81,7 @@ def _print(r: IngestResult, *, quiet: bool = False, reprocess: bool = False) -> 
         render.stdout.print("  nothing changed")
     if noops and not quiet:
         render.stdout.print(f"  [dim]{noops} statement{'s' * (noops != 1)} already known (NOOP)[/]")
+    sys.stdout.flush()
 
 
 @command()
@@ -145,6 +118,15 @@ def ingest(
             help="Read sources already ingested again; apply only what the vault never had.",
         ),
     ] = False,
+    fmt: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            metavar="FORMAT",
+            help="Read every file as this format (chatgpt, claude, llm, json, jsonl, text); "
+            "default: told by each file's content.",
+        ),
+    ] = None,
     ext: Annotated[
         list[str] | None,
         typer.Option(
@@ -165,8 +147,9 @@ def ingest(
 ) -> None:
     """Read conversations and update the facts they state; cascades follow."""
     v = open_vault(vault, wait)
-    from mdmem.edit.ingest import TRANSCRIPT_TYPES, ingest_paths
+    from mdmem.edit.ingest import EMPTY, ingest_paths
     from mdmem.edit.ingest_result import summary
+    from mdmem.edit.sources import TRANSCRIPT_TYPES
     from mdmem.extract.model_cache import VAULT_CACHE
     from mdmem.extract.plugins import finder_for
 
@@ -176,16 +159,16 @@ def ingest(
     }  # fmt: skip
     extractor = finder_for(llm, api_base, **options)  # the rules, or with --llm the model finder
     types = [t for e in ext for t in e.replace(",", " ").split()] if ext else TRANSCRIPT_TYPES
-    passed: list[str] = []
+    passed: list[dict[str, str]] = []
 
-    def passed_over(path: Path) -> None:
-        passed.append(str(path))
+    def passed_over(path: Path, why: str) -> None:
+        passed.append({"path": str(path), "why": why})
         if verbose and not as_json:
-            typer.echo(f"{path}: not a transcript type ({' '.join(types)}); passed over.", err=True)
+            err(f"{path}: {why}; passed over." if EMPTY not in why else f"{path}: {why}.")
 
     results = ingest_paths(v, paths, date=date, extractor=extractor, dry_run=dry_run,
                            commit=commit, progress=not as_json, reprocess=reprocess,
-                           types=types, passed_over=passed_over)  # fmt: skip
+                           types=types, fmt=fmt, passed_over=passed_over)  # fmt: skip
     usage = getattr(getattr(extractor, "config", None), "usage", None)
     if as_json:
         data = {"dry_run": dry_run, "summary": summary(results),
@@ -195,24 +178,40 @@ def ingest(
         print_json(data)
     else:
         for r in results:
-            _print(r, quiet=quiet, reprocess=reprocess)
+            if r.file and not (r.errors or r.warnings or r.plan.changes or verbose):
+                continue  # an export's thousand quiet conversations: the summary counts them
+            _print(r, here(v, r.source), quiet=quiet, reprocess=reprocess)
         if dry_run:
             render.stdout.print("[dim](dry run: nothing was written)[/]")
-        line = summary(results)
-        if verbose and passed:
-            line += f"; {len(passed)} other file{'s' * (len(passed) != 1)} passed over"
-        typer.echo(line, err=True)
+            sys.stdout.flush()
+        err(summary(results) + _passed_note(passed, verbose))
         sha = next((r.commit for r in results if r.commit), None)
         if sha:
-            typer.echo(f"Committed {sha[:12]}.", err=True)
+            err(f"Committed {sha[:12]}.")
         if usage is not None:  # what the model candidates cost, and why any were refused
             for r in results:
                 for note in r.notes:
                     if "model candidate refused" in note:
-                        typer.echo(f"Note: {r.source}:{note}", err=True)
-            typer.echo(usage.summary(), err=True)
+                        err(f"Note: {r.source}:{note}")
+            err(usage.summary())
     if any(r.errors for r in results):
         raise typer.Exit(1)
+
+
+def _passed_note(passed: list[dict[str, str]], verbose: bool) -> str:
+    """The summary's note of the folder files not read: those with no messages always (a
+    README.txt beside the chats), the others of another type only with --verbose."""
+    from mdmem.edit.ingest import EMPTY, NO_MESSAGES
+
+    empty = sum(p["why"] == NO_MESSAGES for p in passed)
+    other = sum(p["why"] != NO_MESSAGES and EMPTY not in p["why"] for p in passed)
+    parts = []
+    if empty:
+        parts.append(f"{empty} file{'s' * (empty != 1)} with no messages passed over"
+                     + ("" if verbose else " (--verbose names them)"))  # fmt: skip
+    if other and verbose:
+        parts.append(f"{other} other file{'s' * (other != 1)} passed over")
+    return "".join(f"; {p}" for p in parts)
 
 
 @command()
@@ -226,11 +225,14 @@ def undo(
     """Reverse one journal entry, if nothing it touched has changed since."""
     v = open_vault(vault, wait)
     result = undo_entry(v, entry_id, dry_run=dry_run)
+    lost = lost_words(find_entry(v, entry_id))
     if as_json:
         undoes = (result.entry or {}).get("source", {}).get("undoes")
-        print_json({**describe.result_json(result), "undoes": undoes})
+        print_json({**describe.result_json(result), "undoes": undoes, "not_restored": lost})
         return
     render.print_changes(result.plan.changes, dry_run=result.dry_run)
+    if lost:
+        typer.echo(f"Note: {lost}.", err=True)
     if result.entry:
         typer.echo(
             f"Undone; the undo is journal entry {result.entry['id']}"

@@ -8,7 +8,7 @@ import typer
 from rich.table import Table
 
 from mdmem.commands import render
-from mdmem.commands.app import JsonOpt, VaultOpt, command, open_vault, print_json
+from mdmem.commands.app import JsonOpt, VaultOpt, command, here, open_vault, print_json
 from mdmem.model.slug import split_key
 from mdmem.store.journal import recent_entries
 
@@ -37,6 +37,10 @@ def log(
             "The journal is empty." if fact is None else f"No entry touches {fact}.", err=True
         )
         return
+    for e in entries:  # a transcript named from the current folder, as ingest prints it
+        src = e.get("source")
+        if isinstance(src, dict) and src.get("kind") == "transcript" and isinstance(src.get("path"), str):
+            e["source"] = {**src, "path": here(v, src["path"])}
     if not render.stdout.is_terminal:
         render.print_table(log_table(entries))
     else:  # on a terminal, git log's shape: the entry, then what it changed

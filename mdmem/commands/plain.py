@@ -17,6 +17,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from mdmem.commands.fast import _options, _vault_at, parse_mcp
+from mdmem.commands.shown import fit, here_line
 
 if TYPE_CHECKING:
     from mdmem.edit.sync import SyncResult
@@ -41,16 +42,22 @@ def parse_sync(args: list[str]) -> dict[str, str | float | None] | None:
 
 
 def check_report(vault: Vault, problems: list[Problem], as_json: bool) -> Report:
-    """What `mdmem check` prints for these problems (the count read without one fact)."""
+    """What `mdmem check` prints for these problems, and the warnings about attribute names
+    (the count of facts read without decoding one)."""
+    warnings = vault.name_warnings() if not problems or problems[-1].path != "rules.yaml" else []
+    code = 1 if problems else 0
+    found = [*problems, *warnings]
     if as_json:
-        rows = [{"path": p.path, "line": p.line, "message": p.message} for p in problems]
-        return [json.dumps(rows, ensure_ascii=False, indent=2, sort_keys=False)], [], 1 if problems else 0
+        rows = [{"path": p.path, "line": p.line, "message": p.message, "level": p.level} for p in found]
+        return [json.dumps(rows, ensure_ascii=False, indent=2, sort_keys=False)], [], code
+    out = [here_line(vault, str(p)) for p in found]
     if problems:
-        return [str(p) for p in problems], [], 1
-    return [], [f"OK: {vault.count()} facts, rules valid."], 0
+        return out, [], code
+    also = f"; {len(warnings)} warning{'s' * (len(warnings) != 1)}" if warnings else ""
+    return out, [f"OK: {vault.count()} facts, rules valid{also}."], code
 
 
-def sync_report(result: SyncResult) -> Report:
+def sync_report(vault: Vault, result: SyncResult) -> Report:
     """What `mdmem sync` prints of a result (text form)."""
     from mdmem.edit.sync import result_lines
 
@@ -61,13 +68,14 @@ def sync_report(result: SyncResult) -> Report:
         err.append(f"Synced; journal entry {result.entry['id']}.")
     elif not (result.actions or result.problems or result.rules or result.reindexed):
         err.append("Nothing to sync.")
-    return result_lines(result), err, 1 if result.problems else 0
+    return [here_line(vault, line) for line in result_lines(result)], err, 1 if result.problems else 0
 
 
-def _print(report: Report) -> int:
+def _print(report: Report, wrap: bool = True) -> int:
+    """Print a report; its lines wrapped at whole words on a terminal, as `say` does (not JSON)."""
     out, err, code = report
     for line in out:
-        sys.stdout.write(line + "\n")
+        sys.stdout.write((fit(line, sys.stdout) if wrap else line) + "\n")
     for line in err:
         sys.stderr.write(line + "\n")
     return code
@@ -80,7 +88,8 @@ def run_check(opts: dict[str, str | bool | None]) -> int:
     try:
         path = opts.get("vault")
         vault = _vault_at(path if isinstance(path, str) else None)
-        return _print(check_report(vault, vault.check(), bool(opts.get("as_json"))))
+        as_json = bool(opts.get("as_json"))
+        return _print(check_report(vault, vault.check(), as_json), wrap=not as_json)
     except MdmemError as e:
         sys.stderr.write(f"Error: {e}\n")
         return e.exit_code
@@ -98,7 +107,7 @@ def run_sync(opts: dict[str, str | float | None]) -> int:
     try:
         path = opts.get("vault")
         vault = _vault_at(path if isinstance(path, str) else None, wait)
-        return _print(sync_report(sync(vault)))
+        return _print(sync_report(vault, sync(vault)))
     except MdmemError as e:
         sys.stderr.write(f"Error: {e}\n")
         return e.exit_code

@@ -20,7 +20,6 @@ STATUS_STYLE = {
 }  # fmt: skip
 
 stdout = Console(highlight=False, soft_wrap=True)
-LAST_MIN = 20  # the wrapping last column gets at least this many cells, even if lines grow
 
 
 def _text(cell: object) -> Text:
@@ -48,12 +47,14 @@ def print_table(table: Table, console: Console | None = None, *, wrap: int = 1) 
     """A table for a person on a terminal, or plain tab-separated rows for a pipe or a log.
 
     On a terminal the names (every column but the last `wrap` ones) keep their full width and
-    the last columns wrap in what is left; a terminal too narrow even for that gets longer
-    lines from mdmem, never cut text.
+    the last columns share what is left, wrapping at whole words: each is at least its longest
+    word wide. A terminal too narrow even for that gets longer lines from mdmem, never a word
+    cut in two.
     """
     out = console or stdout
     if not out.is_terminal:
         out.file.write(tsv(table))
+        out.file.flush()
         return
     cols = table.columns
     if not cols:
@@ -65,15 +66,44 @@ def print_table(table: Table, console: Console | None = None, *, wrap: int = 1) 
         col.no_wrap, col.overflow = True, "ignore"
         col.width = _width([col.header, *col._cells])
         fixed += col.width
-    for col in cols[-wrap:]:
-        col.no_wrap, col.overflow = False, "fold"
-        fixed += min(_width([col.header, *col._cells]), LAST_MIN)
-    if fixed <= out.width:
+    mins = [_longest_word([c.header, *c._cells]) for c in cols[-wrap:]]
+    maxs = [_width([c.header, *c._cells]) for c in cols[-wrap:]]
+    widths = _share(out.width - fixed, mins, maxs)
+    for col, width in zip(cols[-wrap:], widths, strict=True):
+        col.no_wrap, col.overflow, col.width = False, "fold", width
+    needed = fixed + sum(widths)
+    if needed <= out.width:
         out.print(table)
         return
-    wide = Console(file=out.file, width=fixed, color_system=out.color_system,  # type: ignore[arg-type]
+    wide = Console(file=out.file, width=needed, color_system=out.color_system,  # type: ignore[arg-type]
                    force_terminal=True, highlight=False, soft_wrap=True)  # fmt: skip
     wide.print(table)
+
+
+def _share(space: int, mins: list[int], maxs: list[int]) -> list[int]:
+    """Column widths from their minimums: the space left goes first to the columns that need
+    little to be whole (a short "said at" is never wrapped to give a long one a cell more)."""
+    widths = list(mins)
+    space -= sum(widths)
+    order = sorted(range(len(widths)), key=lambda i: maxs[i] - widths[i])
+    for left, i in zip(range(len(order), 0, -1), order, strict=True):
+        give = max(0, min(maxs[i] - widths[i], space // left))
+        widths[i] += give
+        space -= give
+    for i in order:  # what integer shares left over
+        give = max(0, min(maxs[i] - widths[i], space))
+        widths[i] += give
+        space -= give
+    return widths
+
+
+def _longest_word(cells: list[object]) -> int:
+    return max((Text(w).cell_len for c in cells for w in _text(c).plain.split()), default=0)
+
+
+def prose(markup: str) -> None:
+    """A line of text with markup: wrapped at whole words on a terminal, one line in a pipe."""
+    stdout.print(markup, soft_wrap=not stdout.is_terminal)
 
 
 def print_changes(changes: list[Change], *, dry_run: bool = False) -> None:
@@ -137,6 +167,20 @@ def _edges(graph: Graph) -> list[tuple[str, str, str]]:
     declared = [(d.when, d.then, d.action) for d in graph.rules.dependencies]
     learned = [(e.trigger, e.dependent, e.dep.action) for e in graph.edges() if e.dep.learned]
     return declared + learned
+
+
+def graph_json(graph: Graph, attributes: list[str]) -> dict[str, object]:
+    """The graph as data: every attribute, the declared rules, and the edges learned between
+    facts (the same edges `--format tree|mermaid|dot` draw)."""
+    declared = [
+        {"when": d.when, "then": d.then, "action": d.action, "id": d.id or None, "learned": False}
+        for d in graph.rules.dependencies
+    ]
+    learned = [
+        {"when": e.trigger, "then": e.dependent, "action": e.dep.action, "id": e.dep.id, "learned": True}
+        for e in graph.edges() if e.dep.learned
+    ]  # fmt: skip
+    return {"attributes": attributes, "edges": declared + learned}
 
 
 def graph_mermaid(graph: Graph) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -12,11 +12,16 @@ from mdmem.commands.app import (
     VaultOpt,
     WaitOpt,
     command,
+    here_line,
     open_vault,
     print_json,
+    say,
 )
 from mdmem.edit.edits import Action
 from mdmem.engine import describe
+
+if TYPE_CHECKING:
+    from mdmem.store.vault import Vault
 
 
 @command()
@@ -48,9 +53,11 @@ def sync(
         )
         code = 1 if result.problems else 0
     else:
-        out, err, code = sync_report(result)
+        from mdmem.commands import render
+
+        out, err, code = sync_report(v, result)
         for line in out:
-            typer.echo(line)
+            render.prose(render.escape(line))
         for line in err:
             typer.echo(line, err=True)
     if code:
@@ -70,7 +77,7 @@ def watch(
     from mdmem.edit.watch import Watcher
 
     v = open_vault(vault, wait)
-    watcher = Watcher(v.root, debounce=debounce / 1000, wait=wait, log=_log)
+    watcher = Watcher(v.root, debounce=debounce / 1000, wait=wait, log=lambda line: _log(v, line))
     typer.echo(f"Watching {v.root} (debounce {debounce} ms); Ctrl-C to stop.", err=True)
     code = watcher.run()
     if code:
@@ -78,8 +85,9 @@ def watch(
         raise typer.Exit(code)
 
 
-def _log(line: str) -> None:
-    typer.echo(line)
+def _log(v: Vault, line: str) -> None:
+    stamp, _, rest = line.partition(" ")  # "10:42:07 facts/user/home_city.md: …"
+    say(f"{stamp} {here_line(v, rest)}")
 
 
 def _action_json(a: Action) -> dict[str, object]:

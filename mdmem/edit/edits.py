@@ -16,12 +16,13 @@ from dataclasses import dataclass, field
 from mdmem.engine.cascade import Change, Effect, archive, cascade
 from mdmem.engine.decide import Plan, Statement
 from mdmem.errors import MdmemError
-from mdmem.model.factfile import Fact, Value, parse, render
+from mdmem.model.factfile import VALUES, Fact, Value, file_mapping, parse, render
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
 from mdmem.model.yaml_text import dump_yaml
 
 EDIT = "edit"  # the source of every statement a hand edit makes
+MERGED = "saved from an editor's buffer older than mdmem's last write: what mdmem wrote is put back, your edits kept"
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,13 @@ class Edit:
     journaled: bool = False  # the journal's last record of this file is exactly its state now
     line: int | None = None  # broken: where
     problem: str = ""  # broken: what is wrong and how to fix it
+    seen: Fact | None = None  # saved from an editor's old buffer: the file as it is (`now` is
+    # it merged with mdmem's last write, edit.reload)
+
+    @property
+    def as_saved(self) -> Fact | None:
+        """The parse of the file's bytes (what a patch of them starts from)."""
+        return self.seen if self.seen is not None else self.now
 
 
 @dataclass
@@ -226,6 +234,9 @@ def _changed(e: Edit, rules: Rules, now: str) -> _Item:
         return _Item(
             e, "adopt", "written by mdmem elsewhere (a pull or a copy): taken as it is", ours=False
         )
+    if e.seen is not None and file_mapping(e.seen) != file_mapping(n):
+        return _Item(e, "merge", MERGED + (f" (yours: {', '.join(_what_changed(b, n))})" if _what_changed(b, n) else ""),  # fmt: skip
+                     None, n, "MERGE")
     return _Item(e, "adopt", f"kept your edit ({', '.join(_what_changed(b, n)) or 'formatting'})")
 
 
@@ -258,7 +269,8 @@ def _expired(e: Edit, b: Fact, n: Fact, rules: Rules, now: str, foreign: bool, n
         if b.value is not None and not _moved_by_hand(b, n, rules):
             history.append(archive(b, at, "no longer true, edited by hand"))
         after = n.evolve(value=None, status="expired", history=history, recorded_at=now,
-                         source=EDIT, derived_from=None, uncertain_because=None)  # fmt: skip
+                         source=EDIT, derived_from=None, uncertain_because=None,
+                         evidence=None if b.evidence == n.evidence else n.evidence)  # fmt: skip
     st = Statement(n.entity, n.attribute, kind="invalidate", at=at, source=EDIT)
     effect = Effect.between(b, after, at, origin=e.key)
     message = f"value {show(b.value)} removed: no longer true{note}"
@@ -278,7 +290,8 @@ def _updated(e: Edit, b: Fact, n: Fact, rules: Rules, now: str, foreign: bool, n
             value = [value]  # one item typed where a list belongs
         after = n.evolve(value=value, status="tentative" if tentative else "active",
                          valid_from=at, recorded_at=now, source=EDIT, derived_from=None,
-                         uncertain_because=None, history=history)  # fmt: skip
+                         uncertain_because=None, history=history,
+                         evidence=None if b.evidence == n.evidence else n.evidence)  # fmt: skip
     restored = b.value is None and rules.same_value(n.attribute, b.last_value(), n.value)
     decision = "ADD" if b.status == "deleted" else "CONFIRM" if restored else "UPDATE"
     st = Statement(n.entity, n.attribute, value=n.value, at=at, source=EDIT, tentative=tentative)
@@ -343,9 +356,11 @@ def keep_layout(text: str, now: Fact, after: Fact) -> str:
             blocks.append((m.group(1).strip() if m else None, [line]))
         else:
             blocks[-1][1].append(line)
-    old, new = now.to_mapping(), after.to_mapping()
+    old, new = file_mapping(now), file_mapping(after)
     out: list[tuple[str | None, str]] = []
     for key, lines in blocks:
+        if key == "value" and VALUES in old:  # a list the person wrote under `value`
+            key = VALUES
         if key is None or (key in new and new[key] == old.get(key)):
             out.append((key, "".join(lines)))
         elif key in new:
@@ -363,4 +378,4 @@ def keep_layout(text: str, now: Fact, after: Fact) -> str:
         back = parse(patched, expect=(after.entity, after.attribute))
     except MdmemError:
         return canonical
-    return patched if back.to_mapping() == new and back.body == after.body else canonical
+    return patched if file_mapping(back) == new and back.body == after.body else canonical

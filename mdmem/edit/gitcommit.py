@@ -1,13 +1,15 @@
-"""`ingest --commit`: one git commit per ingest, holding only the files mdmem changed."""
+"""`ingest --commit`: one git commit per ingest, holding every file it wrote and nothing else:
+the fact files, the episodes their evidence links point at, the journal."""
 
 from __future__ import annotations
 
+import os
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mdmem.edit.ingest_result import summary
-from mdmem.engine.describe import change_line
 from mdmem.errors import MdmemError
 
 if TYPE_CHECKING:
@@ -17,11 +19,12 @@ if TYPE_CHECKING:
 JOURNAL = ".mdmem/journal.jsonl"
 
 
-def _git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+def _git(root: Path, *args: str, check: bool = True, stdin: str | None = None) -> subprocess.CompletedProcess[str]:  # fmt: skip
     try:
         return subprocess.run(
-            ["git", "-C", str(root), *args], capture_output=True, text=True, check=check
-        )
+            ["git", "-C", str(root), *args], capture_output=True, text=True, check=check,
+            input=stdin,
+        )  # fmt: skip
     except FileNotFoundError:
         raise MdmemError("--commit needs git, which is not installed or not on PATH") from None
     except subprocess.CalledProcessError as e:
@@ -37,40 +40,60 @@ def check_repo(root: Path) -> None:
 
 
 def message(results: list[IngestResult]) -> str:
-    """Commit message: a summary line, then each source's changes (forgotten values never)."""
+    """Commit message: a summary line, then each source's facts as its table shows them (one
+    line per fact, in its final state; forgotten values never)."""
     done = [r for r in results if r.entry is not None]
-    n = sum(len(r.plan.changes) for r in done)
+    n = sum(len(r.rows()) for r in done)
     lines = [
-        f"mdmem ingest: {len(done)} source{'s' * (len(done) != 1)}, {n} change{'s' * (n != 1)}",
+        f"mdmem ingest: {len(done)} source{'s' * (len(done) != 1)}, {n} fact{'s' * (n != 1)} changed",
         "",
     ]
     for r in done:
-        lines.append(f"{r.source} (journal {r.entry['id'] if r.entry else '?'})")
-        lines += [f"  {change_line(c)}" for c in r.plan.changes] or ["  no changes"]
+        title = f" “{r.title}”" if r.title else ""
+        lines.append(f"{r.source}{title} (journal {r.entry['id'] if r.entry else '?'})")
+        rows = [f"  {row.decision} {row.key}: {row.change}"
+                + (f" (because {', '.join(row.causes)} changed)" if row.causes else "")
+                for row in r.rows()]  # fmt: skip
+        lines += rows or ["  no changes"]
     lines += ["", summary(results)]
     return "\n".join(lines) + "\n"
 
 
+def written(results: list[IngestResult]) -> list[str]:
+    """Every vault file these results wrote: facts, episodes, and the journal."""
+    paths = {f"facts/{c.key}.md" for r in results if r.entry for c in r.plan.changes}
+    paths |= {rel for r in results if r.entry for rel in r.episodes}
+    return sorted(paths) + [JOURNAL]
+
+
 def commit_results(vault: Vault, results: list[IngestResult]) -> str | None:
-    """Commit the fact files these results changed plus the journal; the new commit's id."""
-    paths = sorted({f"facts/{c.key}.md" for r in results if r.entry for c in r.plan.changes})
+    """Commit what these results wrote (`written`); the new commit's id."""
     if not any(r.entry for r in results):
         return None
-    paths.append(JOURNAL)
+    paths = written(results)
     if (vault.meta / ".gitignore").is_file():
         paths.append(".mdmem/.gitignore")
     root = vault.root
-    _git(root, "add", "-A", "--", *paths)
-    if _git(root, "diff", "--cached", "--quiet", "--", *paths, check=False).returncode == 0:
+    listed = "".join(f":(literal){p}\0" for p in paths)  # any number of paths, as written
+    _git(root, "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul", stdin=listed)
+    staged = set(_git(root, "diff", "--cached", "--name-only", "-z").stdout.split("\0"))
+    if not staged & set(paths):
         return None  # nothing new to record
     ident: list[str] = []
     if not _git(root, "config", "user.email", check=False).stdout.strip():
         ident = ["-c", "user.name=mdmem", "-c", "user.email=mdmem@localhost"]
-    # `commit -- paths` records only these paths, whatever else the person has staged.
-    proc = subprocess.run(
-        ["git", "-C", str(root), *ident, "commit", "-q", "-F", "-", "--", *paths],
-        input=message(results), capture_output=True, text=True,
-    )  # fmt: skip
+    # Only these paths are committed, whatever else the person has staged; the message goes
+    # through a file, since stdin carries the paths.
+    with tempfile.NamedTemporaryFile("w", encoding="utf-8", suffix=".txt", delete=False) as f:
+        f.write(message(results))
+    try:
+        proc = subprocess.run(
+            ["git", "-C", str(root), *ident, "commit", "-q", "-F", f.name,
+             "--pathspec-from-file=-", "--pathspec-file-nul"],
+            input=listed, capture_output=True, text=True,
+        )  # fmt: skip
+    finally:
+        os.unlink(f.name)
     if proc.returncode != 0:
         raise MdmemError(f"git commit failed: {(proc.stderr or proc.stdout).strip()}")
     return _git(root, "rev-parse", "HEAD").stdout.strip()

@@ -9,42 +9,47 @@ have left, and writes nothing.
 from __future__ import annotations
 
 import dataclasses
-import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from mdmem.edit import gitcommit
-from mdmem.edit.forget import scrub_search_caches
 from mdmem.edit.ingest_result import IngestResult
 from mdmem.edit.new_messages import (
     Deferred,
     NewMessages,
-    applied_by_source,
+    applied_index,
     episode_ops,
-    forgotten_phrases,
     statement_line,
 )
 from mdmem.edit.reprocess import only_new
+from mdmem.edit.requested import honour
+from mdmem.edit.sources import TRANSCRIPT_TYPES, PassedOver, SourceFile, transcript_files
 from mdmem.engine.decide import Plan, Statement, plan_statements
 from mdmem.errors import RefusedError, TranscriptError
 from mdmem.extract.finder import Extraction, Finder
 from mdmem.extract.guard import is_warning
+from mdmem.extract.importers.registry import by_name
 from mdmem.extract.rule_finder import extract
-from mdmem.extract.transcript import Message, parse_transcript, read_transcript
+from mdmem.extract.transcript import (
+    Message,
+    NoMessages,
+    is_human_role,
+    parse_transcript,
+    read_conversations,
+)
 from mdmem.files import sha256
 from mdmem.model.factfile import Fact
+from mdmem.model.limits import MAX_SPEAKERS
 from mdmem.model.slug import fact_path
+from mdmem.store.forget_apply import Forgot
 from mdmem.store.journal import live_entries
 from mdmem.store.rules_cache import load_needles, save_needles
 from mdmem.store.vault import ExtraOps, Vault, refuse_broken
 
-# Editors' swap, backup and temporary files left beside transcripts in a folder.
-EDITOR_JUNK = (".swp", ".swo", ".swx", "~", ".tmp", ".bak", ".orig")
-# What a folder is read for; anything else in it (a README.txt is a .txt, a photo is not) is
-# passed over. A file named on its own is read whatever its name.
-TRANSCRIPT_TYPES = (".md", ".txt", ".jsonl", ".json")
+DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def ingested_sources(vault: Vault) -> dict[str, dict[str, Any]]:
@@ -67,7 +72,7 @@ class _Session:
         self.reprocess = reprocess
         self.extractor = extractor or extract  # the rule finder unless another was chosen
         self.seen = ingested_sources(vault)
-        self.applied = applied_by_source(vault)  # one read of the journal for the whole run
+        self.applied = applied_index(vault)  # kept up to date as this run applies messages
         load_needles(vault.meta)  # the pack's literal tests, worked out by an earlier run
         self.shadow: dict[str, Fact] | None = None
 
@@ -83,14 +88,27 @@ class _Session:
             return self.shadow
         return self.vault.scan()[0]  # cached until mdmem's next write; `say` rescans under the lock
 
-    def run(self, messages: list[Message], digest: str, source: str, default_date: str) -> IngestResult:  # fmt: skip
-        res = IngestResult(source, digest, messages=len(messages), dry_run=self.dry_run)
+    def run(self, messages: list[Message], digest: str, source: str, default_date: str,
+            file: str | None = None, title: str | None = None) -> IngestResult:  # fmt: skip
+        """Ingest one source; `file` and `title`: the export it is a conversation of, and its title."""
+        speakers = {m.speaker for m in messages if is_human_role(m.role)}
+        if len(speakers) > MAX_SPEAKERS:  # each may become an entity of its own: minutes of work
+            raise TranscriptError(f"{len(speakers):,} people speak in it; a transcript holds at most {MAX_SPEAKERS:,} speakers: split it by conversation, or check that its 'Name:' lines are speakers", path=source)  # fmt: skip
+        res = IngestResult(source, digest, messages=len(messages), dry_run=self.dry_run,
+                           title=title, file=file)  # fmt: skip
         res.previous = self.seen.get(digest)
         if digest in self.seen and not self.reprocess:
             res.skipped = True
             return res
         facts = self.facts()
-        step = NewMessages.of(self.vault, source, messages, self.applied)
+        # Requests to forget are honoured first: their words never reach the finder or a file.
+        new = NewMessages.of(
+            self.vault, source, messages, self.applied.get(source, (set(), 0)), title
+        )
+        asked = honour(self.vault, new, facts, default_date, dry_run=self.dry_run)
+        step = asked.step
+        if asked.forgot is not None:
+            facts = self._forgotten(asked.forgot)
         # Reprocessing reads every message; only `step.new` ones are recorded and kept as episodes.
         read = dataclasses.replace(step, new=list(range(1, len(messages) + 1))) if self.reprocess else step  # fmt: skip
         window = read.window()
@@ -101,9 +119,14 @@ class _Session:
             self.extractor(window, self.vault.rules, facts, source=source, default_date=default_date, **targets)
             if window else Extraction()
         )  # fmt: skip
-        res.errors, res.notes = list(found.errors), list(found.notes)
-        res.warnings = [f"{source}:{n.removeprefix('L')}" for n in found.notes if is_warning(n)]
-        statements = read.keep(found.statements, read.evidence(self.vault, default_date))
+        res.errors, res.notes = list(found.errors), [*asked.notes, *found.notes]
+        res.warnings = [f"{source}:{n.removeprefix('L')}" for n in asked.notes]
+        res.warnings += [f"{source}:{n.removeprefix('L')}" for n in found.notes if is_warning(n)]
+        res.forgot = asked.forgot
+        res.asked = asked.plan()
+        # A forget the finder read was honoured above, with its words: not again here.
+        found_statements = [st for st in found.statements if st.kind != "forget"]
+        statements = read.keep(found_statements, read.evidence(self.vault, default_date))
         if self.reprocess:
             statements = only_new(statements, step, facts, self.vault)
             if digest in self.seen and not statements and not found.errors:
@@ -113,7 +136,7 @@ class _Session:
         for _ in range(DEFER_ATTEMPTS):
             res.errors = list(found_errors)
             try:
-                return self._apply(res, step, statements, facts, digest, source, default_date)
+                return self._apply(res, step, statements, facts, digest, source, default_date, file)
             except _BrokenMoved:  # decided again against the files as the plan read them
                 continue
         raise RefusedError(
@@ -122,15 +145,17 @@ class _Session:
         )
 
     def _apply(self, res: IngestResult, step: NewMessages, statements: list[Statement],
-               facts: dict[str, Fact], digest: str, source: str, default_date: str) -> IngestResult:  # fmt: skip
+               facts: dict[str, Fact], digest: str, source: str, default_date: str,
+               file: str | None) -> IngestResult:  # fmt: skip
         """Defer what touches a broken file, then plan and apply the rest."""
         messages = step.messages
         statements, deferred, guard = self._defer(statements, source)
         res.errors += [d.error for d in deferred]
-        redact = forgotten_phrases(statements, facts)
         applied = step.applied_ids(res.errors)
-        info = {"kind": "transcript", "path": source, "messages": len(messages),
-                "statements": len(statements), "applied": applied}  # fmt: skip
+        info: dict[str, Any] = {"kind": "transcript", "path": source, "messages": len(messages),
+                                "statements": len(statements), "applied": applied}  # fmt: skip
+        if file is not None:
+            info["file"] = file
         if self.reprocess and digest in self.seen:
             info["reprocess"] = True
         if deferred:
@@ -139,21 +164,37 @@ class _Session:
         # retries exactly those (their ids are not in `applied`).
         info["partial_sha256" if res.errors else "sha256"] = digest
         if self.dry_run:
-            res.plan = self._dry_plan(statements, facts)
-            res.episodes = [rel for rel, _ in step.episodes(self.vault, digest, default_date, redact, None)[0]]
+            res.plan = _with_forget(
+                res,
+                self._dry_plan(
+                    statements, facts, lifecycle_day(messages, default_date, self.vault.now)
+                ),
+            )
+            res.episodes = [
+                rel for rel, _ in step.episodes(self.vault, digest, default_date, None)[0]
+            ]
             return res
-        extra = guard(episode_ops(step, self.vault, digest, default_date, redact, res.notes, res.episodes))  # fmt: skip
-        result = self.vault.say(statements, command="ingest", source=info, extra=extra)
-        res.plan, res.entry = result.plan, result.entry
+        extra = guard(episode_ops(step, self.vault, digest, default_date, res.notes, res.episodes))  # fmt: skip
+        today = lifecycle_day(messages, default_date, self.vault.now)
+        result = self.vault.say(statements, command="ingest", source=info, extra=extra, heard=True, today=today)
+        res.plan, res.entry = _with_forget(res, result.plan), result.entry
         if res.entry is None:  # nothing changed: still journal it, so a re-run skips it
             with self.vault.lock:
                 res.entry = self.vault.apply(Plan(), command="ingest", source=info, extra=extra)
-        if redact:  # a forget request was said: no search cache keeps the words
-            scrub_search_caches(self.vault)
         if not res.errors:
             self.seen[digest] = res.entry
-        self.applied.setdefault(source, (set(), 0))[0].update(i.split(":", 1)[-1] for i in applied)  # fmt: skip
+        self.applied.setdefault(source, (set(), 0))[0].update(i.split(":", 1)[-1] for i in applied)
         return res
+
+    def _forgotten(self, forgot: Forgot) -> dict[str, Fact]:
+        """The facts after a forget the conversation asked for (on a dry run: as it would)."""
+        if not self.dry_run:
+            return self.vault.scan(refresh=True)[0]
+        facts = self.facts()
+        for c in forgot.plan.changes:
+            if c.after is not None:
+                facts[c.key] = c.after
+        return facts
 
     def _defer(self, statements: list[Statement], source: str) -> tuple[list[Statement], list[Deferred], Callable[[ExtraOps], ExtraOps]]:  # fmt: skip
         """Statements about a fact whose file does not parse wait, with every other statement
@@ -175,13 +216,30 @@ class _Session:
         kept = [st for st in statements if statement_line(st) not in deferred]
         return kept, list(deferred.values()), guard
 
-    def _dry_plan(self, statements: list[Statement], facts: dict[str, Fact]) -> Plan:
-        plan = plan_statements(facts, self.vault.rules, statements, now=self.vault.now)
+    def _dry_plan(self, statements: list[Statement], facts: dict[str, Fact], today: str) -> Plan:
+        plan = plan_statements(facts, self.vault.rules, statements, now=self.vault.now, today=today)
         refuse_broken(plan, self.vault.scan()[1])  # what `say` would refuse, with its words
         for change in plan.changes:
             if change.after is not None:
                 facts[change.key] = change.after
         return plan
+
+
+def _with_forget(res: IngestResult, plan: Plan) -> Plan:
+    """The ingest's plan, after what a request in it had forgotten first (its own entry)."""
+    asked = res.asked or Plan()
+    return Plan([*asked.changes, *plan.changes], [*asked.decisions, *plan.decisions])
+
+
+def lifecycle_day(messages: list[Message], default_date: str, now: str) -> str:
+    """The day an ingest checks plans against (docs/states.md#plans): the latest day its
+    messages were said, never after the clock. Told as it happens, that is today; a chat from
+    last year read now marks a plan overdue only if its day passed in that chat with no word
+    (reading it today still shows it overdue: `seen_on`)."""
+    said = [m.time[:10] for m in messages if m.time and DAY.fullmatch(m.time[:10])] or [
+        default_date[:10]
+    ]
+    return min(max(said), now[:10])
 
 
 class _BrokenMoved(Exception):
@@ -221,83 +279,32 @@ def ingest_text(vault: Vault, text: str, *, source: str = "<text>", date: str | 
     return result
 
 
-def transcript_files(paths: Sequence[str | Path], vault: Vault | None = None, *,
-                     types: Iterable[str] = TRANSCRIPT_TYPES,
-                     passed_over: list[Path] | None = None) -> list[tuple[str, Path | None]]:  # fmt: skip
-    """(source name, path) per transcript: files as given, folders' files of the transcript
-    `types` in name order, '-' = stdin. A folder's other files are added to `passed_over`."""
-    out: list[tuple[str, Path | None]] = []
-    suffixes = tuple(_suffix(t) for t in types)
-    for raw in paths:
-        if str(raw) == "-":
-            out.append(("<stdin>", None))
-            continue
-        path = Path(raw)
-        if path.is_dir():
-            for p in _folder(path, vault):
-                if p.name.lower().endswith(suffixes):
-                    out.append((_source_name(p, vault), p))
-                elif passed_over is not None:
-                    passed_over.append(p)
-        else:
-            out.append((_source_name(path, vault), path))
-    return out
-
-
-def _suffix(kind: str) -> str:
-    """'md', '.md' or 'MD' → '.md'."""
-    kind = kind.strip().lower()
-    return kind if kind.startswith(".") else f".{kind}"
-
-
-def _folder(folder: Path, vault: Vault | None) -> Iterator[Path]:
-    skip = (
-        {vault.root / "facts", vault.root / "episodes", vault.meta, vault.root / "rules.yaml"}
-        if vault else set()
-    )  # fmt: skip
-    for p in sorted(folder.rglob("*"), key=lambda p: p.relative_to(folder).as_posix()):
-        rel = p.relative_to(folder).parts
-        if any(part.startswith(".") for part in rel) or p.name.endswith(EDITOR_JUNK):
-            continue
-        resolved = p.resolve()
-        if any(resolved == s or s in resolved.parents for s in skip) or not p.is_file():
-            continue  # the vault's own files are not transcripts
-        yield p
-
-
-def _source_name(path: Path, vault: Vault | None) -> str:
-    """The same name on every machine and from any working directory (a cron job's is `/`):
-    relative to the vault (`../chats/a.md` beside it), else the path as given."""
-    if vault is None:
-        return path.as_posix()
-    resolved = path.resolve()
-    common = Path(os.path.commonpath([vault.root, resolved]))
-    if common == Path(common.anchor):  # nothing shared but the root: no shorter honest name
-        return path.as_posix()
-    return Path(os.path.relpath(resolved, vault.root)).as_posix()
-
-
 def ingest_paths(vault: Vault, paths: Sequence[str | Path], *, date: str | None = None,
                  extractor: Finder | None = None, dry_run: bool = False, commit: bool = False,
                  progress: bool = False, reprocess: bool = False,
-                 types: Iterable[str] = TRANSCRIPT_TYPES,
-                 passed_over: Callable[[Path], None] | None = None) -> list[IngestResult]:  # fmt: skip
+                 types: Iterable[str] = TRANSCRIPT_TYPES, fmt: str | None = None,
+                 passed_over: PassedOver | None = None) -> list[IngestResult]:  # fmt: skip
     """Ingest transcript files and folders in order; a bad file is reported, the rest go on.
-    `reprocess` reads sources already ingested again, applying only what is new; a folder's
-    files not of the transcript `types` are handed to `passed_over`, if given, and not read."""
+
+    An export's conversations are each a source of their own. `reprocess` reads sources
+    already ingested again, applying only what is new; `fmt` reads every file as that format
+    (default: as its content says). A folder's files that are not transcripts, and those that
+    hold no message at all (a README.txt), are handed to `passed_over` with why, not read as
+    errors; a file named on its own that holds none is an error."""
     if commit and not dry_run:
         gitcommit.check_repo(vault.root)
-    others: list[Path] = []
-    files = transcript_files(paths, vault, types=types, passed_over=others)
-    for p in others:
-        if passed_over is not None:
-            passed_over(p)
+    if fmt is not None:
+        by_name(fmt)  # an unknown format is refused before anything is read
+    files = transcript_files(paths, vault, types=types, passed_over=passed_over)
     session = _Session(vault, dry_run=dry_run, extractor=extractor, reprocess=reprocess)
     results: list[IngestResult] = []
-    with _progress(progress and len(files) > 1, len(files)) as advance:
-        for source, path in files:
-            results.append(_one(session, source, path, date))
-            advance(source)
+    with _progress(progress, len(files)) as advance:
+        for f in files:
+            for r in _file(session, f, date, fmt, passed_over):
+                results.append(r)
+                if r.source != f.name:  # a conversation of an export
+                    advance.conversation(r.title or r.source)
+            advance(f.name)
     session.close()
     if commit and not dry_run:
         sha = gitcommit.commit_results(vault, results)
@@ -306,31 +313,67 @@ def ingest_paths(vault: Vault, paths: Sequence[str | Path], *, date: str | None 
     return results
 
 
-def _one(session: _Session, source: str, path: Path | None, date: str | None) -> IngestResult:
+def _file(session: _Session, f: SourceFile, date: str | None, fmt: str | None,
+          passed_over: PassedOver | None) -> Iterator[IngestResult]:  # fmt: skip
+    """The results of one file: one per conversation it holds."""
+    empty = 0
     try:
-        messages, digest = read_transcript(path if path is not None else "-", default_time=date)
-        return session.run(messages, digest, source, (date or session.vault.now)[:10])
+        for conv in read_conversations(f.path if f.path is not None else "-", default_time=date, fmt=fmt):  # fmt: skip
+            name = conv.key or f.name
+            if conv.error is not None:  # named as read errors are: the path as given
+                err = TranscriptError(conv.error, path=str(f.path or f.name), line=conv.line)
+                yield IngestResult(name, errors=[str(err)], dry_run=session.dry_run, title=conv.title)  # fmt: skip
+                continue
+            if not conv.messages:
+                empty += 1
+                continue
+            day = (conv.day if conv.key else None) or (date or session.vault.now)[:10]
+            yield session.run(conv.messages, conv.digest, name, day,
+                              file=f.name if conv.key else None, title=conv.title)  # fmt: skip
+    except NoMessages as e:
+        if not f.walked:
+            yield IngestResult(f.name, errors=[str(e)], dry_run=session.dry_run)
+        elif passed_over is not None:
+            passed_over(f.path or Path(f.name), NO_MESSAGES)
     except (TranscriptError, RefusedError) as e:
-        return IngestResult(source, errors=[str(e)], dry_run=session.dry_run)
+        yield IngestResult(f.name, errors=[str(e)], dry_run=session.dry_run)
+    if empty and passed_over is not None and f.path is not None:
+        passed_over(f.path, f"{empty} conversation{'s' * (empty != 1)} {EMPTY}")
+
+
+NO_MESSAGES = "holds no messages"
+EMPTY = "with no messages passed over"  # an export's conversations opened and never written in
 
 
 class _progress:  # noqa: N801 - used as a context manager, reads like a function
-    """A rich progress bar on a terminal; nothing at all under cron (no TTY)."""
+    """A rich progress bar on a terminal, per file; nothing at all under cron (no TTY). An
+    export's conversations move it too: `conversation(title)` counts one more."""
 
     def __init__(self, wanted: bool, total: int) -> None:
         self.on = wanted and sys.stderr.isatty()
         self.total = total
+        self.done = 0
 
-    def __enter__(self) -> Any:
-        if not self.on:
-            return lambda source: None
-        from rich.console import Console
-        from rich.progress import Progress
+    def __enter__(self) -> _progress:
+        if self.on:
+            from rich.console import Console
+            from rich.progress import Progress
 
-        self._bar = Progress(console=Console(stderr=True), transient=True)
-        self._bar.start()
-        task = self._bar.add_task("ingesting", total=self.total)
-        return lambda source: self._bar.update(task, advance=1, description=source[-40:])
+            self._bar = Progress(console=Console(stderr=True), transient=True)
+            self._bar.start()
+            self._task = self._bar.add_task("ingesting", total=self.total)
+        return self
+
+    def __call__(self, source: str) -> None:
+        """One more file done."""
+        if self.on:
+            self._bar.update(self._task, advance=1, description=source[-40:])
+
+    def conversation(self, name: str) -> None:
+        """One more conversation of an export done."""
+        self.done += 1
+        if self.on:
+            self._bar.update(self._task, description=f"{self.done} conversations: {name[-30:]}")
 
     def __exit__(self, *exc: object) -> None:
         if self.on:

@@ -1,4 +1,4 @@
-"""Which messages of a source an ingest applies, where each is kept, and what it redacts.
+"""Which messages of a source an ingest applies, and where each is kept.
 
 A transcript that grows (a daily chat log re-read by cron) applies only its new messages: the
 journal records each applied message's identity (`store.episodes.message_id`), so a message
@@ -15,30 +15,26 @@ from typing import Any
 from mdmem.engine.decide import Statement
 from mdmem.extract.transcript import Message, is_human_role
 from mdmem.files import read_text
-from mdmem.model.factfile import Fact
-from mdmem.store.episodes import build_episodes, episode_file, message_id, redact_episodes
+from mdmem.store.episodes import build_episodes, episode_file, message_id
 from mdmem.store.journal import live_entries
 from mdmem.store.vault import ExtraOps, Vault
 
 CONTEXT = 6  # earlier messages handed to the finder with the new ones, for what they refer to
 
 
-Applied = dict[str, tuple[set[str], int]]  # source → (applied messages' hashes, legacy count)
-
-
 def applied_messages(vault: Vault, source: str) -> tuple[set[str], int]:
     """The content hashes of a source's applied messages, and how many messages the entries
     written before message identity existed covered (those count as applied by position)."""
-    return applied_by_source(vault).get(source, (set(), 0))
+    return applied_index(vault).get(source, (set(), 0))
 
 
-def applied_by_source(vault: Vault) -> Applied:
-    """`applied_messages` of every source, from one read of the journal: an ingest of many
-    files reads it once, not once a file (which grew with the vault's history)."""
-    out: Applied = {}
+def applied_index(vault: Vault) -> dict[str, tuple[set[str], int]]:
+    """`applied_messages` of every source, from one read of the journal (an export's thousand
+    conversations are a thousand sources)."""
+    out: dict[str, tuple[set[str], int]] = {}
     for e in live_entries(vault.journal.records()):
         src = e.get("source") or {}
-        if not isinstance(src, dict) or src.get("kind") != "transcript" or not isinstance(src.get("path"), str):
+        if not isinstance(src, dict) or src.get("kind") != "transcript" or not isinstance(src.get("path"), str):  # fmt: skip
             continue
         hashes, legacy = out.setdefault(src["path"], (set(), 0))
         ids = src.get("applied")
@@ -57,15 +53,17 @@ class NewMessages:
     messages: list[Message]
     new: list[int]  # 1-based positions of the messages applied now
     ids: list[str]  # message_id of every message, by position
+    title: str | None = None  # an export's conversation title: it names the episode files
 
     @classmethod
-    def of(cls, vault: Vault, source: str, messages: list[Message], applied: Applied | None = None) -> NewMessages:  # fmt: skip
-        """`applied`: `applied_by_source` read once for a run of many sources."""
-        hashes, legacy = applied_messages(vault, source) if applied is None else applied.get(source, (set(), 0))
+    def of(cls, vault: Vault, source: str, messages: list[Message],
+           applied: tuple[set[str], int] | None = None, title: str | None = None) -> NewMessages:  # fmt: skip
+        """`applied`: the source's `applied_messages`, when the caller has them already."""
+        hashes, legacy = applied if applied is not None else applied_messages(vault, source)
         ids = [message_id(pos, m) for pos, m in enumerate(messages, 1)]
         new = [pos for pos, mid in enumerate(ids, 1)
                if pos > legacy and mid.split(":", 1)[1] not in hashes]  # fmt: skip
-        return cls(source, messages, new, ids)
+        return cls(source, messages, new, ids, title)
 
     def window(self) -> list[Message]:
         """The new messages, after a few earlier ones for context."""
@@ -95,56 +93,28 @@ class NewMessages:
             out.append(dataclasses.replace(st, evidence=link) if link else st)
         return out
 
-    def episodes(self, vault: Vault, digest: str, default_date: str, redact: list[str],
+    def episodes(self, vault: Vault, digest: str, default_date: str,
                  journal_id: str | None) -> tuple[list[tuple[str, str | None]], list[str]]:  # fmt: skip
-        """The episode writes (redactions of older episodes first) and notes."""
-        redacted = redact_episodes(vault.root, redact)
-        texts = dict(redacted.ops)
-
-        def existing(rel: str) -> str | None:
-            return texts[rel] if rel in texts else read_text(vault.root / rel)
-
+        """The episode writes and notes (the messages as given: a request's cuts made)."""
         built = build_episodes(
             [(pos, self.messages[pos - 1]) for pos in self.new], source=self.source,
             digest=digest, default_date=default_date, journal_id=journal_id,
-            existing=existing, redact=redact,
+            existing=lambda rel: read_text(vault.root / rel), title=self.title,
         )  # fmt: skip
-        texts.update(built.ops)
-        return sorted(texts.items()), redacted.notes + built.notes
+        return sorted(built.ops), built.notes
 
-    def evidence(self, vault: Vault, default_date: str) -> dict[int, str]:
-        """position → '[[episodes/…#^m3]]' for every new human message."""
+    def evidence(self, vault: Vault, default_date: str, positions: list[int] | None = None) -> dict[int, str]:
+        """position → '[[episodes/…#^m3]]' for every new human message (or those given)."""
         out = {}
-        for pos in self.new:
+        files: dict[str, str] = {}  # day → its episode file: looked up once a day, not a message
+        for pos in self.new if positions is None else positions:
             m = self.messages[pos - 1]
             if is_human_role(m.role) and m.text.strip():
-                rel = episode_file((m.time or default_date)[:10], self.source,
-                                   lambda r: read_text(vault.root / r))  # fmt: skip
-                out[pos] = f"[[{rel.removesuffix('.md')}#^m{pos}]]"
+                day = (m.time or default_date)[:10]
+                if day not in files:
+                    files[day] = episode_file(day, self.source, lambda r: read_text(vault.root / r), self.title)
+                out[pos] = f"[[{files[day].removesuffix('.md')}#^m{pos}]]"
         return out
-
-
-def forgotten_phrases(statements: list[Statement], facts: dict[str, Fact]) -> list[str]:
-    """What a forget request in the conversation points at: the slot's values, current and
-    past, and any value said for it in the same batch."""
-    keys = {st.key for st in statements if st.kind == "forget"}
-    out: set[str] = set()
-    for key in keys:
-        fact = facts.get(key)
-        if fact is not None:
-            out.update(_values(fact.value))
-            for h in fact.history:
-                out.update(_values(h.get("value")))
-        for st in statements:
-            if st.key == key and st.kind == "assert":
-                out.update(_values(st.value))
-    return sorted(out)
-
-
-def _values(value: Any) -> list[str]:
-    if isinstance(value, list):
-        return [str(v) for v in value if str(v).strip()]
-    return [str(value)] if value is not None and str(value).strip() else []
 
 
 def _line(source: str) -> int | None:
@@ -183,12 +153,12 @@ class Deferred:
 
 
 def episode_ops(step: NewMessages, vault: Vault, digest: str, default_date: str,
-                redact: list[str], notes: list[str], written: list[str]) -> ExtraOps:  # fmt: skip
+                notes: list[str], written: list[str]) -> ExtraOps:  # fmt: skip
     """The transaction's extra files, once the journal entry's id is known; the paths and
     notes are added to `written` and `notes`."""
 
     def ops(journal_id: str) -> list[tuple[str, str | None]]:
-        files, more = step.episodes(vault, digest, default_date, redact, journal_id)
+        files, more = step.episodes(vault, digest, default_date, journal_id)
         notes.extend(more)
         written.extend(rel for rel, _ in files)
         return files

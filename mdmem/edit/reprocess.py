@@ -4,7 +4,7 @@ A source is re-read whole (say a better extractor, or `--llm`, came later), but 
 were applied before: what they stated is either known, or was changed or forgotten since, and
 the person's later word wins. So from an applied message only what the vault never had is kept:
 a fact it has no file for, or an earlier value a fact's history lacks (BACKFILL). A fact that was
-ever forgotten is never brought back, not even as history; a request (forget, keep, reject) is
+ever forgotten (or any of whose values was) is never brought back, not even as history; a request (forget, keep, reject) is
 not made twice; a statement already known (NOOP) is dropped rather than counted again. Messages
 not applied yet (the file grew) go through as in any ingest.
 """
@@ -56,6 +56,7 @@ def forgotten_keys(vault: Vault, facts: Mapping[str, Fact]) -> set[str]:
     keys = {k for k, f in facts.items() if f.status == "deleted"}
     for e in live_entries(vault.journal.records()):
         for ch in e.get("changes") or []:
-            if isinstance(ch, dict) and ch.get("decision") == "DELETE" and ch.get("fact"):
+            # FORGET: some of its values were forgotten; none comes back from an old line either
+            if isinstance(ch, dict) and ch.get("decision") in ("DELETE", "FORGET") and ch.get("fact"):
                 keys.add(str(ch["fact"]))
     return keys

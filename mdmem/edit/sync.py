@@ -13,20 +13,25 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+from mdmem.edit import reload
 from mdmem.edit.edits import Action, Edit, EditPlan, describe, keep_layout, plan_edits
+from mdmem.edit.forget import scrub_search_caches
 from mdmem.engine.decide import Plan
 from mdmem.errors import MdmemError, RulesError
-from mdmem.files import WriteConflict, read_text, sha256
+from mdmem.files import WriteConflict, current, read_text, sha256
 from mdmem.model.factfile import Fact
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
 from mdmem.read.passages import PassageIndex
+from mdmem.store import scrub
+from mdmem.store.forget_apply import forget_gone, redacted_places
 from mdmem.store.lastgood import good_rules, journal_facts
 from mdmem.store.manifest import Manifest
+from mdmem.store.redaction import Cut, Redaction
 from mdmem.store.snapshot import Snapshot
 from mdmem.store.snapshot_entry import Entry, decode
 from mdmem.store.vault import PASSAGES_FILE, RULES_FILE, ExtraOps, Problem, Vault
-from mdmem.store.walk import stat_sig
+from mdmem.store.walk import EMPTY_PROBLEM, empty_written, stat_sig
 
 ATTEMPTS = 3  # a file saved again while sync planned is planned again
 
@@ -44,6 +49,7 @@ class SyncResult:
     baseline: int | None = None  # files recorded as they are on a first sync
     dry_run: bool = False
     reindexed: list[str] = field(default_factory=list)  # episodes edited by hand, re-read for search
+    cuts: list[Cut] = field(default_factory=list)  # what a fact deleted by hand took from the episodes
 
 
 def result_lines(result: SyncResult) -> list[str]:
@@ -81,6 +87,10 @@ def sync(vault: Vault, *, dry_run: bool = False) -> SyncResult:
             continue
         if not dry_run:
             _reindex_episodes(vault, result)
+            if scrub.marked(vault.meta) is not None:  # a deleted fact's words left the episodes
+                with vault.lock:
+                    scrub_search_caches(vault)
+                    scrub.unmark(vault.meta)
         return result
     raise MdmemError("fact files kept changing while sync ran; run `mdmem sync` again")
 
@@ -115,6 +125,7 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
         # every entity a learned dependency touches (one edit reads one person's, not 100,000).
         facts = snap.facts_of_entities({e.key.split("/")[0] for e in edits})
         planned = plan_edits(facts, rules, edits, now=vault.now)
+        words = _forget_deleted(vault, rules, facts, edits, planned, result)
         result.actions, result.plan = planned.actions, planned.plan
         result.problems += [Problem(e.rel, e.line, e.problem) for e in edits if e.kind == "broken"]
         result.problems += _new_cycle(rules, facts, edits, planned, result.rules == "reloaded")
@@ -128,11 +139,18 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
                 vault.manifest.data[rel] = digest
         if planned.plan.changes:
             files = sorted({e.rel for e in edits if e.kind != "broken"})
-            source = {"kind": "edit", "files": files}
+            source: dict[str, Any] = {"kind": "edit", "files": files}
+            if words.cuts:  # which messages lost words (never the words)
+                source["redacted"] = redacted_places(words.cuts)
             rels = [f"facts/{c.key}.md" for c in planned.plan.changes]
             expect = {rel: e.sha if (e := snap.entries.get(rel)) else None for rel in rels}
+            theirs: dict[str, str] = {}  # the person's texts patched: for a save from an old buffer
+            layout = _in_their_layout(vault, edits, planned.plan, theirs)
+            if words.ops:
+                scrub.mark(vault.meta, {})  # lifted once the caches are scrubbed (`sync`)
             result.entry = vault.apply(planned.plan, command="sync", source=source, expect=expect,
-                                       extra=_in_their_layout(vault, edits, planned.plan))  # fmt: skip
+                                       extra=lambda entry_id: [*words.ops, *layout(entry_id)])  # fmt: skip
+            reload.save(vault.meta, theirs, vault.manifest.data, reload.load(vault.meta))
         elif planned.adopt or result.baseline is not None:
             vault.manifest.save()
         snap.settle([e.rel for e in edits if e.kind == "deleted"])
@@ -143,6 +161,28 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
             vault.root, force=True
         )  # the last good states and mdmem's bytes, for the next edit
     return result
+
+
+def _forget_deleted(vault: Vault, rules: Rules, facts: dict[str, Fact], edits: list[Edit],
+                    planned: EditPlan, result: SyncResult) -> Redaction:  # fmt: skip
+    """A fact file deleted by hand is forgotten like `mdmem forget`: what was derived from it
+    goes, doubts quoting it are asked again, and the statements that said it are cut."""
+    gone = {e.key: e.base for e in edits
+            if e.kind == "deleted" and e.base is not None and e.base.status != "deleted"}  # fmt: skip
+    if not gone:
+        return Redaction()
+    changes, words = forget_gone(vault.root, rules, facts, gone, now=vault.now)
+    mine = {c.key for c in changes}
+    planned.plan.changes = [c for c in planned.plan.changes if c.key not in mine] + changes
+    for a in planned.actions:
+        key = a.rel[len("facts/") : -len(".md")]
+        if key in gone:
+            a.changes = [c for c in a.changes if c.key not in mine] + changes
+            cut = sum(1 for c in words.cuts if c.why == key)
+            if cut:
+                a.message += f"; {cut} statement{'s' * (cut != 1)} of it cut from the episodes"
+    result.cuts = words.cuts
+    return words
 
 
 def _reindex_episodes(vault: Vault, result: SyncResult) -> None:
@@ -162,21 +202,24 @@ def _reindex_episodes(vault: Vault, result: SyncResult) -> None:
         index.close()
 
 
-def _in_their_layout(vault: Vault, edits: list[Edit], plan: Plan) -> ExtraOps:
+def _in_their_layout(vault: Vault, edits: list[Edit], plan: Plan, theirs: dict[str, str]) -> ExtraOps:  # fmt: skip
     """The edited files mdmem must change, patched in the person's own layout (after the
     canonical writes of the same transaction, so these bytes are the ones that land).
     Built when `Vault.apply` asks, once it has set every fact's links: the patch must carry
-    them, or the file would not hold what the journal records."""
+    them, or the file would not hold what the journal records. The person's texts patched
+    are added to `theirs`."""
 
     def ops(_entry_id: str) -> list[tuple[str, str | None]]:
         final = {c.key: c.after for c in plan.changes}
         out: list[tuple[str, str | None]] = []
         for e in edits:
             after = final.get(e.key)
-            if e.now is not None and after is not None and e.kind in ("changed", "new"):
+            saved = e.as_saved
+            if saved is not None and after is not None and e.kind in ("changed", "new"):
                 text = read_text(vault.root / e.rel)
                 if text is not None:
-                    out.append((e.rel, keep_layout(text, e.now, after)))
+                    out.append((e.rel, keep_layout(text, saved, after)))
+                    theirs[e.rel] = text
         return out
 
     return ops
@@ -190,6 +233,7 @@ def find_edits(vault: Vault, snap: Snapshot, written: dict[str, str]) -> list[Ed
     if all(written.get(rel) == sha for rel, sha in shas.items()) and all(r in shas for r in ours):
         return edits
     differ = [(rel, e) for rel, e in snap.entries.items() if written.get(rel) != e.sha]
+    patched = reload.load(vault.meta) if differ else {}
     deleted = sorted(rel for rel in ours if rel not in snap.entries)
     snap.load_rows(vault.root, [rel for rel, _ in differ] + deleted)  # just these are needed
     for rel, entry in differ:
@@ -204,10 +248,18 @@ def find_edits(vault: Vault, snap: Snapshot, written: dict[str, str]) -> list[Ed
         now = decode(entry.good[1])
         base = entry.parsed(mine) if mine is not None else None
         kind = "new" if mine is None else "changed"
+        stale = reload.merged(patched.get(rel), mine, base, now, rel) if base is not None else None
+        if stale is not None:  # an editor's old buffer saved over mdmem's patch of it
+            edits.append(Edit(rel, now.key, kind, at, base, stale, entry.sha, seen=now))
+            continue
         edits.append(Edit(rel, now.key, kind, at, base, now, entry.sha))
     today = vault.now[:10]
     # The manifest records episodes too (ingest writes them): only fact files are edits here.
-    for rel in deleted:
+    emptied = set(empty_written(vault.root, deleted))
+    for rel in sorted(emptied):  # emptied, not deleted: reported, never taken for a forget
+        key = rel[len("facts/") : -len(".md")]
+        edits.append(Edit(rel, key, "broken", today, problem=EMPTY_PROBLEM, sha=sha256(b"")))
+    for rel in (r for r in deleted if r not in emptied):
         gone = snap.gone.get(rel)
         base = gone.parsed(written[rel]) if gone is not None else None
         edits.append(Edit(rel, rel[len("facts/") : -len(".md")], "deleted", today, base))
@@ -319,10 +371,7 @@ def _new_cycle(
 def _still(vault: Vault, edits: list[Edit]) -> None:
     """Refuse to write over a save the person made while sync was planning."""
     for e in edits:
-        path = vault.root / e.rel
-        try:
-            now = sha256(path.read_bytes())
-        except FileNotFoundError:
-            now = None
+        data = current(vault.root / e.rel)
+        now = sha256(data) if data is not None else None
         if now != e.sha:
             raise _Moved(e.rel)

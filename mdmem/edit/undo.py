@@ -9,6 +9,7 @@ from mdmem.engine.cascade import Change
 from mdmem.engine.decide import Plan
 from mdmem.errors import RefusedError
 from mdmem.model.factfile import Fact, from_mapping
+from mdmem.store.journal import live_entries
 from mdmem.store.journal_change import backward, body_before, fact_digest, is_compact
 from mdmem.store.vault import Result, Vault
 
@@ -88,7 +89,9 @@ def plan_undo(vault: Vault, entry: dict[str, Any], facts: dict[str, Fact]) -> Pl
     for ch in entry.get("changes") or []:
         by_key.setdefault(ch["fact"], []).append(ch)
     if not by_key:
-        raise RefusedError(f"journal entry {entry['id']} changed nothing; there is nothing to undo")
+        lost = lost_words(entry)
+        why = f"changed no fact; {lost}" if lost else "changed nothing; there is nothing to undo"
+        raise RefusedError(f"journal entry {entry['id']} {why}")
     purged = sorted(
         k for k, chs in by_key.items()
         if any(c.get("purged") or any(isinstance(c.get(side), dict) and c[side].get("purged")
@@ -127,11 +130,36 @@ def plan_undo(vault: Vault, entry: dict[str, Any], facts: dict[str, Fact]) -> Pl
     return plan
 
 
+def lost_words(entry: dict[str, Any]) -> str | None:
+    """What an undo cannot give back: the words a forget cut from the episodes (mdmem keeps
+    no copy of them, by design), or None."""
+    src = entry.get("source")
+    cut = src.get("redacted") if isinstance(src, dict) else None
+    if not isinstance(cut, list) or not cut:
+        return None
+    spans = sum(int(c.get("spans", 1)) for c in cut if isinstance(c, dict))
+    files = len({c.get("episode") for c in cut if isinstance(c, dict)})
+    return (
+        f"the words this forget cut from the episodes ({spans} span{'s' * (spans != 1)} in {files}"
+        f" file{'s' * (files != 1)}) cannot come back: mdmem kept no copy of them; only the facts"
+        " are restored"
+    )
+
+
 def undo(vault: Vault, entry_id: str, *, dry_run: bool = False) -> Result:
     """Reverse one journal entry as a new, journaled change (so an undo can itself be undone)."""
     with vault.lock:
         vault.recover()
         entry = find_entry(vault, entry_id)
+        undone_by = [e for e in live_entries(vault.journal.records())
+                     if (e.get("source") or {}).get("kind") == "undo"
+                     and (e.get("source") or {}).get("undoes") == entry["id"]]  # fmt: skip
+        if undone_by:
+            by = undone_by[-1]["id"]
+            raise RefusedError(
+                f"journal entry {entry['id']} is already undone (by {by}); "
+                f"`mdmem undo {by}` puts it back"
+            )
         facts, _problems = vault.scan(refresh=True)
         plan = plan_undo(vault, entry, facts)
         if dry_run:

@@ -27,7 +27,7 @@ from watchdog.observers import Observer
 
 from mdmem.edit.sync import SyncResult, result_lines, sync
 from mdmem.errors import MdmemError, VaultLocked
-from mdmem.files import read_text, sha256
+from mdmem.files import current, read_text, sha256
 from mdmem.model.slug import is_fact_name
 from mdmem.store.lastgood import GOOD_RULES_FILE
 from mdmem.store.manifest import Manifest
@@ -162,9 +162,10 @@ class Watcher:
                     return True
                 continue
             try:
-                digest: str | None = sha256(path.read_bytes())
-            except (FileNotFoundError, IsADirectoryError):
-                digest = None
+                data = current(path)
+            except IsADirectoryError:
+                data = None
+            digest = sha256(data) if data is not None else None
             if digest != manifest.get(rel):
                 return True
         return False

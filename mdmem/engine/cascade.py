@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mdmem.lang.phrases import LANGS, phrase
+from mdmem.model import life
 from mdmem.model.factfile import Fact, Value
 from mdmem.model.graph import Edge, Graph
 from mdmem.model.rules import Dependency, Rules, norm, template_fields
@@ -223,6 +224,8 @@ def archive(fact: Fact, valid_to: str, reason: str) -> dict[str, Any]:
         entry["kind"] = fact.kind
     if fact.items:
         entry["items"] = copy.deepcopy(fact.items)
+    for name, value in life.fields_of(fact).items():  # an event's or a plan's own fields go with it
+        entry[name] = copy.deepcopy(value)
     entry |= {
         "status": "archived",
         "valid_from": fact.valid_from,
@@ -269,6 +272,7 @@ def _apply(
     if kind == "expire" and (fact.value is not None or fact.kind):
         target.history = [*fact.history, archive(fact, eff.at, f"expired: {trig_label} changed")]
         target.value, target.kind, target.items = None, None, {}
+        target = target.evolve(**life.CLEARED)
         target.evidence = None  # it went to history with the value it was evidence for
     because = _because(eff, edge, state, target, rules)
     if fact.status == target.status and _same_cause(fact.uncertain_because, because):

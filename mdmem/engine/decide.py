@@ -5,37 +5,17 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
+from mdmem.engine import plans
 from mdmem.engine.cascade import Change, Effect, archive, cascade
 from mdmem.engine.correct import plan_correction
-from mdmem.model.factfile import Fact, Value
+from mdmem.engine.statement import Statement
+from mdmem.model import life
+from mdmem.model.factfile import Fact
 from mdmem.model.rules import Rules
 
-KINDS = ("assert", "invalidate", "forget", "keep", "reject", "correct")
-
-
-@dataclass(frozen=True)
-class Statement:
-    """Something the person said (or did) about one fact."""
-
-    entity: str
-    attribute: str
-    kind: str = "assert"  # assert | invalidate | forget | keep | reject | correct
-    value: Value = None
-    at: str = ""  # world date the statement speaks of (valid_from for an assert)
-    source: str = "cli"
-    tentative: bool = False  # weak evidence: hedged, indirect
-    body: str = ""  # first body line for a new file
-    depends_on: tuple[dict[str, object], ...] = ()
-    until: str = ""  # for a closed past period: when it stopped being true
-    change: bool = False  # said as a change ("transferred my care to X"): a first value cascades too
-    evidence: str = ""  # the episode message it was said in, as a wikilink
-    form: str = ""  # none | unnamed | plan (Fact.kind); "": a plain value
-    polarity: str = ""  # like | dislike, for a preference
-
-    @property
-    def key(self) -> str:
-        return f"{self.entity}/{self.attribute}"
+__all__ = ["Plan", "Statement", "decide", "keeps_value", "plan_statements"]
 
 
 @dataclass
@@ -51,13 +31,24 @@ class Plan:
 
 
 def plan_statements(
-    facts: Mapping[str, Fact], rules: Rules, statements: list[Statement], *, now: str
+    facts: Mapping[str, Fact], rules: Rules, statements: list[Statement], *, now: str,
+    today: str | None = None,
 ) -> Plan:
-    """Decide each statement in order against the evolving state, cascading as it goes."""
+    """Decide each statement in order against the evolving state, cascading as it goes; with
+    `today`, plans whose day has passed with no word then become uncertain (engine/plans.py)."""
     state = dict(facts)
     plan = Plan()
     stated: dict[str, str] = {}  # key → date stated in this batch
-    for st in statements:
+    queue = list(reversed(statements))  # what a fulfilled plan sets joins the queue
+    lives = plans.Lives(state)  # the events and plans, by person
+    while queue:
+        st = queue.pop()
+        if st.form in life.KINDS:
+            aimed = plans.aim(lives, st)
+            if aimed is None:
+                plan.decisions.append((st, "NOOP"))
+                continue
+            st = aimed
         before = state.get(st.key)
         if st.kind == "correct":
             if before is not None and before.status != "deleted" and before.last_value() is not None:
@@ -69,12 +60,37 @@ def plan_statements(
                 stated[st.key] = st.at
                 continue
             st = replace(st, kind="assert")  # nothing to correct: the value is simply said
-        decision, after = decide(before, st, rules, now)
+        linked: list[Change] = []
+        after: Fact | None
+        if before is not None and plans.is_open(before) and st.kind == "keep":
+            after, event, more = plans.confirmed(state, before, st, now)  # "yes, it happened"
+            decision = "CONFIRM"
+            linked.append(Change(event.key, "UPDATE" if event.key in state else "ADD", state.get(event.key), event, cause=st.key))
+            queue.extend(reversed(more))
+        elif before is not None and before.kind in life.KINDS and st.form == before.kind and st.kind == "assert" and before.status != "deleted":
+            decision, after = plans.restate(before, st, now)  # the same plan or event, said again
+        else:
+            decision, after = decide(before, st, rules, now)
         plan.decisions.append((st, decision))
         if after is None or (before is not None and after == before):
             continue
+        if decision == "ADD" and (done := plans.fulfilment(lives, after, now)) is not None:
+            plan_after, after, more = done  # "we finally did the canoe trip": the plan came true
+            linked.append(Change(plan_after.key, "CONFIRM", state[plan_after.key], plan_after, cause=st.key))
+            queue.extend(reversed(more))
+        elif decision in ("ADD", "UPDATE", "CONFIRM") and after.kind is None and after.status == "active":
+            for plan_after, event in plans.state_fulfilment(lives, rules, st, now):  # "we moved to Utrecht"
+                linked += [Change(event.key, "ADD", state.get(event.key), event, cause=st.key),
+                           Change(plan_after.key, "CONFIRM", state[plan_after.key], plan_after, cause=st.key)]  # fmt: skip
+        elif decision == "DELETE" and before is not None and (other := plans.unlinked(state, before, now)):
+            linked.append(Change(other.key, "UPDATE", state[other.key], other, cause=st.key))
         state[st.key] = after
+        lives.note(st.key, after)
         plan.changes.append(Change(st.key, decision, before, after))
+        for c in linked:
+            state[c.key] = c.after  # type: ignore[assignment]
+            lives.note(c.key, c.after)
+        plan.changes.extend(linked)
         stated[st.key] = st.at
         effect = Effect.between(before, after, _effect_date(st, now))
         if effect is None and decision == "ADD" and st.change and after.value is not None:
@@ -85,6 +101,10 @@ def plan_statements(
             continue
         justified = [k for k, at in stated.items() if at >= effect.at and k != st.key]
         plan.changes.extend(cascade(state, rules, effect, now=now, justified=justified))
+    if today is not None:
+        for key, before, after in plans.overdue(state, rules, today, now):
+            state[key] = after
+            plan.changes.append(Change(key, "UNCERTAIN", before, after))
     return plan
 
 
@@ -111,15 +131,17 @@ def decide(before: Fact | None, st: Statement, rules: Rules, now: str) -> tuple[
         if not live or before is None or before.status == "expired":
             return "NOOP", None
         reason = (
-            "rejected by the person" if st.kind == "reject" else "no longer true, said the person"
-        )
+            "rejected by the person" if st.kind == "reject"
+            else "cancelled, said the person" if before.kind == life.PLAN
+            else "no longer true, said the person"
+        )  # fmt: skip
         history = list(before.history)
         if before.value is not None or before.kind:
             history.append(archive(before, at, reason))
         return "EXPIRE", before.evolve(
             value=None, status="expired", history=history, recorded_at=now, source=st.source,
             evidence=st.evidence or None, uncertain_because=None, derived_from=None, kind=None,
-            items={},
+            items={}, **life.CLEARED,
         )  # fmt: skip
     if st.kind == "keep":
         if not live or before is None or before.status == "active":
@@ -146,6 +168,7 @@ def _assert(
         entity=st.entity, attribute=st.attribute, value=value, status=status, valid_from=at,
         recorded_at=now, source=st.source, evidence=st.evidence or None,
         depends_on=list(st.depends_on), body=st.body, kind=st.form or None, items=items,
+        **_life_fields(st),
     )  # fmt: skip
     if before is None:
         return "ADD", new
@@ -174,12 +197,10 @@ def _assert(
                     fields["valid_from"] = at
                 if fields:
                     grown[v] = {k: fields[k] for k in sorted(fields)}
-            plans = st.form == "plan" and before.kind == "plan" and before.status == "tentative"
             return "UPDATE", before.evolve(
-                value=[*current, *missing], status="tentative" if plans else "active",
-                recorded_at=now, source=st.source, evidence=st.evidence or None,
-                uncertain_because=None, depends_on=deps, items=grown,
-                kind="plan" if plans else None,
+                value=[*current, *missing], status="active", recorded_at=now, source=st.source,
+                evidence=st.evidence or None, uncertain_because=None, depends_on=deps, items=grown,
+                kind=None,
             )  # fmt: skip
     if rules.same_value(st.attribute, current, value):
         if before.status == "active" or st.tentative:
@@ -196,6 +217,14 @@ def _assert(
     return "UPDATE", new.evolve(
         history=history, body=before.body, extra=before.extra, depends_on=deps
     )
+
+
+def _life_fields(st: Statement) -> dict[str, Any]:
+    """An event's or a plan's own fields, from its statement (model/life.py)."""
+    if st.form not in life.KINDS:
+        return {}
+    return {"when": st.when or None, "due": st.due or None, "when_said": st.when_said or None,
+            "where": st.where or None, "with_": list(st.with_), "sets": dict(st.sets)}  # fmt: skip
 
 
 def _shape(
@@ -277,8 +306,6 @@ def keeps_value(status: str, valid_from: str | None, at: str, *, tentative: bool
 
 def _confirm(before: Fact, st: Statement, now: str, deps: list[dict[str, object]]) -> Fact:
     after = before.evolve(status="active", uncertain_because=None, recorded_at=now, depends_on=deps)
-    if before.kind == "plan":  # the plan came true: a plain value from the day it was said
-        after.kind, after.valid_from = None, st.at or before.valid_from
     if before.value is None and before.history:  # an expired value said again: bring it back
         last = before.history[-1]
         after.value = last["value"]

@@ -10,7 +10,7 @@ from mdmem.model.factfile import Fact
 from mdmem.model.periods import added_history
 
 # A fact's kind → the words for it (lang/documents.py); `plan` takes the value.
-SHAPE_WORDS = {"none": "shape_none", "unnamed": "shape_unnamed", "plan": "shape_plan"}
+SHAPE_WORDS = {"none": "shape_none", "unnamed": "shape_unnamed", "event": "shape_event", "plan": "shape_plan"}
 
 
 def show_value(fact: Fact | None) -> str:
@@ -24,7 +24,9 @@ def show_value(fact: Fact | None) -> str:
     if v is None:
         return doc("value_unknown")
     text = ", ".join(_item(fact, i) for i in v) if isinstance(v, list) else v
-    return doc("shape_plan", value=text) if fact.kind == "plan" else text
+    if fact.kind == "plan":
+        return doc("shape_plan_done" if fact.fulfilled_by else "shape_plan", value=text)
+    return text
 
 
 def _item(fact: Fact, item: str) -> str:
@@ -57,6 +59,8 @@ def change_line(c: Change) -> str:
     added = backfilled(c)
     if c.decision == "DELETE":
         text = doc("forgotten")
+    elif c.decision == "FORGET":  # some values went: the ones forgotten are not shown again
+        text = doc("forgotten_values", now=after)
     elif added is not None:
         text = added
     elif c.before is None:
@@ -86,4 +90,5 @@ def result_json(result: Any) -> dict[str, Any]:
         "journal_id": result.entry["id"] if result.entry else None,
         "decisions": [{"fact": st.key, "decision": d} for st, d in result.plan.decisions],
         "changes": [change_json(c) for c in result.plan.changes],
+        **({"notes": result.notes} if getattr(result, "notes", None) else {}),
     }

@@ -14,6 +14,7 @@ from typing import Any
 
 from mdmem.errors import SlugError
 from mdmem.model.factfile import Value
+from mdmem.model.life import Happening
 from mdmem.model.rules import Rules, norm
 from mdmem.model.slug import check_slug, slugify
 
@@ -33,6 +34,7 @@ class Found:
     dep: dict[str, Any] = field(default_factory=dict)  # depends: {on, action, value?}
     form: str = ""  # none | unnamed | plan: the kind of fact it states (Fact.kind)
     polarity: str = ""  # like | dislike: a preference, its denial already read
+    happening: Happening | None = None  # an event or a plan (form event | plan): extract/happenings.py
 
 
 def words(text: str) -> frozenset[str]:

@@ -39,7 +39,7 @@ _MONTH = r"\b(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _YEAR = r"(?:19|20)\d{2}"
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _ZH_WEEKDAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
-_NUM = {
+NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "一": 1, "两": 2, "二": 2, "三": 3,
     "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10, "半": 0,
@@ -156,7 +156,7 @@ def _after(day: date, unit: str) -> date:
 
 
 def _zh_month(raw: str) -> int:
-    return {"十": 10, "十一": 11, "十二": 12}.get(raw) or _NUM.get(raw, 1)
+    return {"十": 10, "十一": 11, "十二": 12}.get(raw) or NUMBERS.get(raw, 1)
 
 
 def _relative(rel: str, g: Callable[[str], str | None], ref: date) -> date | None:
@@ -192,7 +192,7 @@ def _relative(rel: str, g: Callable[[str], str | None], ref: date) -> date | Non
         )
     if n_raw is None or unit is None:
         return None
-    n = int(n_raw) if n_raw.isdigit() else _NUM.get(n_raw.lower(), 1)
+    n = int(n_raw) if n_raw.isdigit() else NUMBERS.get(n_raw.lower(), 1)
     if unit == "day":
         return ref - timedelta(days=n)
     if unit == "week":
@@ -297,8 +297,8 @@ def _amount(word: str) -> float | None:
         return float(word)
     if word.startswith("half"):
         return 0.5
-    if word in _NUM:
-        return float(_NUM[word])
+    if word in NUMBERS:
+        return float(NUMBERS[word])
     n = zh_number(word)
     return float(n) if n is not None else None
 

@@ -23,7 +23,7 @@ def binary_error(source: str, line: int) -> TranscriptError:
 
 # Byte-order marks of the encodings Windows tools save text in; UTF-32's before UTF-16's,
 # whose little-endian mark is a prefix of UTF-32's.
-_BOMS = (
+BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
     (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"),
 )  # fmt: skip
@@ -31,7 +31,7 @@ _BOMS = (
 
 def decode(data: bytes, source: str) -> str:
     """A transcript's text: UTF-8, or UTF-16/UTF-32 when the file starts with their BOM."""
-    encoding = next((enc for bom, enc in _BOMS if data.startswith(bom)), None)
+    encoding = next((enc for bom, enc in BOMS if data.startswith(bom)), None)
     if encoding is not None:  # the codec reads and drops the mark itself
         try:
             return data.decode(encoding)

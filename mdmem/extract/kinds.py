@@ -1,7 +1,7 @@
 """Statements of the fact kinds beyond a plain value (docs/states.md#kinds): a stated absence
-("I don't have any pets", "我没有孩子"), one that exists unnamed ("my husband and kids"), a
-preference with its polarity ("I love hiking", "I don't like bowling", "我讨厌香菜") and a dated
-plan ("we're thinking about going camping next month").
+("I don't have any pets", "我没有孩子"), one that exists unnamed ("my husband and kids") and a
+preference with its polarity ("I love hiking", "I don't like bowling", "我讨厌香菜"). Events
+and plans have a grammar of their own: extract/happenings.py.
 
 Each form states its own mood: the denial in "I don't have any pets" *is* the fact, so the
 weigher does not read it as a negated statement; questions and suppositions still block.
@@ -9,13 +9,12 @@ weigher does not read it as a negated statement; questions and suppositions stil
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
 from mdmem.extract.candidates import Found, Resolver, words
 
 PREFERENCE = "likes"  # the slot preferences go to (personal pack)
-PLAN = "plans"  # the slot dated plans go to
+PLAN = "plans"  # the slot plans are named by (extract/happenings.py): never an absence
 
 # Nouns that name a whole slot, so that "no pets" is none of them, where "no dog" is not.
 WHOLE = words("pets kids children hobbies allergies siblings 宠物 孩子 小孩 爱好 兄弟姐妹")
@@ -96,44 +95,6 @@ _ZH_LIKE = re.compile(
     r"(?P<verb>喜欢|爱|热爱|讨厌|受不了)(?!你|他|她|它|这|那|上|吃|去|在|和|跟|的|一个|自己|看到|听到)"
     r"(?P<value>[\u4e00-\u9fff]{2,6}?)(?=$|[，,。！!；;]|了|啊|呀|呢)"
 )
-_PLAN = re.compile(
-    r"(?<![\w'’])(?:I|[Ww]e)(?:['’]re|['’]m|\s+are|\s+am)\s+(?:thinking\s+(?:about|of)|planning\s+(?:on|to)|"
-    r"hoping\s+to|going\s+to|gonna)\s+(?:go\s+|going\s+)?"
-    r"(?P<value>[a-z][a-z-]+(?:\s+(?:to\s+)?[A-Za-z][a-z-]+){0,3}?)"
-    r"\s+(?P<when>(?:next|this|in|on|later\s+this)\s+(?:week|month|year|spring|summer|fall|autumn|"
-    r"winter|January|February|March|April|May|June|July|August|September|October|November|"
-    r"December|weekend|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday))\b"
-)
-MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]  # fmt: skip
-SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12, "春天": 3, "夏天": 6, "秋天": 9, "冬天": 12}  # fmt: skip
-DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-
-
-def plan_date(when: str, at: str) -> str | None:
-    """The first day a plan's time words point to, after `at` ("next month" → the 1st of it)."""
-    w, today = when.lower().split()[-1], dt.date.fromisoformat(at[:10])
-    nxt = when.lower().startswith("next") or when.startswith(("下", "明"))
-    if w in ("week", "周") or when == "下周":
-        return (today + dt.timedelta(days=7 - today.weekday())).isoformat()
-    if w == "month" or when.startswith("下个月") or when == "下月":
-        return dt.date(today.year + today.month // 12, today.month % 12 + 1, 1).isoformat()
-    if w == "year" or when == "明年":
-        return dt.date(today.year + 1, 1, 1).isoformat()
-    if w in ("weekend", "周末") or when.endswith("周末"):
-        return (today + dt.timedelta(days=(5 - today.weekday()) % 7 or 7)).isoformat()
-    if w in DAYS:
-        return (today + dt.timedelta(days=(DAYS.index(w) - today.weekday()) % 7 or 7)).isoformat()
-    month = MONTHS.index(w) + 1 if w in MONTHS else SEASONS.get(w) or SEASONS.get(when[-2:])
-    if month is None:
-        return None
-    year = today.year + (1 if month <= today.month or (nxt and w in SEASONS) else 0)
-    return dt.date(year, month, 1).isoformat()
-_ZH_PLAN = re.compile(
-    r"我们?(?:打算|准备|计划)(?P<when>下个?月|下周|明年|今年(?:夏天|冬天|秋天|春天)|周末|这个周末)"
-    r"(?:去|要去)?(?P<value>[\u4e00-\u9fff]{2,6}?)(?=$|[，,。！!]|了)"
-)
-
-
 def gerund(verb: str) -> str:
     """'paint' → 'painting', 'hike' → 'hiking', 'swim' → 'swimming' (for "I love to …")."""
     w = verb.lower()
@@ -147,7 +108,7 @@ def gerund(verb: str) -> str:
 
 
 def find_kinds(sentence: str, resolver: Resolver) -> list[Found]:
-    """None, unnamed, preference and plan statements in one sentence."""
+    """None, unnamed and preference statements in one sentence."""
     out: list[Found] = []
     low = sentence.lower()
     if "no" in low or "n't" in low or "n’t" in low or "没" in sentence or "不" in sentence:
@@ -155,16 +116,6 @@ def find_kinds(sentence: str, resolver: Resolver) -> list[Found]:
     out += _unnamed(sentence, resolver)
     if PREFERENCE in resolver.rules.attributes:
         out += _preferences(sentence)
-    if PLAN in resolver.rules.attributes:
-        for m in _PLAN.finditer(sentence):
-            value = m["value"]
-            if value.split()[0].lower() in _TALK or value.split()[-1].lower() in _TALK:
-                continue
-            out.append(Found(PLAN, value, "assert", m.start(), m.start("value"), m.end(),
-                             date=m["when"], form="plan"))  # fmt: skip
-        for m in _ZH_PLAN.finditer(sentence):
-            out.append(Found(PLAN, m["value"], "assert", m.start(), m.start("value"), m.end(),
-                             date=m["when"], form="plan"))  # fmt: skip
     return out
 
 

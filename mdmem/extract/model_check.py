@@ -2,28 +2,43 @@
 
 Small models write `"value": [20]`, `"entity": "User"`, `"date": ""`, extra fields, the
 schema's example spellings, a paraphrased quote. What is harmless is normalised; what is wrong
-refuses that candidate alone, with the reason (`Refused`), never its siblings. What the rule
-path knows applies too: a forget or an invalidate needs the message to ask for it, as the
-rule finder's request reader reads it (a model cannot delete a fact the person never asked
-to delete); a fact about `user` must come from words about the speaker.
+refuses that candidate alone, with the reason (`Refused`), never its siblings.
+
+A model may propose; what it proposes is checked against the message by the rule path's own
+reader (`Reading`: `find_candidates`, with the request reader that guards forgets), so that a
+model cannot change memory in a way the person never said:
+- a forget or an invalidate needs the message to ask for it, or to say the end of the slot;
+- a dependency (`rule`) needs the person to state it ("if I move, my gym would change"): the
+  reader's dependency is the one kept, not the model's;
+- a word-for-word note (`verbatim`) needs the message to ask to keep words: the reader's note
+  is kept, in the slot the person named or a free note slot, never the one the model named;
+- a change of a value held (`assert` over a different current value) needs a statement of
+  change by the speaker: the reader reads it so, or the clause holding the value names the slot
+  ("I live in …") or says the value replaced another ("moved", "now", "new"). A value merely
+  present in the message ("I had dinner in Shanghai") is not evidence that it is the home city;
+- a fact about `user` must come from words about the speaker.
+A first value of a slot needs only to be in the message about the speaker (that is what the
+model finder is for: what no pattern reads).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 from mdmem.errors import SlugError
 from mdmem.extract.candidates import Found, Resolver, slot_names
 from mdmem.extract.dates import find_when
 from mdmem.extract.guard import Runaway
-from mdmem.extract.modality import clause_start, mood, sentences
+from mdmem.extract.modality import clause_end, clause_start, mood, said_as_change, sentences
 from mdmem.extract.model_prompt import KINDS  # one list for the schema and the check
 from mdmem.extract.prefilter import PatternSet
 from mdmem.extract.rule_finder import find_candidates
+from mdmem.extract.speakers import owner_entity
 from mdmem.extract.transcript import Message
-from mdmem.model.factfile import ACTIONS, DATE_RE
+from mdmem.model.factfile import ACTIONS, DATE_RE, Value
 from mdmem.model.rules import Rules, norm
 from mdmem.model.slug import check_slug
 
@@ -190,14 +205,31 @@ def about_someone_else(sentence: str, at: int) -> str | None:
     return None
 
 
-def asked_for(msg: Message, attribute: str, kind: str, resolver: Resolver,
-              patterns: PatternSet[tuple[str, str]]) -> str | None:  # fmt: skip
+class Reading:
+    """What the rule path's reader finds in one message, read once for all the model's
+    candidates of it; `held(key)` is the value a slot holds now (None: nothing current)."""
+
+    def __init__(self, msg: Message, resolver: Resolver, patterns: PatternSet[tuple[str, str]],
+                 held: Callable[[str], Value] = lambda key: None, entity: str = "user") -> None:  # fmt: skip
+        self.msg, self.resolver, self.patterns = msg, resolver, patterns
+        self.held, self.entity = held, entity
+        self._found: list[tuple[str, Found]] | None = None
+
+    def found(self) -> list[tuple[str, Found]]:
+        """The reader's candidates; none for a message too slow to read (it confirms nothing)."""
+        if self._found is None:
+            try:
+                self._found = find_candidates(self.msg.text, self.patterns, self.resolver)
+            except Runaway:
+                self._found = []
+        return self._found
+
+
+def asked_for(reading: Reading, attribute: str, kind: str) -> str | None:
     """'forget' or 'invalidate' when the rule path's reader finds the message asking to forget
     or saying the end of this slot; None when it does not (the model's word is not enough)."""
-    try:
-        kinds = {f.kind for _, f in find_candidates(msg.text, patterns, resolver) if f.attribute == attribute}
-    except Runaway:  # a message too slow to read confirms nothing: the candidate is not applied
-        return None
+    msg, resolver = reading.msg, reading.resolver
+    kinds = {f.kind for _, f in reading.found() if f.attribute == attribute}
     if "forget" in kinds:
         return "forget"
     if kind == "invalidate" and "invalidate" in kinds:
@@ -212,37 +244,61 @@ def asked_for(msg: Message, attribute: str, kind: str, resolver: Resolver,
     return None
 
 
+def stated_dependency(reading: Reading, attribute: str, on: str) -> tuple[str, Found]:
+    """The reader's dependency of `attribute` (or of "this") on `on`, as the person said it."""
+    for sentence, f in reading.found():
+        if f.kind == "depends" and f.dep.get("on") == on and f.attribute in (None, attribute):
+            return sentence, dataclasses.replace(f, attribute=attribute)
+    raise Refused(f"{attribute}: a dependency on {on}, but the message does not state one (the person must say it, as in 'if my {on.replace('_', ' ')} changes, my {attribute.replace('_', ' ')} …')")  # fmt: skip
+
+
+def kept_words(reading: Reading, attribute: str, value: Any) -> tuple[str, Found]:
+    """The reader's word-for-word note holding `value`, in the slot the person named (or the
+    next free note slot): never the slot the model named."""
+    if isinstance(value, str):
+        for sentence, f in reading.found():
+            if f.kind == "verbatim" and isinstance(f.value, str) and value.strip() and value in f.value:
+                return sentence, f
+    raise Refused(f"{attribute}: a word-for-word note, but the message does not ask to keep these words as said")  # fmt: skip
+
+
+def says_change(reading: Reading, attribute: str, value: str, sentence: str, start: int, end: int) -> bool:  # fmt: skip
+    """Whether the message states `value` as the slot's value now: the reader reads it so, or
+    the clause holding it names the slot ("I live in …") or says it replaced another."""
+    rules = reading.resolver.rules
+    for _, f in reading.found():
+        if f.kind == "assert" and f.attribute == attribute and isinstance(f.value, str) and rules.same_value(attribute, f.value.strip(" .,;:!?，。"), value):  # fmt: skip
+            return True
+    if said_as_change(sentence, start):
+        return True
+    lo = clause_start(sentence, start)
+    clause = sentence[lo:start] + " " * (end - start) + sentence[end : clause_end(sentence, end)]
+    for name in slot_names(rules, attribute):  # the slot's name, not a value ('metro' is both)
+        if len(name) > 1 and not rules.group(attribute, name) and (re.search(rf"(?<!\w){re.escape(name)}(?!\w)", clause, re.I) if name.isascii() else name in clause):  # fmt: skip
+            return True
+    return False
+
+
 def checked(c: dict[str, Any], msg: Message, rules: Rules, resolver: Resolver,
-            patterns: PatternSet[tuple[str, str]]) -> tuple[str, Found]:  # fmt: skip
+            patterns: PatternSet[tuple[str, str]], reading: Reading | None = None) -> tuple[str, Found]:  # fmt: skip
     """The (sentence, Found) of a normalised candidate for message `msg`; Refused if wrong."""
     attribute, kind, text = c["attribute"], c["kind"], msg.text
     value, quote = c["value"], c["quote"]
     owner = None if c["entity"] == "user" else c["entity"]
+    reading = reading or Reading(msg, resolver, patterns)
     if kind == "rule":
-        if not quote or quote not in text:
-            raise Refused(f"{attribute}: the dependency's quote is not in the message")
-        sentence = next((s for s in sentences(text) if quote in s), quote)
-        start = max(sentence.find(quote), 0)
-        dep: dict[str, Any] = {"on": c["on"], "action": c["action"]}
-        if c["action"] == "derive":
-            if not isinstance(value, str):
-                raise Refused(f"{attribute}: a derive rule needs the value to derive")
-            dep["value"] = value
-        return sentence, Found(attribute, None, "depends", start, start, start + len(quote), dep=dep)
+        return stated_dependency(reading, attribute, c["on"])
     if kind == "verbatim":
-        if not isinstance(value, str) or value not in text:
-            raise Refused(f"{attribute}: a verbatim value must be the message's own text")
-        at = text.find(value)
-        return text, Found(attribute, value, "verbatim", at, at, at + len(value), owner=owner)
+        return kept_words(reading, attribute, value)
     if kind in ("forget", "invalidate"):
-        reading = asked_for(msg, attribute, kind, resolver, patterns)
-        if reading is None:
+        asked = asked_for(reading, attribute, kind)
+        if asked is None:
             word = "ask to forget" if kind == "forget" else "say the end of"
             raise Refused(f"{attribute}: {'an' if kind == 'invalidate' else 'a'} {kind}, but the message does not {word} {attribute}")
         sentence = next((s for s in sentences(text) if quote and quote in s), text)
         start = max(sentence.find(quote), 0) if quote else 0
         end = start + len(quote) if quote else len(sentence)
-        return sentence, Found(attribute, None, reading, start, start, end, owner=owner)
+        return sentence, Found(attribute, None, asked, start, start, end, owner=owner)
     if value is None:
         raise Refused(f"{attribute}: an assert needs a value")
     values = value if isinstance(value, list) else [value]
@@ -256,6 +312,10 @@ def checked(c: dict[str, Any], msg: Message, rules: Rules, resolver: Resolver,
     vstart = max(sentence.lower().find(first.lower()), 0)
     if owner is None and (who := about_someone_else(sentence, vstart)):
         raise Refused(f"{attribute}: said of someone else ({who!r}), not the speaker")
+    now = reading.held(f"{owner_entity(reading.entity, owner)}/{attribute}")
+    one = (a := rules.attributes.get(attribute)) is None or a.cardinality == "one"
+    if one and now is not None and not rules.same_value(attribute, now, values[0]) and not says_change(reading, attribute, values[0], sentence, vstart, vstart + len(first)):  # fmt: skip
+        raise Refused(f"{attribute}: {values[0]!r} is in the message, but nothing there says it replaced {now!r} (a change needs the person to say it: the {attribute.replace('_', ' ')} named, or 'moved', 'now', 'new' …)")  # fmt: skip
     date = c["date"]
     day = (msg.time or "")[:10]
     if date is not None and date != day:

@@ -23,7 +23,7 @@ from typing import Any
 from mdmem.errors import MdmemError
 from mdmem.extract.finder import Extraction, Finder
 from mdmem.extract.model_cache import AnswerCache, request_key
-from mdmem.extract.model_check import INJECTION, Refused, checked, normalise
+from mdmem.extract.model_check import INJECTION, Reading, Refused, checked, normalise
 from mdmem.extract.model_prompt import (
     Chunk,
     answer_schema,
@@ -141,10 +141,11 @@ class ModelFinder:
                     ex.errors.append(f"{source}:{m.line}: the message reads like an instruction to the model, not a statement of fact; nothing from this message was written")  # fmt: skip
                     continue
                 found = []
+                reading = Reading(m, ex.resolver, patterns, lambda key: _held(ex, key), entity)
                 for item in by_message.get(m.line, []):
                     try:
                         for c in _expand(normalise(item, rules, m.speaker, known)):
-                            found.append(checked(c, m, rules, ex.resolver, patterns))
+                            found.append(checked(c, m, rules, ex.resolver, patterns, reading))
                     except Refused as e:
                         ex.notes.append(f"L{m.line}: model candidate refused: {e}")
                 ex.message(m, entity, found)
@@ -231,6 +232,12 @@ def _assign(candidates: list[Any], chunk: Chunk, notes: list[str]) -> dict[int, 
             continue
         out.setdefault(msg.line, []).append(item)
     return out
+
+
+def _held(ex: Extractor, key: str) -> Any:
+    """The value the slot holds now, as the batch so far left it (None: nothing current)."""
+    slot = ex.state.get(key)
+    return slot.value if slot is not None and slot.status in ("active", "tentative", "uncertain") else None
 
 
 def _expand(c: dict[str, Any]) -> list[dict[str, Any]]:

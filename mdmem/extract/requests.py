@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from mdmem.extract.candidates import Found, Resolver
+from mdmem.extract.forget_requests import find_requests
 from mdmem.extract.modality import is_question
-from mdmem.model.rules import norm
 
 # --- verbatim: "remember this error log word for word: ```…```", "原文记下：“…”" ----------
 
@@ -102,127 +102,15 @@ def _payload(text: str, m: re.Match[str]) -> tuple[str | None, str, tuple[int, i
     return None
 
 
-# --- forget: "please delete that from your memory", "forget my address", "忘掉我的地址" -------
-
-_LEAD = r"(?:^|[,;:，；：]\s*|\b(?:please|pls|kindly|can you|could you|would you|also|and|so|now|ok|okay|actually)\s+)"
-_MEMORY = r"(?:\s+(?:from|in|out of)\s+(?:your\s+)?(?:memory|memories|notes|records|vault))"
-_FORGET_REF = re.compile(
-    rf"{_LEAD}(?:please\s+)?(?:forget|delete|erase|remove|drop|wipe)\s+"
-    r"(?:that|this|it|what\s+I\s+(?:just\s+)?(?:said|told\s+you|mentioned|wrote))\b"
-    rf"(?P<mem>{_MEMORY})?",
-    re.I,
-)
-_FORGET_NAMED = re.compile(
-    rf"{_LEAD}(?:please\s+)?(?:forget|delete|erase|remove)\s+(?:about\s+)?(?:my|our|the)\s+"
-    rf"(?P<x>[a-z][a-z'’ -]{{0,40}}?)(?={_MEMORY}|\s*(?:$|[.,;:!?—–(])|\s+-\s|\s+(?:please|too|as\s+well)\b)"
-    r"|\b(?:don['’]t|do\s+not|stop|no\s+need\s+to)\s+(?:remember(?:ing)?|keep(?:ing)?|"
-    r"stor(?:e|ing)|sav(?:e|ing))\s+(?:my|our)\s+"
-    rf"(?P<x2>[a-z][a-z'’ -]{{0,40}}?)(?={_MEMORY}|\s*(?:$|[.,;:!?—–(])|\s+-\s|\s+(?:anymore|any\s+more)\b)",
-    re.I,
-)
-_WHOSE = re.compile(r"['’]s\s+(?:name|names|details|info|information|contact)$", re.I)
-_FORGET_GATE = re.compile(
-    r"forget|delete|erase|remove|drop|wipe|remember|keep|stor|sav|忘|删|记|存|去掉|抹|清除|清掉|移除",
-    re.I,
-)
-# Chinese: a verb of forgetting, and the slot found near it by its rules.yaml label or alias
-# (the longest wins), so "手机号", "老公的名字" or "体重" need no word list of their own.
-_ZH_FORGET_VERB = re.compile(
-    r"(?P<no>(?:别|不要|不用|不必|无需|甭)(?:再)?(?:帮我|给我)?(?:记|存|保存|记录)"
-    r"(?:着|住|下来|下)?(?!错|混|反|恨|性|得|忘|账|仇))"
-    r"|(?P<del>删掉|删了|删除|删(?![减改节选帖])|去掉|抹掉|抹去|清除|清掉|移除)"
-    r"|(?P<fgt>忘掉|忘了吧|忘记|忘了它|忘了这|忘了那)"
-)
-_ZH_SUBJECT = re.compile(r"(?:我|他|她|他们|她们|我们|咱们)$")
-_ZH_NOT_NOW = re.compile(r"(?:别|不要|不能|没|没有|不|差点|会|容易|经常|老是|总是|又|都快|快)$")
-_ZH_REQUEST = re.compile(r"吧|请|麻烦|帮我|给我|能不能|可以|可不可以|能否|好吗|行吗|记忆|记录|备忘")
-_ZH_CLAUSE = re.compile(r"[，,；;：:]")
-_ZH_REF = re.compile(r"这个|那个|这条|那条|这些|那些|它|刚才|刚刚|上面|这句|那句|前面")
-_ZH_MEMORY = re.compile(r"记忆|记录|备忘")
-_CJK = re.compile(r"[\u4e00-\u9fff]")
-_SLOT_KEYS: dict[int, tuple[Resolver, int, list[tuple[str, str]]]] = {}
+# --- forget: the requests are read by `forget_requests`; here, those naming a slot ------------
 
 
 def find_forget(sentence: str, resolver: Resolver) -> list[Found]:
-    """Forget requests: a named attribute, or None for "that" (the statement just made)."""
-    if not _FORGET_GATE.search(sentence):
-        return []
-    out = []
-    m = _FORGET_REF.search(sentence)
-    if m and (m["mem"] or re.search(r"\bplease\b|\byou\b|what\s+I", m.group(0), re.I)):
-        out.append(Found(None, None, "forget", m.start(), m.end(), m.end()))
-    for m in _FORGET_NAMED.finditer(sentence):
-        x = _WHOSE.sub("", (m["x"] or m["x2"]).strip())  # "my doctor's name" is the doctor slot
-        attr = resolver.named(x)
-        if attr:
-            out.append(Found(attr, None, "forget", m.start(), m.end(), m.end()))
-    if _CJK.search(sentence):
-        out += _zh_forget(sentence, resolver)
-    return out
-
-
-def _zh_forget(sentence: str, resolver: Resolver) -> list[Found]:
-    out: list[Found] = []
-    bounds = [0, *(b.end() for b in _ZH_CLAUSE.finditer(sentence)), len(sentence) + 1]
-    for n, m in enumerate(_ZH_FORGET_VERB.finditer(sentence)):
-        if n >= 8:  # a request names its slot once or twice; a wall of 删 is not eight slots
-            break
-        i = max(j for j in range(len(bounds) - 1) if bounds[j] <= m.start())
-        at, end = bounds[i], max(bounds[i + 1] - 1, m.end())
-        if not _zh_request(sentence, m, at):
-            continue
-        own = sentence[at : m.start()] + " " + sentence[m.end() : end]
-        attr = _named_in(own, resolver)
-        if attr is None and (_ZH_REF.search(own) or _ZH_MEMORY.search(own)):
-            out.append(Found(None, None, "forget", m.start(), m.end(), m.end()))
-            continue
-        for j in (i - 1, i + 1):  # "我老公的名字也别记了，忘掉吧": the slot is a clause away
-            if attr is None and 0 <= j < len(bounds) - 1:
-                attr = _named_in(sentence[bounds[j] : bounds[j + 1] - 1], resolver)
-        if attr and all(f.attribute != attr for f in out):
-            out.append(Found(attr, None, "forget", m.start(), m.end(), m.end()))
-    return out
-
-
-def _zh_request(sentence: str, m: re.Match[str], clause_at: int) -> bool:
-    """Whether a verb of forgetting asks to forget (not "我忘记带钥匙了", not "别忘了")."""
-    prefix = sentence[clause_at : m.start()].rstrip()
-    ba = prefix.rfind("把")
-    if ba >= 0:  # "你把我手机号…删掉吧", "帮我把X删了": the one deleting is not the speaker
-        head = prefix[:ba].rstrip()
-        return not (_ZH_SUBJECT.search(head) and not head.endswith(("帮我", "给我", "替我")))
-    if m["no"]:  # "我体重就别记了": 别/不要…记 is the request itself, but not "我不用记"
-        return not prefix.endswith("我")
-    if _ZH_NOT_NOW.search(prefix) or _ZH_SUBJECT.search(prefix):
-        return False
-    return m["fgt"] is not None or bool(_ZH_REQUEST.search(sentence))
-
-
-def _slot_keys(resolver: Resolver) -> list[tuple[str, str]]:
-    """(label or alias, attribute) pairs, longest first: the words that can name a slot."""
-    cached = _SLOT_KEYS.get(id(resolver))
-    size = len(resolver.exact) + len(resolver.alias)
-    if cached is not None and cached[0] is resolver and cached[1] == size:
-        return cached[2]
-    pairs = dict(resolver.alias)
-    pairs.update(resolver.exact)  # a name or label beats another attribute's alias
-    keys = sorted(pairs.items(), key=lambda ka: (-len(ka[0]), ka[0]))
-    if len(_SLOT_KEYS) > 16:
-        _SLOT_KEYS.clear()
-    _SLOT_KEYS[id(resolver)] = (resolver, size, keys)
-    return keys
-
-
-def _named_in(text: str, resolver: Resolver) -> str | None:
-    """The attribute whose longest label or alias occurs in a piece of (Chinese) text."""
-    low = norm(text)
-    for key, attr in _slot_keys(resolver):
-        if len(key) < 1 or key not in low:
-            continue
-        if key.isascii() and not re.search(rf"(?<![a-z0-9]){re.escape(key)}(?![a-z0-9])", low):
-            continue
-        return attr
-    return None
+    """Forget requests that name a slot ("forget my address", "忘掉我的地址"), as candidates.
+    A request for "that" points at words, not a slot: the ingest cuts those before reading
+    (`edit.requested`), so it is not a candidate here."""
+    return [Found(r.attribute, None, "forget", r.start, r.end, r.end)
+            for r in find_requests(sentence, resolver) if r.kind == "named" and r.attribute]  # fmt: skip
 
 
 # --- corrections: "no, I said Munich, Schwabing is the district", "不对，我说的是慕尼黑" -------------

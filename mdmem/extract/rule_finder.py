@@ -24,6 +24,7 @@ from mdmem.extract.guard import (
     pieces,
     without_code,
 )
+from mdmem.extract.happenings import find_happenings
 from mdmem.extract.modality import is_question, sentences
 from mdmem.extract.prefilter import Pattern, PatternSet, Source
 from mdmem.extract.requests import find_correction, find_dependencies, find_forget, find_verbatims
@@ -114,10 +115,17 @@ def _find(sentence: str, candidates: list[tuple[tuple[str, str], Any]], resolver
             date = m.groupdict().get("date")
             rules.append(Found(attr, value, kind, m.start(), vs, m.end(), date=date))
     rules = tidy(rules)
+    # Events and plans (extract/happenings.py). "I moved to Shanghai": the slot's change tells it
+    # (and the timeline shows it), not an event too.
+    life = find_happenings(sentence, resolver.rules.grammar, [(r.start, r.end) for r in rules])
+    life = [f for f in life if f.form != "event" or not _overlaps(f, rules)]
+    if sets := {a for f in life if f.happening for a, _ in f.happening.sets}:
+        # "I accepted an offer from X, starting in May": the plan, not X as the employer today
+        rules = [r for r in rules if not (r.attribute in sets and r.kind == "assert")]
     found = find_dependencies(sentence, resolver) + find_forget(sentence, resolver)
     if (fix := find_correction(sentence)) is not None:
         found, rules = [fix], []  # the sentence is the correction: nothing else in it is news
-    found += rules
+    found += rules + life
     return found + [g for g in find_generic(sentence, resolver) if not _overlaps(g, rules)]
 
 

@@ -19,7 +19,7 @@ from mdmem.extract.candidates import Found, Resolver, canonical, slot_names
 from mdmem.extract.dates import When, find_when, minutes, parse_date
 from mdmem.extract.finder import Extraction
 from mdmem.extract.guard import UNREAD, Budget
-from mdmem.extract.kinds import plan_date
+from mdmem.extract.life_statements import LifeWeigher, life_kind
 from mdmem.extract.modality import Mood, clause_end, clause_start, mood, said_as_change
 from mdmem.extract.speakers import owner_entity
 from mdmem.extract.transcript import Message
@@ -54,6 +54,7 @@ class Extractor:
             for k, f in facts.items() if f.status != "deleted"
         }  # fmt: skip
         self.out: list[Statement] = []
+        self.lives = LifeWeigher(facts)
         self.notes: list[str] = []
         self.errors: list[str] = []
         self._last: dict[str, list[str]] = {}  # entity → keys said in its previous message
@@ -124,6 +125,10 @@ class Extractor:
             f = dataclasses.replace(f, attribute=self._note_slot(entity, f.value))
         owner = owner_entity(entity, f.owner)
         key = f"{owner}/{f.attribute}"
+        if life_kind(f) is not None:  # an event or a plan, weighed by its grammar (life_statements.py)
+            for st in self.lives.take(f, sentence, owner, at, f"{self.path}#{where}", self.notes):
+                self.add(st)
+            return
         tentative = False
         md = Mood()
         if f.kind != "verbatim":
@@ -150,14 +155,6 @@ class Extractor:
                 if value is None:
                     self.notes.append(f"{where}: {key}: not a number of minutes; nothing written")
                     return
-        if f.form == "plan":  # a plan is tentative, and dated by the day it is meant for
-            day = plan_date(f.date, at) if f.date else None
-            if day is None or day <= at:
-                self.notes.append(f"{where}: {key}: a plan with no date to come; nothing written")
-                return
-            self.emit(key, kind="assert", value=value, at=day, where=where, tentative=True,
-                      body=f"Learned from {self.path} on {at}.", form="plan")  # fmt: skip
-            return
         if f.form == "unnamed" and any(s.key == key and s.kind == "forget" for s in self.out):
             return  # "please forget my partner": the words of the request state nothing
         if f.form in ("none", "unnamed") or f.polarity:
@@ -357,6 +354,12 @@ class Extractor:
             return attribute
         others = sorted(k for k in self.state if k.split("/", 1)[1] == attribute)
         return others[0] if len(others) == 1 else attribute
+
+    def add(self, st: Statement) -> None:
+        """Add a statement made whole elsewhere (an event, a plan), once per message."""
+        if not any(_same(old, st, self.rules) for old in self.out[-8:]):
+            self.out.append(st)
+            self._current.append(st.key)
 
     def emit(self, key: str, *, kind: str, value: Value, at: str, where: str,
              tentative: bool = False, body: str = "", depends_on: tuple[dict[str, Any], ...] = (),

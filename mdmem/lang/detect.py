@@ -28,3 +28,15 @@ def pick_lang(question: dict[str, str], sample: Any, lang: str | None) -> str:
     if lang is None:
         lang = "zh" if isinstance(sample, str) and has_cjk(sample) else "en"
     return question.get(lang) or question.get("en") or next(iter(question.values()), "")
+
+
+def asked(items: list[dict[str, Any]], lang: str | None) -> list[dict[str, Any]]:
+    """Pending questions (`Vault.pending()`), each with `ask`: its question in `lang`, else in
+    the language the person used (the value's, else that of the value that changed upstream).
+    The one shape `pending --json` and the MCP `pending` tool give."""
+    for p in items:
+        because = p.get("because") or {}
+        sample = " ".join(str(x) for x in (p.get("value"), because.get("old"), because.get("new")) if x)
+        q = p.get("question")
+        p["ask"] = pick_lang(q, sample, lang) if isinstance(q, dict) else str(q or "")
+    return items

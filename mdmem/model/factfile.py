@@ -12,30 +12,39 @@ import yaml
 from frontmatter.default_handlers import YAMLHandler
 
 from mdmem.errors import FactFileError, SlugError
+from mdmem.model import life
 from mdmem.model.emit import Unsupported, entry
+from mdmem.model.limits import MAX_DEPTH, MAX_HISTORY, fact_text_problem, value_problem
 from mdmem.model.slug import check_slug, split_key
 from mdmem.model.yaml_nodes import duplicate_key, first_anchor
-from mdmem.model.yaml_text import Loader, SafeLoader, dump_yaml
+from mdmem.model.yaml_text import Loader, SafeLoader, dump_yaml, error_at
 
 STATUSES = ("active", "tentative", "uncertain", "expired", "deleted")
 ACTIONS = ("derive", "confirm", "expire")
 # What a fact's value is, beyond a plain value (docs/fact-file.md#kinds): the person said there
-# is none; that one exists, unnamed; or a plan, dated by its valid_from.
-FACT_KINDS = ("none", "unnamed", "plan")
+# is none; that one exists, unnamed; something that happened to them; or a plan (model/life.py).
+FACT_KINDS = ("none", "unnamed", "event", "plan")
 POLARITIES = ("like", "dislike")
 ITEM_FIELDS = ("valid_from", "polarity")
 FIELDS = (
-    "entity", "attribute", "value", "kind", "items", "status", "valid_from", "valid_to", "recorded_at",
-    "source", "evidence", "derived_from", "uncertain_because", "depends_on", "upstream", "history",
+    "entity", "attribute", "value", "kind", "items", "status", "valid_from", "valid_to", *life.FIELDS,
+    "recorded_at", "source", "evidence", "derived_from", "uncertain_because", "depends_on", "upstream",
+    "history",
 )  # fmt: skip
 HISTORY_FIELDS = (
-    "value", "kind", "items", "status", "valid_from", "valid_to", "recorded_at", "source", "evidence", "reason",
+    "value", "kind", "items", *life.FIELDS, "status", "valid_from", "valid_to", "recorded_at", "source",
+    "evidence", "reason",
 )  # fmt: skip
+_PY = {"with": "with_"}  # a field whose Python name is not its key
 DATE_RE = re.compile(
     r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
 )
+# Keys only the file has: a list value is written as `values` (so that each property has one
+# type across a vault, as Obsidian wants), and `earlier_evidence` lists the links of `history`
+# where Obsidian sees them (written by mdmem from the history, never read as meaning).
+VALUES, EARLIER_EVIDENCE = "values", "earlier_evidence"
 Value = str | list[str] | None
-_OWN = frozenset(FIELDS)  # written by model/emit.py; any other key by PyYAML
+_OWN = frozenset((*FIELDS, VALUES, EARLIER_EVIDENCE))  # written by model/emit.py; others by PyYAML
 _BOUNDARY = re.compile(r"^-{3,}[ \t]*$", re.MULTILINE)
 
 
@@ -57,8 +66,17 @@ class Fact:
     depends_on: list[dict[str, Any]] = field(default_factory=list)
     upstream: list[str] = field(default_factory=list)  # ['[[facts/user/home_city]]']: store/links.py
     history: list[dict[str, Any]] = field(default_factory=list)
-    kind: str | None = None  # none | unnamed | plan; None: a plain value
+    kind: str | None = None  # none | unnamed | event | plan; None: a plain value
     items: dict[str, dict[str, Any]] = field(default_factory=dict)  # per list item: date, polarity
+    # An event's or a plan's own fields (model/life.py, docs/fact-file.md#events-and-plans).
+    when: str | None = None  # event: when it happened ('2023-05-07', '2023-05', '2023-05-01/2023-05-07')
+    due: str | None = None  # plan: when it is meant to happen, the same notation
+    when_said: str | None = None  # the time words as said: 'last Sunday', '下个月'
+    where: str | None = None
+    with_: list[str] = field(default_factory=list)  # the `with` key: who else was there
+    sets: dict[str, str] = field(default_factory=dict)  # plan: what it changes when it happens
+    fulfils: str | None = None  # event: '[[facts/dana/plan-canoe_trip]]'
+    fulfilled_by: str | None = None  # plan: '[[facts/dana/event-2023-06-18-canoe_trip]]'
     extra: dict[str, Any] = field(default_factory=dict)
     body: str = ""
 
@@ -79,7 +97,7 @@ class Fact:
         """The frontmatter mapping in canonical field order; empty fields left out."""
         out: dict[str, Any] = {}
         for name in FIELDS:
-            v = getattr(self, name)
+            v = getattr(self, _PY.get(name, name))
             if v is None or v == [] or v == {}:
                 continue
             if name == "history":
@@ -138,10 +156,29 @@ def dump_frontmatter(mapping: dict[str, Any]) -> str:
     return "".join(parts) + ("...\n" if open_end else "")  # … and so must we, when it is last
 
 
+def file_mapping(fact: Fact) -> dict[str, Any]:
+    """The frontmatter as the file holds it: `to_mapping`, with a list value under `values`
+    and the evidence links of earlier values under `earlier_evidence`, after `evidence`."""
+    mapping = fact.to_mapping()
+    links = list(dict.fromkeys(
+        str(h["evidence"]) for h in fact.history
+        if isinstance(h.get("evidence"), str) and h["evidence"] != fact.evidence
+    ))  # fmt: skip
+    after = FIELDS[FIELDS.index("evidence") + 1 :]
+    out: dict[str, Any] = {}
+    for key, v in mapping.items():
+        if links and (key in after or key not in FIELDS):
+            out[EARLIER_EVIDENCE], links = links, []
+        out[VALUES if key == "value" and isinstance(v, list) else key] = v
+    if links:
+        out[EARLIER_EVIDENCE] = links
+    return out
+
+
 def render(fact: Fact) -> str:
     """The one serializer: canonical frontmatter, then the person's body."""
     body = fact.body.rstrip("\n")
-    head = dump_frontmatter(fact.to_mapping())
+    head = dump_frontmatter(file_mapping(fact))
     return "---\n" + head + "---\n" + (body + "\n" if body.strip() else "")
 
 
@@ -153,6 +190,8 @@ def parse(text: str, path: str = "<fact>", expect: tuple[str, str] | None = None
     if text.startswith("\ufeff"):
         text = text[1:]
     text = text.replace("\r\n", "\n")
+    if (too := fact_text_problem(text)) is not None:  # before any YAML is read
+        raise FactFileError(too[1], path=path, line=too[0])
     # The stock boundary (r"^-{3,}\s*$") can swallow the body's leading blank lines.
     handler = YAMLHandler(fm_boundary=_BOUNDARY)
     if not handler.detect(text):
@@ -183,15 +222,10 @@ def parse(text: str, path: str = "<fact>", expect: tuple[str, str] | None = None
             data = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()
+    except RecursionError:  # nested past what the scan above looks for (flow over many lines)
+        raise FactFileError(f"nests too deeply to read; a fact file nests at most {MAX_DEPTH}: flatten it", path=path) from None  # fmt: skip
     except yaml.YAMLError as e:
-        # The context mark is where the broken construct began (the '[' left open): the
-        # line to fix. The problem mark is where the parser gave up, often lines later.
-        mark = getattr(e, "context_mark", None) or getattr(e, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        problem = getattr(e, "problem", None) or str(e)
-        context = getattr(e, "context", None)
-        if context:
-            problem = f"{problem} {context}"
+        line, problem = error_at(e, fm)  # fm starts with the newline after the first ---
         raise FactFileError(
             f"invalid YAML ({problem}); fix the syntax or quote the value", path=path, line=line
         ) from None
@@ -237,13 +271,25 @@ def _from_mapping(
     status = data.get("status", "active")
     if status not in STATUSES:
         raise fail("status", f"is {status!r}; use one of {', '.join(STATUSES)}")
+    data.pop(EARLIER_EVIDENCE, None)  # mdmem's list of the history's links, made again on writing
+    if VALUES in data:  # a list value; files written before `values` hold it under `value`
+        if data.get("value") is not None:
+            raise fail(VALUES, "and 'value' are both set; keep one (values: a list, value: one text)")
+        data.pop("value", None)
+        items = data.pop(VALUES)
+        data["value"] = [items] if isinstance(items, str) else items
+        if VALUES in lines:
+            lines.setdefault("value", lines[VALUES])
     value = _check_value(data.get("value"), "value", fail)
+    value = None if value == [] else value  # `value: []` is no value: what mdmem writes for one
     if status == "deleted" and value is not None:
         raise fail("value", "must be absent on a deleted fact (remove it, or set another status)")
     for key in ("valid_from", "valid_to", "recorded_at"):
         _check_date(data.get(key), key, fail)
     kind = _check_kind(data.get("kind"), value, "kind", fail)
     items = _check_items(data.get("items"), value, "items", fail)
+    own = life.check_fields(data, kind, fail)
+    mine = life.own(kind)
     for key in ("source", "evidence"):
         if data.get(key) is not None and not isinstance(data[key], str):
             raise fail(key, "must be text")
@@ -263,10 +309,13 @@ def _from_mapping(
         raise fail(
             "history", "must be a list of mappings, each with a value and its validity period"
         )
+    if len(history) > MAX_HISTORY:
+        raise fail("history", f"has {len(history):,} entries; a fact keeps at most {MAX_HISTORY:,}: remove the oldest (the journal keeps them: `mdmem log`)")  # fmt: skip
     for h in history:
         _check_value(h.get("value"), "history", fail)
         _check_kind(h.get("kind"), h.get("value"), "history", fail)
         _check_items(h.get("items"), h.get("value"), "history", fail)
+        life.check_fields(h, h.get("kind"), lambda _k, msg: fail("history", f"entry {msg}"))
         for key in ("valid_from", "valid_to", "recorded_at"):
             _check_date(h.get(key), "history", fail)
     return Fact(
@@ -286,15 +335,16 @@ def _from_mapping(
         history=history,
         kind=kind,
         items=items,
-        extra={k: v for k, v in data.items() if k not in FIELDS},
+        **own,
+        extra={k: v for k, v in data.items() if k not in FIELDS or (k in life.FIELDS and k not in mine)},
         body=body,
     )
 
 
 def _check_value(value: Any, key: str, fail: Any) -> Value:
-    if value is None or isinstance(value, str):
-        return value
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+    if isinstance(value, str | list) and (too := value_problem(value)) is not None:
+        raise fail(key, too)
+    if value is None or isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value)):  # fmt: skip
         return value
     raise fail(key, "must be text or a list of text (quote it if it looks like a number or date)")
 
@@ -325,8 +375,9 @@ def _check_kind(kind: Any, value: Any, key: str, fail: Any) -> str | None:
         raise fail(key, f"kind {kind!r} is not one of {', '.join(FACT_KINDS)} (leave it out for a plain value)")  # fmt: skip
     if kind == "none" and value is not None:
         raise fail(key, "kind 'none' says there is none: remove the value, or remove the kind")
-    if kind == "plan" and value is None:
-        raise fail(key, "kind 'plan' needs the planned value; add one, or remove the kind")
+    if kind in life.KINDS and value is None:
+        what = "what happened" if kind == life.EVENT else "what is planned"
+        raise fail(key, f"kind {kind!r} needs {what} as its value; add one, or remove the kind")
     return str(kind)
 
 

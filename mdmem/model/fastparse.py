@@ -18,6 +18,7 @@ from typing import Any
 
 from mdmem.errors import MdmemError
 from mdmem.model.factfile import Fact, from_mapping
+from mdmem.model.limits import fact_text_problem
 
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NULLS = frozenset(("null", "Null", "NULL", "~"))
@@ -33,8 +34,8 @@ class _Doubt(Exception):
 
 def parse_canonical(text: str, path: str, expect: tuple[str, str] | None) -> Fact | None:
     """The fact in text if it is exactly as mdmem renders it, else None (parse it in full)."""
-    if not text.startswith("---\n") or "\r" in text:
-        return None
+    if not text.startswith("---\n") or "\r" in text or fact_text_problem(text) is not None:
+        return None  # the full parse says what is wrong
     end = text.find("\n---\n", 3)
     if end < 0:
         return None
@@ -45,7 +46,7 @@ def parse_canonical(text: str, path: str, expect: tuple[str, str] | None) -> Fac
     lines.pop()  # after the last line break
     try:
         data = _mapping(lines)
-    except _Doubt:
+    except (_Doubt, RecursionError):
         return None
     if expect is not None and (data.get("entity"), data.get("attribute")) != expect:
         return None  # the full parse says what is wrong

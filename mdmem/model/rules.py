@@ -11,8 +11,10 @@ from typing import Any
 
 from mdmem.errors import RulesError
 from mdmem.lang.detect import has_cjk
+from mdmem.model import life
+from mdmem.model.grammar import Grammar
 
-TOP_KEYS = {"version", "vocab", "attributes", "topics", "dependencies"}
+TOP_KEYS = {"version", "vocab", "attributes", "topics", "dependencies", "grammar"}
 ATTR_KEYS = {"label", "aliases", "stability", "cardinality", "values", "extract", "invalidate"}
 TOPIC_KEYS = {"label", "aliases", "attributes"}
 DEP_KEYS = {"id", "when", "then", "action", "value", "lookup", "ask"}
@@ -100,6 +102,7 @@ class Rules:
     topics: dict[str, Topic] = field(default_factory=dict)
     dependencies: list[Dependency] = field(default_factory=list)
     path: str = "rules.yaml"
+    grammar: Grammar | None = None  # the words events and plans are read with (model/grammar.py)
     # Defaults made for attributes no rule names, kept: a cascade asks for each several times.
     _undeclared: dict[str, Attribute] = field(default_factory=dict, compare=False, repr=False)
     # attribute -> the dependencies into it, for the dependency count it was built at
@@ -111,7 +114,10 @@ class Rules:
         """The declared attribute, or a plain default for one no rule names."""
         found = self.attributes.get(name) or self._undeclared.get(name)
         if found is None:
-            found = Attribute(name=name, label={"en": name.replace("_", " ")}, declared=False)
+            kind = life.family(name)  # one event or plan: named like its pack's events/plans
+            slot = self.attributes.get(life.FAMILY_SLOT[kind]) if kind else None
+            label = slot.label if slot else {"en": kind} if kind else {"en": name.replace("_", " ")}
+            found = Attribute(name=name, label=label, stability="low" if kind else "medium", declared=False)
             self._undeclared[name] = found
         return found
 

@@ -12,6 +12,8 @@ from mdmem.errors import RulesError, SlugError
 from mdmem.files import read_required
 from mdmem.model.dag import find_cycle
 from mdmem.model.factfile import ACTIONS
+from mdmem.model.grammar import read_grammar
+from mdmem.model.limits import MAX_PATTERN_CHARS, MAX_RULES_CHARS, MAX_VOCAB
 from mdmem.model.rules import (
     ATTR_KEYS,
     CARDINALITIES,
@@ -78,6 +80,8 @@ def parse_rules(text: str, path: str = "rules.yaml", *, lazy: bool = False) -> R
     """Parse and validate rules.yaml text; every error names its line. `lazy=True` is for a
     text that already validated (the vault's last good copy): its regexes are compiled on
     first use instead of now, which is most of the cost of loading a pack."""
+    if len(text) > MAX_RULES_CHARS:
+        raise RulesError(f"is {len(text):,} characters; rules.yaml holds at most {MAX_RULES_CHARS:,} (the largest pack mdmem ships is 134,000): shorten its word lists and patterns", path=path)  # fmt: skip
     try:
         loader = _LineLoader(text)
         try:
@@ -127,6 +131,7 @@ def rules_from_mapping(data: Any, path: str = "rules.yaml", *, lazy: bool = Fals
         raise v.error(data, "dependencies", "must be a list of {when, then, action} mappings")
     for i, dep in enumerate(deps):
         rules.dependencies.append(v.dependency(dep, deps, i, rules))
+    rules.grammar = read_grammar(data.get("grammar"), data, v.error, rules.attributes)
     cycle = find_cycle((d.when, d.then) for d in rules.dependencies)
     if cycle:
         first = next(d for d in rules.dependencies if (d.when, d.then) == (cycle[0], cycle[1]))
@@ -143,6 +148,7 @@ class _Validator:
         self.path = path
         self.lazy = lazy
         self.words: dict[str, str] = {}  # vocab name -> the regex its <<name>> stands for
+        self.expanded = 0  # characters of every pattern so far, word lists put in
 
     def error(self, container: Any, key: Any, msg: str) -> RulesError:
         line = None
@@ -251,6 +257,9 @@ class _Validator:
                     f"vocab {name!r} must be a list of words like [Paris, St. Louis]"
                     " or {regex: FRAGMENT}",
                 )
+        words = sum(len(e) for e in value.values() if isinstance(e, list))
+        if words > MAX_VOCAB:
+            raise self.error(parent, "vocab", f"the word lists hold {words:,} words; the limit is {MAX_VOCAB:,} (every pattern that uses a list is read with all of it): keep the lists to the words people say")  # fmt: skip
 
     def patterns(
         self, spec: Any, key: str, require_value: bool
@@ -273,6 +282,9 @@ class _Validator:
                     f"unknown word list <<{e.name}>> in '{key}'; vocab has: {known}",
                 ) from None
             sources.append(pattern)
+            self.expanded += len(pattern)
+            if self.expanded > MAX_PATTERN_CHARS:
+                raise self.error(where, i, f"the patterns come to more than {MAX_PATTERN_CHARS:,} characters with their word lists put in (<<name>> repeats a whole list); use the long lists in fewer patterns, or shorten them")  # fmt: skip
             if self.lazy:
                 continue
             try:

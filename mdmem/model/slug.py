@@ -83,20 +83,7 @@ def split_key(key: str, default_entity: str = "user") -> tuple[str, str]:
     return check_slug(default_entity, "entity"), check_slug(key)
 
 
-def inside(root: Path, *parts: str) -> Path:
-    """Join parts under root and refuse any result that resolves outside it (.., symlinks)."""
-    root_resolved = root.resolve()
-    target = root_resolved.joinpath(*parts)
-    resolved = target.resolve()
-    if resolved != root_resolved and root_resolved not in resolved.parents:
-        raise SlugError(
-            f"{'/'.join(parts)} leads outside the vault ({resolved}); refusing to touch it"
-        )
-    return target
-
-
 def fact_path(root: Path, entity: str, attribute: str) -> Path:
-    """Path of the fact file for (entity, attribute), checked to stay inside the vault."""
-    entity = check_slug(entity, "entity")
-    attribute = check_slug(attribute)
-    return inside(root, "facts", entity, attribute + ".md")
+    """Path of the fact file for (entity, attribute), its slugs checked. Whether it stays
+    inside the vault (no link out on the way) is checked as it is opened: `mdmem.boundary`."""
+    return root / "facts" / check_slug(entity, "entity") / (check_slug(attribute) + ".md")

@@ -3,6 +3,7 @@ and a strict, stable dumper (insertion order, UTF-8, no folding, no anchors)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
@@ -71,3 +72,32 @@ def dump_yaml(data: Any) -> str:
 def load_yaml(text: str) -> Any:
     """Load YAML with the tolerant loader used for fact files."""
     return yaml.load(text, Loader=Loader)  # noqa: S506 - a SafeLoader subclass
+
+
+_QUOTED_START = re.compile(r"""^\s*(?:-\s+)?[^\s#:'"][^:]*:\s+(['"])""")
+
+
+def error_at(e: yaml.YAMLError, text: str, first_line: int = 1) -> tuple[int | None, str]:
+    """Where a YAML error is, as a line of the file (`first_line`: the file line of the text's
+    first), and what went wrong.
+
+    The line is the one YAML stopped on, except for a bracket or quote left open, whose
+    opening line is the one to fix. A mapping the parser could not go on with usually
+    follows a quote closed lines later by another value's quote: that opening is named."""
+    context_mark = getattr(e, "context_mark", None)
+    problem_mark = getattr(e, "problem_mark", None)
+    context = getattr(e, "context", None) or ""
+    problem = getattr(e, "problem", None) or str(e)
+    opened = "flow" in context or "quoted scalar" in context
+    mark = context_mark if opened and context_mark is not None else problem_mark or context_mark
+    line = mark.line + first_line if mark is not None else None
+    what = f"{problem} {context}".strip()
+    if not opened and line is not None:
+        lines = text.split("\n")
+        for n in range(min(line - first_line, len(lines) - 1), -1, -1):
+            m = _QUOTED_START.match(lines[n])
+            quote = m.group(1) if m else None
+            if quote and lines[n].rstrip().count(quote) % 2 == 1:
+                what += f"; the quote opened on line {n + first_line} is not closed"
+                break
+    return line, what

@@ -7,9 +7,11 @@ import re
 from typing import Any
 
 from mdmem.lang.phrases import phrase
+from mdmem.model import life
 from mdmem.model.factfile import Fact
 from mdmem.model.periods import Period, at_time, periods
 from mdmem.model.rules import Rules, Topic
+from mdmem.read.life_answer import life_sentence
 
 NOTE_SLOT = "note"  # where ingest keeps verbatim requests: note, note_2, … (extract.VERBATIM_SLOT)
 _NOTE = re.compile(rf"{NOTE_SLOT}(?:_[0-9]+)?")
@@ -91,7 +93,7 @@ def is_note(attribute: str) -> bool:
 def label(rules: Rules, attribute: str, lang: str) -> str:
     """A readable label: the declared one; for an undeclared slot the slug in words (a verbatim
     note: 'note' / '记下的原话'), never the raw slug."""
-    attr = rules.attributes.get(attribute)
+    attr = rules.attributes.get(attribute) or (rules.attribute(attribute) if life.family(attribute) else None)
     if attr is not None:
         return attr.label_for(lang)
     if is_note(attribute):
@@ -182,11 +184,11 @@ def state_sentence(fact: Fact, rules: Rules, lang: str) -> str:
                            date=day(until or fact.valid_to), **b))  # fmt: skip
     if fact.kind in ("none", "unnamed"):
         return _cap(phrase(fact.kind, lang, date=day(fact.valid_from), **b))
+    if (said := life_sentence(fact, lang, b)) is not None:  # an event or a plan (read/life_answer.py)
+        return _cap(said)
     value = shown(fact, rules, lang)
     if fact.value is None:
         return _cap(phrase("unknown", lang, **b))
-    if fact.kind == "plan":
-        return _cap(phrase("plan", lang, value=value, date=day(fact.valid_from), **b))
     if (
         fact.status == "active"
         and is_note(fact.attribute)

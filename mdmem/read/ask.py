@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from mdmem.engine.plans import seen_on
 from mdmem.errors import MdmemError
 from mdmem.lang import phrases
 from mdmem.lang.detect import detect_lang
@@ -108,7 +109,8 @@ def ask(
         # Each read refreshes the folders it reads; what changed is parsed once, for the
         # snapshot too. A warm ask about one person stats that person's files only.
         index.refresh_as_read(vault.parsed)
-        result = answer_from_index(index, vault.rules, question, as_of=as_of, entity=entity)
+        result = answer_from_index(index, vault.rules, question, as_of=as_of, entity=entity,
+                                   today=vault.now[:10])  # fmt: skip
     if as_of is None:
         route = _route(result, vault.rules)
         if route is not None:
@@ -182,11 +184,15 @@ def answer_from_index(
     *,
     as_of: str | None = None,
     entity: str | None = None,
+    today: str | None = None,
 ) -> Answer:
-    """The template answer from an up-to-date index (pure apart from reading the index)."""
+    """The template answer from an up-to-date index (pure apart from reading the index); a plan
+    whose day passed before `today` is answered as uncertain (engine/plans.py)."""
     lang = detect_lang(question)
     q = Question.of(question)
     matches, topic = retrieve(index, rules, q, entity=entity)
+    for m in matches if today else []:
+        m.fact = seen_on(m.fact, rules, str(today))
     mode = "as_of" if as_of else "history" if _HISTORY.search(question) else "current"
     if mode == "current" and _PAST.search(question):
         mode = "past"

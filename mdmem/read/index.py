@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from mdmem.errors import MdmemError
+from mdmem.files import current
+from mdmem.model import life
 from mdmem.model.factfile import Fact, parse
 from mdmem.model.fastparse import parse_canonical
 from mdmem.model.slug import check_slug
@@ -212,7 +214,10 @@ class Index:
         _, entity, name = rel.split("/", 2)
         try:
             expect = (check_slug(entity, "entity"), check_slug(name[:-3]))
-            text = (self.root / rel).read_bytes().decode("utf-8")
+            data = current(self.root / rel)  # through the vault's boundary
+            if data is None:
+                return None
+            text = data.decode("utf-8")
             fact = parse_canonical(text, rel, expect) or parse(text, rel, expect=expect)
         except (MdmemError, UnicodeDecodeError, OSError):
             return None
@@ -290,8 +295,10 @@ class Index:
         for col, values in (("attribute", attributes), ("entity", entities)):
             if values is not None:
                 vals = sorted(set(values))
-                sql += f" AND {col} IN ({','.join('?' * len(vals))})"
-                args += vals
+                # `events`, `plans` name a family: every event-…, plan-… fact (model/life.py)
+                globs = [life.PREFIX[k] + "*" for k, slot in life.FAMILY_SLOT.items() if slot in vals and col == "attribute"]
+                sql += f" AND ({col} IN ({','.join('?' * len(vals))}){' OR attribute GLOB ?' * len(globs)})"
+                args += vals + globs
         if numbered is not None:
             sql += " AND (attribute = ? OR attribute GLOB ?)"
             args += [numbered, numbered + "_[0-9]*"]

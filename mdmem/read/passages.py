@@ -10,19 +10,24 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mdmem.boundary import OutsideVault, listdir
 from mdmem.errors import FactFileError
+from mdmem.files import read_text
 from mdmem.lang.tokens import fold, tokens
-from mdmem.model.episode import parse
+from mdmem.model.episode import Said, parse
+from mdmem.store.cachedb import open_db
 from mdmem.store.vault import PASSAGES_FILE
 
 SCHEMA = 3  # bump when the tokenizer, the splitting or the tables change: rebuilt on open
 MAX_CHARS = 600  # a message longer than this is split into passages of about this size
+# What of one episode file is searchable: a pasted 10 MB log stays in the file, word for word,
+# but indexing all of it would take the first `ask` after it a minute (RELIABILITY.md).
+MAX_INDEXED = 1_000_000
 # Chat answers a question in the next message: a passage is also found by the words of the
 # message just before it (what it answers) and, less, the one after it (what it was asked
 # back). Chosen on the LoCoMo dev conversations (one weight of 0.3 for both lifted
@@ -85,12 +90,13 @@ def split_passages(text: str, limit: int = MAX_CHARS) -> list[str]:
     out: list[str] = []
     current = ""
     for piece in _SENTENCE_END.split(text):
-        while len(piece) > limit:
+        if len(piece) > limit:  # hard cuts, by index: not a copy of the rest per cut
             if current:
                 out.append(current)
                 current = ""
-            out.append(piece[:limit])
-            piece = piece[limit:]
+            cuts = (len(piece) - 1) // limit
+            out += [piece[i * limit : (i + 1) * limit] for i in range(cuts)]
+            piece = piece[cuts * limit :]
         if current and len(current) + 1 + len(piece) > limit:
             out.append(current)
             current = ""
@@ -105,16 +111,28 @@ def _sig(st: os.stat_result) -> str:
 
 
 def _episode_files(root: Path) -> Iterator[tuple[str, os.stat_result]]:
+    """Every episode file, listed through the vault's boundary (a folder linked out is refused)."""
     base = root / "episodes"
-    if not base.is_dir():
-        return
-    for year in sorted(os.scandir(base), key=lambda e: e.name):
-        if year.name.startswith(".") or not year.is_dir():
+    for year in listdir(base):
+        if year.startswith("."):
             continue
-        for f in sorted(os.scandir(year.path), key=lambda e: e.name):
-            if f.name.endswith(".md") and not f.name.startswith("."):
+        for name in listdir(base / year):
+            if name.endswith(".md") and not name.startswith("."):
                 with contextlib.suppress(FileNotFoundError):
-                    yield f"episodes/{year.name}/{f.name}", f.stat()
+                    yield f"episodes/{year}/{name}", os.stat(base / year / name)
+
+
+def _parts(messages: list[Said]) -> list[tuple[Said, str, str]]:
+    """(message, passage, its tokens) of the messages, up to MAX_INDEXED characters in all."""
+    out: list[tuple[Said, str, str]] = []
+    size = 0
+    for said in messages:
+        for part in split_passages(said.text):
+            if size >= MAX_INDEXED:
+                return out
+            size += len(part)
+            out.append((said, part, " ".join(tokens(part))))
+    return out
 
 
 class PassageIndex:
@@ -122,8 +140,7 @@ class PassageIndex:
 
     def __init__(self, root: Path, meta: Path) -> None:
         self.root = root
-        meta.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(meta / PASSAGES_FILE)
+        self.db = open_db(meta / PASSAGES_FILE)  # inside the vault, never through a link
         # Forgotten words must not linger in freed pages of the file.
         self.db.execute("PRAGMA secure_delete = ON")
         self.db.executescript("CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);")
@@ -162,15 +179,24 @@ class PassageIndex:
             self.reread.append(rel)
             old = self._drop(rel)
             try:
-                ep = parse((self.root / rel).read_text(encoding="utf-8"), rel)
+                text = read_text(self.root / rel)
+                if text is None:  # removed while we looked
+                    continue
+                ep = parse(text, rel)
             except (OSError, UnicodeDecodeError) as e:
                 self.problems.append(FactFileError(f"cannot be read ({e})", path=rel))
+                continue
+            except OutsideVault as e:
+                self.problems.append(FactFileError(e.bare_message, path=rel))
                 continue
             except FactFileError as e:
                 self.problems.append(e)
                 continue
-            parts = [(said, part, " ".join(tokens(part)))
-                     for said in ep.messages for part in split_passages(said.text)]  # fmt: skip
+            parts = _parts(ep.messages)
+            if sum(len(s.text) for s in ep.messages) > MAX_INDEXED:
+                self.problems.append(FactFileError(
+                    f"only its first {MAX_INDEXED:,} characters are searchable by `ask`; the whole"
+                    " text is kept in the file (a transcript that long is best split)", path=rel))  # fmt: skip
             vanished = vanished or bool(old - {part for _, part, _ in parts})
             for i, (said, part, body) in enumerate(parts):
                 cur = self.db.execute(

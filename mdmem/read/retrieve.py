@@ -22,6 +22,7 @@ from mdmem.model.rules import Rules
 from mdmem.read.answer import NOTE_SLOT, is_note
 from mdmem.read.index import Hit, Index
 from mdmem.read.infer import inferred
+from mdmem.read.life_answer import asks_for, family_slot
 from mdmem.read.match import (
     Question,
     attribute_cover,
@@ -175,7 +176,7 @@ def _retrieve(
     found: dict[str, Match] = {}
     if attr_scores:
         for fact in index.facts(attributes=attr_scores, entities=scope):
-            found[fact.key] = Match(fact, rules=attr_scores[fact.attribute])
+            found[fact.key] = Match(fact, rules=attr_scores.get(fact.attribute) or attr_scores[family_slot(fact.attribute)])
     if strong:  # "what did I ask you to remember", no note's words in it: every note
         for fact in index.facts(numbered=NOTE_SLOT, entities=scope):
             found.setdefault(fact.key, Match(fact)).rules += 1.0
@@ -187,6 +188,7 @@ def _retrieve(
         )
         # A declared attribute's name was already weighed with its labels and aliases.
         m.text = _text_score(hit, with_name=hit.fact.attribute not in rules.attributes)
+        m.text /= 1 if asks_for(hit.fact, q.text) else 2  # "what is my parking spot?" is no event's
         m.words = frozenset(t for toks in hit.matched.values() for t in toks)
         if hit.matched.get("name") and hit.fact.attribute not in rules.attributes:
             named.add(hit.fact.key)

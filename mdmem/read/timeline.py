@@ -15,6 +15,7 @@ from typing import Any
 
 from mdmem.errors import MdmemError
 from mdmem.model.factfile import Fact, from_mapping
+from mdmem.model.life import FIELDS, family, fields_of
 from mdmem.model.periods import added_history, instant, periods
 
 KINDS = ("stated", "derived", "uncertain", "expired", "deleted", "confirmed")
@@ -44,8 +45,12 @@ class Event:
     backfilled: bool = False
     redacted: bool = False
     seq: int = -1  # the journal entry's position: ties on a day keep the order things happened
-    shape: str | None = None  # the fact's kind after the change: none | unnamed | plan
+    shape: str | None = None  # the fact's kind after the change: none | unnamed | event | plan
+    # An event's or a plan's own fields after the change (when, when_said, due, where, with,
+    # fulfilled_by …: model/life.py), or for a plan called off, the ones it had.
+    detail: dict[str, Any] = field(default_factory=dict)
     children: list[Event] = field(default_factory=list)
+    forgot: frozenset[str] = frozenset()  # FORGET: the values it took from the fact
 
     @property
     def entity(self) -> str:
@@ -63,6 +68,7 @@ class Event:
             "recorded": self.recorded, "journal_id": self.journal_id,
             "backfilled": self.backfilled, "redacted": self.redacted, "caused_by": caused_by,
             **({"shape": self.shape} if self.shape else {}),
+            **({"detail": self.detail} if self.detail else {}),
         }  # fmt: skip
 
 
@@ -173,7 +179,9 @@ def _journal_event(
             return ev
         return None
     ev.status, ev.source, ev.value = after.status, after.source, after.value
-    ev.shape = after.kind
+    ev.shape, ev.detail = _life(after)
+    if decision == "FORGET" and before is not None:  # some values forgotten: never shown again
+        ev.forgot = frozenset(_held(before) - _held(after))
     why = after.uncertain_because or {}
     if decision == "BACKFILL":
         # The event is the earlier value that was added, not the (unchanged) current one.
@@ -208,8 +216,8 @@ def _file_events(fact: Fact, prefix: str) -> list[Event]:
         out.append(Event(f"{prefix}:{n}", p.start or fact.recorded_at or "", fact.key,
                          "derived" if derived else "stated", p.value, previous, status, p.source,
                          cause=(fact.derived_from or {}).get("fact") if derived and p.current else None,
-                         recorded=fact.recorded_at or "",
-                         shape=fact.kind if p.current else None))  # fmt: skip
+                         recorded=fact.recorded_at or "", shape=fact.kind if p.current else None,
+                         detail=fields_of(fact) if p.current else {}))  # fmt: skip
         previous = p.value
     why = fact.uncertain_because or {}
     if fact.status in ("uncertain", "expired"):
@@ -224,16 +232,40 @@ def _file_events(fact: Fact, prefix: str) -> list[Event]:
     return out
 
 
+def _held(fact: Fact) -> set[str]:
+    values = [fact.value, *(h.get("value") for h in fact.history)]
+    return {str(i) for v in values for i in (v if isinstance(v, list) else [v]) if i is not None}
+
+
+def _life(fact: Fact) -> tuple[str | None, dict[str, Any]]:
+    """(kind, its own fields) of a fact after a change; a plan called off is still a plan, its
+    fields taken from the history entry that archived it."""
+    if fact.kind is None and family(fact.attribute) and fact.status == "expired" and fact.history:
+        last = fact.history[-1]
+        return family(fact.attribute), {k: last[k] for k in (*FIELDS, "reason") if last.get(k)}
+    return fact.kind, fields_of(fact)
+
+
 def _redact(heads: list[Event], facts: Mapping[str, Fact], present: set[str]) -> None:
-    """Blank every value of a forgotten fact up to its (last) deletion."""
+    """Blank every value of a forgotten fact up to its (last) deletion, and every value a
+    forget took from a fact that kept others."""
     events = [e for h in heads for e in (h, *h.children)]
     last_delete: dict[str, int] = {}
+    forgot: dict[str, set[str]] = {}
     for e in events:
         if e.kind == "deleted":
             last_delete[e.fact] = max(e.seq, last_delete.get(e.fact, -1))
+        forgot.setdefault(e.fact, set()).update(e.forgot)
+    for e in events:
+        went = forgot.get(e.fact, set())
+        if went and (str(e.value) in went or str(e.previous) in went):
+            e.value = None if str(e.value) in went else e.value
+            e.previous = None if str(e.previous) in went else e.previous
+            e.redacted = True
     for e in events:
         fact = facts.get(e.fact)
         gone = e.fact not in present or (fact is not None and fact.status == "deleted")
         if gone or (e.fact in last_delete and e.seq <= last_delete[e.fact]) or e.redacted:
             e.value = e.previous = None
+            e.detail = {}
             e.redacted = True

@@ -35,6 +35,8 @@ def value_text(value: Any) -> str:
 
 def describe(e: Event) -> str:
     """Why the value changed, in words."""
+    if e.shape in ("event", "plan") and not e.redacted and (said := _life_change(e)):
+        return said
     how = doc(CHANGE_WORDS.get(str(e.cause_change), "how_changed"))
     if e.kind == "stated":
         said = doc("stated_later") if e.backfilled else doc("stated")
@@ -50,10 +52,49 @@ def describe(e: Event) -> str:
     return e.kind
 
 
+def _life_change(e: Event) -> str:
+    """What became of an event or a plan: it happened, was planned, came true, is overdue, was
+    called off or did not happen ('' for a change the plain words say)."""
+    if e.shape == "event":
+        return doc("life_happened") if e.kind == "stated" else ""
+    if e.kind == "stated":
+        return doc("life_planned")
+    if e.kind == "confirmed" and e.detail.get("fulfilled_by"):
+        return doc("life_came_true")
+    if e.kind == "uncertain" and e.cause_change == "overdue":
+        return doc("life_overdue")
+    if e.kind == "expired":
+        return doc("life_not_done") if e.detail.get("reason") == "rejected by the person" else doc("life_called_off")
+    return ""
+
+
+def life_text(value: Any, detail: dict[str, Any]) -> str:
+    """An event or a plan in a line: what, the words its time was said in, where, with whom,
+    when it is due: 'canoe trip (“two weekends ago”; with Mia)', 'move to Utrecht, due 2024-03'."""
+    parts = [f"“{detail['when_said']}”"] if detail.get("when_said") else []
+    if detail.get("where") and str(detail["where"]) not in str(value):
+        parts.append(doc("life_where", where=detail["where"]))
+    if detail.get("with"):
+        parts.append(doc("life_with", people=", ".join(detail["with"])))
+    text = value_text(value) + (f" ({'; '.join(parts)})" if parts else "")
+    if detail.get("due"):
+        text = doc("life_due", value=text, due=detail["due"])
+    return text
+
+
+def when_text(e: Event) -> str:
+    """The day an event row is shown at: its own time at the precision said, else the change's."""
+    if e.shape == "event" and e.kind == "stated" and e.detail.get("when") and not e.redacted:
+        return str(e.detail["when"])
+    return e.at[:10]
+
+
 def change_text(e: Event) -> str:
     """The value before and after, as far as it may be shown."""
     if e.redacted:
         return doc("value_removed")
+    if e.shape in ("event", "plan"):
+        return life_text(e.value if e.value is not None else e.detail.get("value") or e.previous, e.detail)
     new, old = value_text(e.value), value_text(e.previous)
     if e.shape in SHAPE_WORDS:  # what kind of fact it became says more
         new = doc(SHAPE_WORDS[e.shape], value=new)
@@ -77,7 +118,7 @@ def to_markdown(heads: list[Event]) -> str:
     if not heads:
         lines.append(doc("timeline_empty"))
     for h in heads:
-        lines.append(f"- **{h.at[:10]}** {_md_line(h)}")
+        lines.append(f"- **{when_text(h)}** {_md_line(h)}")
         lines.extend(f"  - {_md_line(c)}" for c in h.children)
     return "\n".join(lines) + "\n"
 
@@ -105,7 +146,7 @@ def to_table(heads: list[Event]) -> Table:
         style = STYLE.get(e.kind, "")
         name = f"  ↳ {e.fact}" if head is not None else e.fact
         table.add_row(
-            "" if head is not None else escape(e.at[:10]),
+            "" if head is not None else escape(when_text(e)),
             escape(name),
             f"[{style}]{escape(describe(e))}[/]" if style else escape(describe(e)),
             escape(change_text(e)),

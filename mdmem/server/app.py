@@ -35,6 +35,8 @@ Before answering anything personal, call `ask` (or `context` for a whole prompt'
 After the user tells you something about themselves, call `remember` with their words.
 `pending` lists questions the memory has after a change; raise one gently when it fits, and
 record the answer with `confirm`. Use `forget` only when the user asks you to forget.
+A value that was wrong all along is corrected with `fix`; a write that was a mistake is
+reversed with `undo` (its journal id); `search` finds what the user said in their own words.
 """
 
 GUIDE = """\
@@ -68,7 +70,8 @@ TOOLS: dict[str, tuple[str, ToolAnnotations]] = {
     "remember": ("remember", REPLACE), "ask": ("ask", READ), "context": ("context", READ),
     "pending": ("pending", READ), "confirm": ("confirm", WRITE), "set": ("set_fact", REPLACE),
     "forget": ("forget", REPLACE), "timeline": ("timeline", READ), "show": ("show", READ),
-    "log": ("log", READ),
+    "log": ("log", READ), "fix": ("fix", REPLACE), "undo": ("undo", REPLACE),
+    "search": ("search", READ),
 }  # fmt: skip
 
 

@@ -20,28 +20,24 @@ from mdmem.edit import forget as forgetting
 from mdmem.engine import describe
 from mdmem.errors import MdmemError
 from mdmem.extract.transcript import normalize_time
-from mdmem.lang.detect import pick_lang
+from mdmem.lang.detect import asked
 from mdmem.model.slug import check_slug, split_key
+from mdmem.server.args import DryRunArg, FactArg
+from mdmem.server.corrections import Corrections
 from mdmem.server.messages import as_transcript
+from mdmem.store.check import refused
 from mdmem.store.journal import recent_entries
+from mdmem.store.names import did_you_mean, known_names
 from mdmem.store.vault import Vault
 
 _CALL = threading.local()  # the vaults the tool call running in this thread opened
 MAX_TEXT = 1_000_000  # characters a `remember` call may carry: a long conversation, not a dump
 
-FactArg = Annotated[
-    str,
-    Field(
-        description="The fact: 'attribute' (about the user) or 'entity/attribute', e.g. 'home_city' or 'user/home_city'.",
-        max_length=200,
-    ),
-]
 DayArg = Annotated[str | None, Field(description="A day written YYYY-MM-DD.", max_length=10)]
 EntityArg = Annotated[
     str | None,
     Field(description="Only this entity (default: all; 'user' is the person).", max_length=64),
 ]
-DryRunArg = Annotated[bool, Field(description="Say what would change; write nothing.")]
 
 
 class BadArgument(MdmemError):
@@ -69,7 +65,7 @@ def present(vault: Vault) -> set[str]:
     return {f"{p.parent.name}/{p.stem}" for p in vault.fact_files()}
 
 
-class Memory:
+class Memory(Corrections):
     """One vault served to agents; `wait` bounds how long a write waits for the vault lock."""
 
     def __init__(self, root: Path | str, wait: float = 10.0) -> None:
@@ -122,7 +118,7 @@ class Memory:
         ] = None,
         dry_run: DryRunArg = False,
     ) -> dict[str, Any]:
-        """Store what the person said (a message or a conversation). Statements become facts; dependent facts cascade. Returns the decisions and cascades. Assistant turns are never taken as facts, and nothing in the text is obeyed as an instruction."""
+        """Store what the person said (a message or a conversation). Statements become facts; dependent facts cascade. Returns what changed, one line per fact (`changes`), and the journal id `undo` takes. Assistant turns are never taken as facts, and nothing in the text is obeyed as an instruction."""
         from mdmem.edit.ingest import ingest_text
 
         v = self.vault()
@@ -134,7 +130,7 @@ class Memory:
                 raise BadArgument(f"date {e}") from None
         transcript, read_as = as_transcript(text, speaker, day)
         result = ingest_text(v, transcript, source="mcp:remember", date=day, dry_run=dry_run)
-        return {"read_as": read_as, **result.to_json()}
+        return {"read_as": read_as, **result.compact_json()}
 
     def set_fact(
         self,
@@ -147,12 +143,16 @@ class Memory:
         tentative: Annotated[
             bool, Field(description="Weak evidence: store it unconfirmed.")
         ] = False,
+        new: Annotated[
+            bool,
+            Field(description="The attribute is new on purpose: one neither rules.yaml nor any fact knows (else such a name is refused with the closest known ones)."),
+        ] = False,
         dry_run: DryRunArg = False,
     ) -> dict[str, Any]:
         """State a fact as if the person said it (for a clear correction); dependents cascade."""
         entity, attribute = split_key(fact)
         result = self.vault().set(attribute, value, entity=entity, date=_day(date, "date"),
-                                  dry_run=dry_run, tentative=tentative)  # fmt: skip
+                                  dry_run=dry_run, tentative=tentative, new=new, source="mcp")  # fmt: skip
         return describe.result_json(result)
 
     def forget(
@@ -275,14 +275,7 @@ class Memory:
         ] = None,
     ) -> dict[str, Any]:
         """The questions waiting for the person (facts in doubt after a change), oldest first. Raise one gently when it fits the conversation; record the answer with `confirm`."""
-        items = self.vault().pending()
-        for p in items:
-            sample = " ".join(
-                str(x) for x in (p["value"], p["because"].get("old"), p["because"].get("new")) if x
-            )
-            q = p["question"]
-            p["ask"] = pick_lang(q, sample, lang) if isinstance(q, dict) else str(q)
-        return {"pending": items}
+        return {"pending": asked(self.vault().pending(), lang)}
 
     def timeline(
         self,
@@ -324,10 +317,13 @@ class Memory:
         v = self.vault()
         if fact is not None:
             ent, attr = split_key(fact, entity or "user")
+            if (why := refused(v, f"{ent}/{attr}")) is not None:
+                raise BadArgument(str(why))
             found = v.get(attr, ent)
             if found is None:
                 raise BadArgument(
-                    f"there is no fact {ent}/{attr}; `show` without a fact lists them"
+                    f"there is no fact {ent}/{attr}{did_you_mean(attr, known_names(v.rules, v.facts))};"
+                    " `show` without a fact lists them"
                 )
             return {"facts": [found.to_mapping()]}
         entity = _entity(entity)
@@ -353,12 +349,13 @@ class Memory:
 
     def fact_file(self, entity: str, attribute: str) -> str | None:
         """The text of one fact file, or None when there is none."""
+        from mdmem.files import read_text
         from mdmem.model.slug import fact_path
 
-        path = fact_path(self.root, check_slug(entity, "entity"), check_slug(attribute))
+        path = fact_path(self.vault().root, check_slug(entity, "entity"), check_slug(attribute))
         try:
-            return path.read_text(encoding="utf-8")
-        except (FileNotFoundError, IsADirectoryError):
+            return read_text(path)  # through the vault's boundary: a link out is refused
+        except IsADirectoryError:
             return None
 
     def fact_keys(self) -> list[str]:

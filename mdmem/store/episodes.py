@@ -1,5 +1,5 @@
 """Episode files in a vault: built from the messages an ingest applies, merged with what the
-person left in the file, and redacted when something is forgotten.
+person left in the file (a forget's cuts are `store.redaction`'s).
 
 Every function here returns vault-relative (path, new text) pairs for the caller's transaction;
 nothing is written directly, so an ingest's facts and episodes land together or not at all.
@@ -10,11 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from mdmem.errors import FactFileError
 from mdmem.extract.transcript import Message, is_human_role
-from mdmem.files import read_text, sha256
+from mdmem.files import sha256
 from mdmem.model.episode import Episode, Said, episode_path, parse, render
 from mdmem.model.factfile import Fact
 
@@ -43,7 +42,7 @@ def build_episodes(
     default_date: str,
     journal_id: str | None,
     existing: Callable[[str], str | None],
-    redact: Iterable[str] = (),
+    title: str | None = None,
 ) -> EpisodeOps:
     """The episode files for newly applied human messages, (position, message) in order.
 
@@ -54,17 +53,16 @@ def build_episodes(
     deleted them) stay, new messages are appended, and a message already there is not added
     again. A base that does not parse is left alone and reported.
     """
-    phrases = [p for p in redact if p]
     by_day: dict[str, list[tuple[int, Message]]] = {}
     for pos, m in messages:
         if is_human_role(m.role) and m.text.strip():
             by_day.setdefault((m.time or default_date)[:10], []).append((pos, m))
     out = EpisodeOps()
     for day, items in sorted(by_day.items()):
-        rel = episode_file(day, source, existing)
+        rel = episode_file(day, source, existing, title)
         text = existing(rel)
         try:
-            ep = parse(text, rel) if text is not None else Episode(source, digest, day, [])
+            ep = parse(text, rel) if text is not None else Episode(source, digest, day, [], title=title)  # fmt: skip
         except FactFileError as e:
             out.notes.append(f"{e}; its new messages were not added, fix the file by hand")
             continue
@@ -72,7 +70,7 @@ def build_episodes(
         for pos, m in items:
             anchor = f"m{pos}"
             if anchor not in have:
-                ep.messages.append(Said(anchor, m.speaker, m.time, redact_text(m.text, phrases)))
+                ep.messages.append(Said(anchor, m.speaker, m.time, m.text))
         ep.speakers = sorted({*ep.speakers, *(s.speaker for s in ep.messages)})
         ep.sha256, ep.journal = digest, journal_id
         new = render(ep)
@@ -81,9 +79,10 @@ def build_episodes(
     return out
 
 
-def episode_file(day: str, source: str, existing: Callable[[str], str | None]) -> str:
+def episode_file(day: str, source: str, existing: Callable[[str], str | None],
+                 title: str | None = None) -> str:  # fmt: skip
     """The episode file of a source's day; another source's file of that day is left alone."""
-    rel = episode_path(day, source)
+    rel = episode_path(day, source, title)
     text = existing(rel)
     if text is not None and _source_of(text) not in (None, source):
         rel = rel.removesuffix(".md") + f"-{sha256(source)[:6]}.md"
@@ -120,32 +119,3 @@ def replace_phrases(text: str, ordered: list[str]) -> str:
     for phrase in ordered:
         text = re.sub(re.escape(phrase), FORGOTTEN, text, flags=re.I)
     return text
-
-
-def redact_episodes(root: Path, phrases: Iterable[str]) -> EpisodeOps:
-    """The episode files that mention any phrase, with every mention redacted."""
-    wanted = [p for p in phrases if p.strip()]
-    out = EpisodeOps()
-    base = root / "episodes"
-    if not wanted or not base.is_dir():
-        return out
-    probe = re.compile("|".join(re.escape(p) for p in wanted), re.I)
-    for path in sorted(base.glob("*/*.md")):
-        rel = path.relative_to(root).as_posix()
-        text = read_text(path)
-        if text is None or not probe.search(text):
-            continue
-        try:
-            ep = parse(text, rel)
-        except FactFileError as e:
-            # A broken file still must not keep the words: redact its raw text.
-            out.notes.append(f"{e}; redacted as plain text")
-            out.ops.append((rel, redact_text(text, wanted)))
-            continue
-        ep.messages = [
-            Said(s.anchor, s.speaker, s.time, redact_text(s.text, wanted)) for s in ep.messages
-        ]
-        new = render(ep)
-        if new != text:
-            out.ops.append((rel, new))
-    return out

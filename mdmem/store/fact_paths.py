@@ -1,29 +1,21 @@
-"""Where a transaction's fact files go, each checked to stay inside the vault at one lstat a file."""
+"""Where a transaction's fact files go: each key's vault-relative path, its slugs checked.
+
+Whether a path stays inside the vault is checked where the file is opened (`mdmem.boundary`),
+not by looking first: a look and an open are two moments, an open is one.
+"""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from mdmem.model.slug import check_slug, fact_path
+from mdmem.model.slug import check_slug
 
 
 def fact_rels(root: Path, keys: Iterable[str]) -> dict[str, str]:
-    """Each 'entity/attribute' key's vault-relative fact file, refused (SlugError) where
-    `fact_path` refuses it. `root` must be resolved. Each entity folder is resolved once; a
-    folder that is a symlink, or a file that is one, gets `fact_path`'s full check."""
+    """Each 'entity/attribute' key's vault-relative fact file (SlugError for a bad slug)."""
     out: dict[str, str] = {}
-    plain: dict[str, bool] = {}  # entity -> its folder has no symlink on the way
-    base = os.fspath(root)
     for key in keys:
         entity, _, attribute = key.partition("/")
-        entity, attribute = check_slug(entity, "entity"), check_slug(attribute)
-        rel = f"facts/{entity}/{attribute}.md"
-        if entity not in plain:
-            folder = root / "facts" / entity
-            plain[entity] = folder.resolve() == folder
-        if not plain[entity] or os.path.islink(os.path.join(base, rel)):
-            fact_path(root, entity, attribute)  # raises when it leads outside
-        out[key] = rel
+        out[key] = f"facts/{check_slug(entity, 'entity')}/{check_slug(attribute)}.md"
     return out

@@ -1,8 +1,8 @@
-"""Refusals a write checks before it starts: broken files, long values, links out of the vault."""
+"""Refusals a write checks before it starts: broken files, long values, dependency cycles.
+(Links out of the vault are refused where each path is opened: `mdmem.boundary`.)"""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,13 +11,10 @@ from mdmem.engine.decide import Plan, Statement
 from mdmem.errors import RefusedError
 from mdmem.model.factfile import Fact
 from mdmem.model.graph import Graph
+from mdmem.model.limits import MAX_HISTORY, fact_text_problem, value_problem
 from mdmem.model.rules import Rules
 from mdmem.store.snapshot import Snapshot
 from mdmem.store.txn import TXN_FILE, pending
-
-# A value is a short thing (a city, a date, a name); long text belongs in the file's body. The
-# bound keeps a pasted 50 MB value from costing minutes of YAML to write and to read back.
-MAX_VALUE = 10_000
 
 
 @dataclass(frozen=True)
@@ -25,10 +22,11 @@ class Problem:
     path: str
     line: int | None
     message: str
+    level: str = "error"  # or "warning": told, but not a reason for `check` to fail
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
-        return f"{where}: {self.message}"
+        return f"{where}: {'warning: ' if self.level == 'warning' else ''}{self.message}"
 
 
 def refuse_broken(plan: Plan, problems: Iterable[Problem]) -> None:
@@ -55,32 +53,24 @@ def refuse_cycle(rules: Rules, facts: dict[str, Fact], plan: Plan) -> None:
 
 
 def refuse_long(st: Statement) -> None:
-    """Refuse a value over MAX_VALUE characters, before any work is done on it."""
-    size = len(st.value) if isinstance(st.value, str) else sum(len(v) for v in st.value or ())
-    if size > MAX_VALUE:
-        raise RefusedError(
-            f"the value for {st.key} is {size:,} characters; the limit is {MAX_VALUE:,}."
-            " Keep the value short and put long text in the body of"
-            f" facts/{st.key}.md"
-        )
+    """Refuse a value over MAX_VALUE characters, before any work is done on it (a value is a
+    short thing: a city, a date, a name; long text belongs in the file's body)."""
+    if (too := value_problem(st.value)) is not None:
+        raise RefusedError(f"the value for {st.key} {too} of facts/{st.key}.md")
 
 
-def refuse_links(meta: Path) -> None:
-    """The journal, lock and manifest stay inside the vault: refuse a symlinked .mdmem/ (or a
-    symlinked file in it), as a symlinked facts/ folder is refused."""
-    for path in (
-        meta,
-        meta / "journal.jsonl",
-        meta / "written.json",
-        meta / "lock",
-        meta / TXN_FILE,
-    ):
-        if path.is_symlink():
+def refuse_too_large(facts: dict[str, Fact | None], texts: Iterable[tuple[str, str | None]]) -> None:
+    """Refuse to write a fact file mdmem could not read back: past a limit of `model.limits`."""
+    for key, fact in facts.items():
+        if fact is not None and len(fact.history) > MAX_HISTORY:
             raise RefusedError(
-                f"{path.name} is a symbolic link (to {os.readlink(path)}); mdmem keeps its journal,"
-                " lock and manifest inside the vault: replace the link with a real folder or file",
-                path=str(path),
+                f"facts/{key}.md would keep {len(fact.history):,} history entries; a fact keeps at"
+                f" most {MAX_HISTORY:,}: remove the oldest by hand (the journal keeps them:"
+                " `mdmem log`), then run this again"
             )
+    for rel, text in texts:
+        if text is not None and (too := fact_text_problem(text)) is not None:
+            raise RefusedError(f"{rel} would be written past a limit: it {too[1]}")
 
 
 def unfinished_problems(meta: Path, recovered: list[str]) -> list[Problem]:

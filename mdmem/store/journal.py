@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from mdmem.boundary import open_fd
 from mdmem.engine.cascade import Change
 from mdmem.files import atomic_write, sha256
 from mdmem.store.episodes import longest_first, replace_phrases
@@ -72,10 +73,10 @@ class Journal:
     def records(self) -> Iterator[dict[str, Any]]:
         """Every complete entry as stored; a torn last line (a crash mid-append) is skipped."""
         try:
-            f = self.path.open(encoding="utf-8")
+            fd = open_fd(self.path, os.O_RDONLY)
         except FileNotFoundError:
             return
-        with f:
+        with open(fd, encoding="utf-8") as f:
             for line in f:
                 if not line.strip():
                     continue
@@ -95,9 +96,9 @@ class Journal:
         return None
 
     def append(self, entry: dict[str, Any]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._repair_tail()
-        with self.path.open("a", encoding="utf-8") as f:
+        fd = open_fd(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        with open(fd, "a", encoding="utf-8") as f:
             f.write(dumps(entry) + "\n")
             f.flush()
             os.fsync(f.fileno())
@@ -106,7 +107,7 @@ class Journal:
         """Drop a torn last line left by a crash, so the next entry starts on its own line.
         Only the last byte is read in the usual case: a journal grows with every write."""
         try:
-            with self.path.open("rb") as f:
+            with open(open_fd(self.path, os.O_RDONLY), "rb") as f:
                 if f.seek(0, os.SEEK_END) == 0:
                     return
                 f.seek(-1, os.SEEK_END)
@@ -118,11 +119,18 @@ class Journal:
             return
         atomic_write(self.path, data[: data.rfind(b"\n") + 1])
 
-    def purge(self, key: str, phrases: Iterable[str] = ()) -> int:
-        """Strip every value of fact `key` from the journal, and every mention of the phrases
-        (`redact`), in one rewrite; returns how many records changed."""
-        wanted = longest_first(phrases)
-        return self._rewrite(lambda entry: _redact(_scrub(entry, key), wanted))
+    def purge(self, purge: Mapping[str, str]) -> int:
+        """Strip forgotten facts from the journal, and nothing else (`forget --purge`):
+        `purge[key]` is "all" (the fact's own records lose every value) or "derived" (its
+        own records lose the values a rule derived that it holds no more). Another fact's
+        record keeps its own values; only what it says about a purged fact (a doubt quoting
+        its values) is cut. Returns how many records changed."""
+        whole = {k for k, how in purge.items() if how == "all"}
+        derived = {k: _gone_derived(self.records(), k) for k, how in purge.items() if how == "derived"}
+        words = {k: longest_first(v) for k, v in derived.items() if v}
+        if not whole and not words:
+            return 0
+        return self._rewrite(lambda entry: _purge(entry, whole, words))
 
     def redact(self, phrases: Iterable[str]) -> int:
         """Replace every mention of the phrases (any case) in the journal by '[forgotten]'."""
@@ -153,38 +161,84 @@ def _redact(value: Any, phrases: list[str]) -> Any:
     return value
 
 
-def _scrub(entry: dict[str, Any], key: str) -> dict[str, Any]:
-    entity, _, attribute = key.partition("/")
+def _purge(entry: dict[str, Any], whole: set[str], words: Mapping[str, list[str]]) -> dict[str, Any]:
     out = json.loads(json.dumps(entry))
     for change in out.get("changes", []):
-        if change.get("fact") == key and ("was" in change or "now" in change):
-            for field in ("was", "now", "history_add", "sha"):
-                change.pop(field, None)
-            change["purged"] = True
+        if not isinstance(change, dict):
+            continue
+        key = str(change.get("fact"))
+        if key in whole:
+            _scrub_own(change, key)
+            continue
+        if key in words:
+            for side in ("was", "now", "before", "after", "history_add"):
+                if side in change:
+                    change[side] = _redact(change[side], words[key])
             continue
         for side in ("before", "after", "was", "now"):
             m = change.get(side)
-            if not isinstance(m, dict):
+            why = m.get("uncertain_because") if isinstance(m, dict) else None
+            if not isinstance(m, dict) or not isinstance(why, dict):
                 continue
-            if change.get("fact") == key:
-                change[side] = {"entity": entity, "attribute": attribute, "purged": True}
-                continue
-            why = m.get("uncertain_because")
-            if isinstance(why, dict) and key in (why.get("fact"), why.get("origin")):
+            about = {str(why.get("fact")), str(why.get("origin"))}
+            if about & whole or any(_redact(why, words[k]) != why for k in about & set(words)):
                 m["uncertain_because"] = {"fact": why.get("fact"), "change": "purged"}
     return out
+
+
+def _scrub_own(change: dict[str, Any], key: str) -> None:
+    """A purged fact's own record: no value, no history, nothing to undo from."""
+    entity, _, attribute = key.partition("/")
+    if "was" in change or "now" in change or "history_add" in change:
+        for field in ("was", "now", "history_add", "sha"):
+            change.pop(field, None)
+        change["purged"] = True
+        return
+    for side in ("before", "after"):
+        if isinstance(change.get(side), dict):
+            change[side] = {"entity": entity, "attribute": attribute, "purged": True}
+
+
+def _gone_derived(records: Iterable[dict[str, Any]], key: str) -> list[str]:
+    """The values a rule derived for `key` that its last recorded state holds no more."""
+    derived: set[str] = set()
+    last: dict[str, Any] | None = None
+    for entry in expanded(records):
+        for change in entry.get("changes") or []:
+            if not isinstance(change, dict) or change.get("fact") != key:
+                continue
+            after = change.get("after")
+            last = after if isinstance(after, dict) else None
+            for m in [after, *(after.get("history") or [] if isinstance(after, dict) else [])]:
+                if isinstance(m, dict) and str(m.get("source") or "").startswith("rule:"):
+                    derived.update(_texts(m.get("value")))
+    held: set[str] = set()
+    if last is not None:
+        held.update(_texts(last.get("value")))
+        for h in last.get("history") or []:
+            if isinstance(h, dict):
+                held.update(_texts(h.get("value")))
+    return sorted(derived - held)
+
+
+def _texts(value: Any) -> list[str]:
+    items = value if isinstance(value, list) else [value]
+    return [str(v) for v in items if isinstance(v, str) and v.strip()]
 
 
 def recent_entries(
     journal: Journal, *, limit: int | None = None, fact: str | None = None
 ) -> list[dict[str, Any]]:
-    """Journal entries newest first (only those touching `fact` when given), each change cut
-    to its fact, decision, cause and the value and status before and after."""
+    """Journal entries newest first, each change cut to its fact, decision, cause and the value
+    and status before and after; with `fact`, only the entries touching it, and of each only
+    that fact's changes (`mdmem log ATTRIBUTE` prints that attribute's rows)."""
     out: list[dict[str, Any]] = []
     for entry in journal.entries():
         changes = [c for c in entry.get("changes") or [] if isinstance(c, dict)]
-        if fact is not None and not any(c.get("fact") == fact for c in changes):
-            continue
+        if fact is not None:
+            changes = [c for c in changes if c.get("fact") == fact]
+            if not changes:
+                continue
         out.append(
             {
                 "id": entry.get("id"),

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from types import TracebackType
 
+from mdmem.boundary import open_fd
 from mdmem.errors import VaultLocked
 
 
@@ -24,8 +25,7 @@ class VaultLock:
         if self._depth:  # re-entrant within one process
             self._depth += 1
             return self
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = open_fd(self.path, os.O_RDWR | os.O_CREAT, 0o644)  # inside the vault, never a link
         deadline = time.monotonic() + max(self.wait, 0)
         while True:
             try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from mdmem.files import atomic_write, current, sha256
+from mdmem.files import atomic_write, current, read_text, sha256
 
 
 class Manifest:
@@ -19,8 +19,8 @@ class Manifest:
     def data(self) -> dict[str, str]:
         if self._data is None:
             try:
-                self._data = json.loads(self.path.read_text(encoding="utf-8"))
-            except (FileNotFoundError, ValueError):
+                self._data = json.loads(read_text(self.path) or "{}")
+            except ValueError:
                 self._data = {}
         return self._data
 
@@ -31,8 +31,12 @@ class Manifest:
             self.data[rel] = sha256(text)
 
     def edited(self, root: Path, rel: str) -> bool:
-        """Whether the file at rel differs from the bytes mdmem last wrote there (gone counts)."""
-        data = current(root / rel)
+        """Whether the file at rel differs from the bytes mdmem last wrote there (gone, or a
+        folder in its place, counts)."""
+        try:
+            data = current(root / rel)
+        except IsADirectoryError:
+            return True
         return data is None or sha256(data) != self.data.get(rel)
 
     def save(self) -> None:

@@ -19,8 +19,9 @@ from typing import Any
 
 from mdmem.errors import RulesError
 from mdmem.extract import prefilter
-from mdmem.files import atomic_write, read_required, sha256
+from mdmem.files import atomic_write, current, read_required, sha256
 from mdmem.model.factfile import ACTIONS
+from mdmem.model.grammar import from_plain as grammar_from_plain
 from mdmem.model.rules import CARDINALITIES, STABILITIES, Attribute, Dependency, Rules, Topic
 from mdmem.model.rules_yaml import parse_rules
 
@@ -31,7 +32,7 @@ NEEDLES_FILE = "rules.needles.json"
 FORMAT = 1
 # The modules whose code decides whether a rules text validates and what it becomes: a cache
 # written by other code (another mdmem version, a local change) is foreign.
-_VALIDATORS = ("rules", "rules_yaml", "vocab", "yaml_nodes", "slug", "dag", "factfile", "yaml_text")
+_VALIDATORS = ("rules", "rules_yaml", "vocab", "yaml_nodes", "slug", "dag", "factfile", "yaml_text", "grammar")
 
 
 @cache
@@ -82,8 +83,10 @@ def write_cache(file: Path, digest: str, rules: Rules) -> None:
 def read_cache(file: Path, digest: str, path: str) -> Rules | None:
     """The cached rules for the text with this SHA-256, or None when there is no usable cache."""
     try:
-        raw = file.read_bytes()
+        raw = current(file)
     except OSError:
+        return None
+    if raw is None:
         return None
     head, _, payload = raw.partition(b"\n")
     try:
@@ -113,13 +116,14 @@ def to_plain(rules: Rules) -> dict[str, Any]:
                    for t in rules.topics.values()],
         "dependencies": [[d.when, d.then, d.action, d.value, d.lookup, d.ask, d.id, d.line]
                          for d in rules.dependencies],
+        "grammar": rules.grammar.to_plain() if rules.grammar is not None else None,
     }  # fmt: skip
 
 
 def from_plain(data: Any, path: str) -> Rules:
     """Rules from `to_plain`'s form, every value checked; ValueError for anything else."""
-    _need(isinstance(data, dict) and set(data) == {"attributes", "topics", "dependencies"})
-    rules = Rules(path=path)
+    _need(isinstance(data, dict) and set(data) == {"attributes", "topics", "dependencies", "grammar"})
+    rules = Rules(path=path, grammar=grammar_from_plain(data["grammar"]))
     for row in _rows(data["attributes"], 8):
         name, label, aliases, stability, cardinality, values, extract, invalidate = row
         _need(stability in STABILITIES and cardinality in CARDINALITIES)
@@ -129,6 +133,7 @@ def from_plain(data: Any, path: str) -> Rules:
             cardinality=cardinality, values=tuple(_texts(g) for g in _list(values)),
             extract_patterns=_texts(extract), invalidate_patterns=_texts(invalidate), path=path,
         )  # fmt: skip
+    _need(rules.grammar is None or all(a in rules.attributes for a in rules.grammar.sets))
     for name, label, aliases, attributes in _rows(data["topics"], 4):
         names = _texts(attributes)
         _need(all(a in rules.attributes for a in names) and name not in rules.topics)

@@ -20,7 +20,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from mdmem.files import sha256
+from mdmem import boundary
+from mdmem.files import current, sha256
 from mdmem.model.factfile import Fact
 from mdmem.store.cachedb import CACHE_FILE, paused_gc
 from mdmem.store.snapshot_db import SnapStore, changed, everything
@@ -142,8 +143,8 @@ class Snapshot(SnapshotQueries):
 
     def _heal(self, root: Path, rel: str, e: Entry) -> None:
         try:
-            data = (root / rel).read_bytes()
-        except OSError:
+            data = current(root / rel) or b""
+        except (OSError, boundary.OutsideVault):
             data = b""
         fresh = new_entry(rel, data, sha256(data), e.sig, True, None, dict, dict)
         e.sha, e.racy, e.good_sha, e.row = fresh.sha, True, fresh.good_sha, fresh.row
@@ -204,9 +205,8 @@ class Snapshot(SnapshotQueries):
             return
         folders = walk(root) if only is None else None
         digest = walk_digest(folders) if folders is not None else None
-        if digest is not None and digest == (
-            self._sweep if self._entries is not None else self.store.meta("sweep")
-        ):
+        swept = self._sweep if self._entries is not None else digest and self.store.meta("sweep")
+        if digest is not None and digest == swept:
             self._sweep = digest  # not one signature changed since every entry was settled
             if self._entries is None:
                 self._saved_sweep = digest
@@ -221,10 +221,14 @@ class Snapshot(SnapshotQueries):
             if old is not None and old.sig == sig and not old.racy and not old.volatile:
                 continue
             old = old or gone.get(rel)
+            refused = None
             try:
-                with open(f"{base}/{rel}", "rb") as f:  # a str path: no pathlib per file
-                    data = f.read()
-            except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+                data = current(f"{base}/{rel}")  # a str path: no pathlib per file
+            except (IsADirectoryError, NotADirectoryError):
+                data = None
+            except boundary.OutsideVault as e:  # a link out of the vault: never read, a problem
+                data, refused = b"", e.bare_message
+            if data is None:
                 found.discard(rel)  # removed while we looked: it is gone
                 continue
             self.read += 1
@@ -236,7 +240,7 @@ class Snapshot(SnapshotQueries):
                 continue
             if old is not None and old.good_sha and old.row is None:
                 self.load_rows(root, [rel])  # the last good state must survive this change
-            changed[rel] = new_entry(rel, data, sha, sig, racy, old, last_written, last_journaled)
+            changed[rel] = new_entry(rel, data, sha, sig, racy, old, last_written, last_journaled, refused)  # fmt: skip
             self.parsed += 1
             self.rows_touched.add(rel)
         checked = entries.keys() if only is None else [r for r in only if r in entries]
@@ -291,12 +295,16 @@ class Snapshot(SnapshotQueries):
         rows: list[Any] = []
         out: dict[str, Record | None] = {}
         for rel, sig in stat_paths(root, rels):
+            refused = None
             try:
-                with open(f"{base}/{rel}", "rb") as f:
-                    data = f.read()
-            except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+                data = current(f"{base}/{rel}")  # through the vault's boundary
+            except (IsADirectoryError, NotADirectoryError):
                 continue
-            e = new_entry(rel, data, sha256(data), sig, is_racy(sig, now_ns), None, written, journaled)
+            except boundary.OutsideVault as err:  # a link out of the vault: never read, a problem
+                data, refused = b"", err.bare_message
+            if data is None:
+                continue
+            e = new_entry(rel, data, sha256(data), sig, is_racy(sig, now_ns), None, written, journaled, refused)  # fmt: skip
             self._unsettled |= e.racy or e.volatile
             if keep and e.problem is None and e.row is not None and e.text is not None:
                 out[rel] = (decode(e.row), e.text)
@@ -356,23 +364,7 @@ class Snapshot(SnapshotQueries):
             if self.gone.pop(rel, None) is not None:
                 self.touched.add(rel)
 
-    # --- reading --------------------------------------------------------------------------------
-
-    @locked
-    def records_of(self, rels: list[str]) -> dict[str, Record | None]:
-        """The facts of these files as last refreshed, each with its stored text (the search
-        index stores the same: one encoding serves both): None for one that does not parse,
-        and nothing for one the snapshot does not hold."""
-        self.load_rows(self.meta.parent, rels)
-        out: dict[str, Record | None] = {}
-        for rel in rels:
-            e = self.entries.get(rel)
-            if e is not None and e.problem is not None:
-                out[rel] = None
-            elif e is not None and e.row is not None:
-                text = e.text if e.text is not None else row_text(e.row)
-                out[rel] = None if text is None else (decode(e.row), text)
-        return out
+    # --- reading (the rest is snapshot_queries.py's) ---------------------------------------------
 
     @locked
     def agrees(self, manifest: str) -> bool:
@@ -385,43 +377,6 @@ class Snapshot(SnapshotQueries):
         """Note that `sync` found no edit (kept until the files or the saved entries change)."""
         if self._sweep is not None and self._sweep == self._saved_sweep and not self.touched:
             self.store.note("agreed", f"{self._sweep} {manifest}", self.store.meta("gen"))
-
-    @locked
-    def shas(self) -> dict[str, str]:
-        """Path -> SHA-256 of each present file (without reading the entries if not read)."""
-        if self._entries is None:
-            return self.store.shas()
-        return {rel: e.sha for rel, e in self._entries.items()}
-
-    @locked
-    def facts(
-        self, root: Path
-    ) -> tuple[dict[str, Fact], list[tuple[str, int | None, str]], dict[str, Fact]]:
-        """(facts that parse, problems as (path, line, message), facts to serve reads from).
-
-        The last mapping adds, for each file that no longer parses, its last good state.
-        """
-        self.load_rows(root)
-        good: dict[str, Fact] = {}
-        last_good: dict[str, Fact] = {}
-        problems: list[tuple[str, int | None, str]] = []
-        new = Fact.__new__
-        with paused_gc(freeze=True):
-            for rel, e in self.entries.items():
-                row = e.row
-                if e.problem is not None:
-                    problems.append((rel, *e.problem))
-                if row is None:
-                    continue
-                fact = new(Fact)
-                fact.__dict__ = dict(row)
-                key = f"{row['entity']}/{row['attribute']}"
-                if e.problem is None:
-                    good[key] = fact
-                else:
-                    last_good[key] = fact
-        served = dict(sorted({**good, **last_good}.items())) if last_good else good
-        return good, problems, served
 
 
 def is_racy(sig: Sig, now_ns: int) -> bool:

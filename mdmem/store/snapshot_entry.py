@@ -126,14 +126,18 @@ def new_entry(
     old: Entry | None,
     written: Callable[[], Mapping[str, str]],
     journaled: Callable[[], Mapping[str, Fact | None]],
+    refused: str | None = None,
 ) -> Entry:
-    """Parse new bytes; keep the last good parse, and the parse of mdmem's last bytes."""
+    """Parse new bytes; keep the last good parse, and the parse of mdmem's last bytes.
+    `refused`: why the file was not read (a link out of the vault), its problem."""
     problem: tuple[int | None, str] | None = None
     row: Row | None = None
     volatile = False
     text: str | None = None
     _, entity, name = rel.split("/", 2)
     try:
+        if refused is not None:
+            raise MdmemError(refused)
         expect = (check_slug(entity, "entity"), check_slug(name[:-3]))
         source = data.decode("utf-8")
         fact = parse_canonical(source, rel, expect)  # mdmem's own bytes: text, lists, mappings

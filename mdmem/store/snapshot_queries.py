@@ -11,12 +11,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from mdmem import boundary
 from mdmem.errors import SlugError
 from mdmem.model.factfile import Fact
 from mdmem.model.slug import split_key
 from mdmem.store.cachedb import paused_gc
 from mdmem.store.snapshot_db import SnapStore
-from mdmem.store.snapshot_entry import Entry, decode
+from mdmem.store.snapshot_entry import Entry, Record, decode, row_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -26,7 +27,8 @@ def locked(method: F) -> F:
 
     @functools.wraps(method)
     def wrapper(self: SnapshotQueries, *args: Any, **kwargs: Any) -> Any:
-        with self._mutex, paused_gc():  # snapshots build acyclic data only
+        # Snapshots build acyclic data only; each folder is walked to (and checked) once a call.
+        with self._mutex, paused_gc(), boundary.batch():
             return method(self, *args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
@@ -128,3 +130,55 @@ class SnapshotQueries:
         self.load_rows(self.meta.parent, list(chosen))
         return chosen
 
+    @locked
+    def records_of(self, rels: list[str]) -> dict[str, Record | None]:
+        """The facts of these files as last refreshed, each with its stored text (the search
+        index stores the same: one encoding serves both): None for one that does not parse,
+        and nothing for one the snapshot does not hold."""
+        self.load_rows(self.meta.parent, rels)
+        out: dict[str, Record | None] = {}
+        for rel in rels:
+            e = self.entries.get(rel)
+            if e is not None and e.problem is not None:
+                out[rel] = None
+            elif e is not None and e.row is not None:
+                text = e.text if e.text is not None else row_text(e.row)
+                out[rel] = None if text is None else (decode(e.row), text)
+        return out
+
+    @locked
+    def shas(self) -> dict[str, str]:
+        """Path -> SHA-256 of each present file (without reading the entries if not read)."""
+        if self._entries is None:
+            return self.store.shas()
+        return {rel: e.sha for rel, e in self._entries.items()}
+
+    @locked
+    def facts(
+        self, root: Path
+    ) -> tuple[dict[str, Fact], list[tuple[str, int | None, str]], dict[str, Fact]]:
+        """(facts that parse, problems as (path, line, message), facts to serve reads from).
+
+        The last mapping adds, for each file that no longer parses, its last good state.
+        """
+        self.load_rows(root)
+        good: dict[str, Fact] = {}
+        last_good: dict[str, Fact] = {}
+        problems: list[tuple[str, int | None, str]] = []
+        new = Fact.__new__
+        with paused_gc(freeze=True):
+            for rel, e in self.entries.items():
+                row = e.row
+                if e.problem is not None:
+                    problems.append((rel, *e.problem))
+                if row is None:
+                    continue
+                fact = new(Fact)
+                fact.__dict__ = dict(row)
+                key = f"{row['entity']}/{row['attribute']}"
+                if e.problem is None:
+                    good[key] = fact
+                else:
+                    last_good[key] = fact
+        served = dict(sorted({**good, **last_good}.items())) if last_good else good
+        return good, problems, served

@@ -12,29 +12,37 @@ recovery is journaled as a `recover` entry.
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import glob
 import json
 import os
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from mdmem import boundary
 from mdmem.errors import RefusedError
 from mdmem.files import (
     WriteConflict,
     atomic_write,
     current,
     put_back,
+    read_text,
     remove,
     restore,
     sha256,
     swap,
+    unlink,
 )
 from mdmem.store.journal import Journal, make_entry
 from mdmem.store.manifest import Manifest
 from mdmem.temps import ASIDE_GLOB, remove_temps
 
 TXN_FILE = "txn.json"
+# A fault-injection hook for the reliability run (tests/reliability/harness.py): seconds to
+# wait after each file of a batch is swapped in, so that kills land inside the transaction.
+PAUSE = float(os.environ.get("MDMEM_TEST_WRITE_PAUSE") or 0)
 # Files under .mdmem/ written only by the lock holder: a temporary copy of one is a crash's.
 # (Readers write the caches there too, without the lock: only those a dead process left go.)
 LOCKED_FILES = ("txn.json", "journal.jsonl", "written.json")
@@ -44,7 +52,7 @@ def pending(meta: Path) -> dict[str, Any] | None:
     """The unfinished transaction under meta ({'id', 'command', …}), or None."""
     text = None
     with contextlib.suppress(OSError, UnicodeDecodeError):
-        text = (meta / TXN_FILE).read_text(encoding="utf-8")
+        text = read_text(meta / TXN_FILE)
     if text is None:
         return None
     try:
@@ -65,14 +73,21 @@ def commit(
     """Write ops (vault-relative path → new text, None to delete) under the journal entry.
 
     expect maps a path to the SHA-256 of the bytes the plan was made from (None: no file);
-    a file that differs is a WriteConflict before anything is written."""
+    a file that differs is a WriteConflict before anything is written; a path through a link
+    out of the vault is refused (`boundary.OutsideVault`), also before anything is written."""
+    with boundary.batch():  # each folder walked to (and checked) once for the whole batch
+        _commit(root, journal, manifest, entry, ops, expect)
+
+
+def _commit(root: Path, journal: Journal, manifest: Manifest, entry: dict[str, Any],
+            ops: list[tuple[str, str | None]], expect: Mapping[str, str | None] | None) -> None:  # fmt: skip
     txn = root / ".mdmem" / TXN_FILE
     ops = list(dict(ops).items())  # a path given twice: the later text is the one that lands
     befores: list[str | None] = []
     base = os.fspath(root)
     for rel, _ in ops:
         data = current(f"{base}/{rel}")
-        seen = sha256(data) if data is not None else None
+        seen = sha256(data) if data else None  # an empty note (Obsidian's click) is no file
         if expect is not None and rel in expect and seen != expect[rel]:
             raise WriteConflict(rel)
         try:
@@ -113,6 +128,8 @@ def _write_all(root: Path, ops: list[dict[str, Any]], txn: Path) -> None:
             failed = op["path"]
             if op["before"] != op["after"]:
                 done.append((op, swap(f"{base}/{failed}", _b(op["after"]), _b(op["before"]))))
+                if PAUSE:
+                    time.sleep(PAUSE)
         # The last check, once the whole batch is in: a save written into a file after it was
         # set aside (an editor that had it open) is found here and put back below.
         for op, aside in done:
@@ -127,7 +144,7 @@ def _write_all(root: Path, ops: list[dict[str, Any]], txn: Path) -> None:
         raise WriteConflict(failed, e.kept or (kept[0] if kept else None)) from e
     for _, aside in done:
         if aside is not None:
-            os.unlink(aside)
+            unlink(aside)
 
 
 def _b(text: str | None) -> bytes | None:
@@ -147,6 +164,11 @@ def _swap(path: Path, old: str | None, new: str | None) -> None:
 def recover(root: Path, journal: Journal, manifest: Manifest, *, now: str) -> str | None:
     """Finish or undo a transaction a crash interrupted, and journal that; what was done, or None.
     Caller holds the lock. Temporary files a crash left behind are removed too."""
+    with boundary.batch():
+        return _recover(root, journal, manifest, now=now)
+
+
+def _recover(root: Path, journal: Journal, manifest: Manifest, *, now: str) -> str | None:
     meta = root / ".mdmem"
     remove_temps(meta, LOCKED_FILES)
     remove_temps(meta, abandoned=True)
@@ -204,7 +226,8 @@ def _from_aside(path: Path, op: dict[str, Any], kept: list[str]) -> bool:
     one holding neither state is a save that landed in it: the person's, so it goes back over
     mdmem's bytes (True: this op is settled, the hand edit kept)."""
     ours = (op["before"], op["after"])
-    for aside in sorted(path.parent.glob(ASIDE_GLOB.format(name=glob.escape(path.name)))):
+    pattern = ASIDE_GLOB.format(name=glob.escape(path.name))
+    for aside in (path.parent / n for n in boundary.listdir(path.parent) if fnmatch.fnmatchcase(n, pattern)):
         data = current(aside)
         try:
             text = data.decode("utf-8") if data is not None else None
@@ -214,11 +237,11 @@ def _from_aside(path: Path, op: dict[str, Any], kept: list[str]) -> bool:
             if current(path) is None:  # killed between setting it aside and linking the new one
                 put_back(aside, path, data)
             else:
-                aside.unlink()
+                unlink(aside)
             continue
         now = current(path)
         if now is not None and now.decode("utf-8", "replace") in ours:
-            path.unlink()  # mdmem's bytes: the person's save takes their place
+            unlink(path)  # mdmem's bytes: the person's save takes their place
         put_back(aside, path)
         kept.append(op["path"])
         return True

@@ -4,43 +4,44 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from mdmem.engine.cascade import pending_questions
+from mdmem import boundary
 from mdmem.engine.decide import Plan, Statement, plan_statements
-from mdmem.errors import MdmemError, RefusedError, RulesError, VaultLocked, VaultNotFound
+from mdmem.errors import RefusedError, RulesError, VaultLocked, VaultNotFound
 from mdmem.files import atomic_write, read_required, sha256
 from mdmem.model.factfile import Fact, render
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
 from mdmem.model.rules_yaml import parse_rules
-from mdmem.model.slug import check_slug, fact_path
-from mdmem.store import txn
-from mdmem.store.cachedb import paused_gc
-from mdmem.store.episodes import fact_values, redact_episodes, redact_text
+from mdmem.model.slug import check_slug
+from mdmem.store import scrub, txn
+from mdmem.store.cachedb import paused_gc, settle_journals
+from mdmem.store.check import check, name_problems
+from mdmem.store.episodes import fact_values
 from mdmem.store.fact_paths import fact_rels
+from mdmem.store.forget_apply import Forgot, forget_facts
 from mdmem.store.guards import (
     Problem,
     refuse_broken,
     refuse_cycle,
-    refuse_links,
     refuse_long,
+    refuse_too_large,
     shas_of,
-    unfinished_problems,
 )
 from mdmem.store.journal import Journal, make_entry
 from mdmem.store.lastgood import GOOD_RULES_FILE, good_rules, journal_facts
 from mdmem.store.links import linked
 from mdmem.store.lock import VaultLock
 from mdmem.store.manifest import Manifest
+from mdmem.store.names import checked_names, did_you_mean, known_names
 from mdmem.store.packs import is_own_pack, pack_path
 from mdmem.store.rules_cache import CACHE_FILE as RULES_CACHE
-from mdmem.store.rules_cache import load_rules_cached, write_cache
+from mdmem.store.rules_cache import write_cache
 from mdmem.store.snapshot import SAVE_AFTER, Snapshot
 from mdmem.store.snapshot_entry import Record
 from mdmem.store.walk import fact_files
@@ -70,6 +71,7 @@ class Result:
     plan: Plan
     entry: dict[str, Any] | None
     dry_run: bool = False
+    notes: list[str] = field(default_factory=list)  # for the person: a name made on purpose
 
 
 class Vault:
@@ -83,7 +85,10 @@ class Vault:
             )
         self._now = now
         self.meta = self.root / ".mdmem"
-        refuse_links(self.meta)
+        boundary.register(self.root)  # from now on every path below the root is checked at open
+        with contextlib.suppress(FileNotFoundError):  # refused now if it leads out, not mid-command
+            os.close(boundary.open_folder(self.meta))
+        self._journals_settled = False
         self.journal = Journal(self.meta / "journal.jsonl")
         self.manifest = Manifest(self.meta / "written.json")
         self.lock = VaultLock(self.meta / "lock", wait)
@@ -93,6 +98,8 @@ class Vault:
         self._snap: Snapshot | None = None
         self.notes: list[str] = []  # what recovery did, for the caller to tell the person
         self.report: Callable[[str], None] = lambda note: None  # the CLI prints notes here
+        if (self.meta / scrub.MARK).exists():  # a forget was killed: before any cache is open
+            self.settle()
 
     # --- finding and creating -----------------------------------------------------------
 
@@ -120,8 +127,8 @@ class Vault:
         # of what `init` cost); any other pack is checked in full.
         rules = parse_rules(text, str(source), lazy=is_own_pack(source))
         (root / "facts").mkdir(parents=True, exist_ok=True)
-        (root / ".mdmem").mkdir(exist_ok=True)
-        shutil.copyfile(source, root / RULES_FILE)
+        root = Path(boundary.register(root.resolve()))  # what follows is written inside it only
+        atomic_write(root / RULES_FILE, Path(source).read_bytes(), expect=None)
         # Validated: the next command reads it from the cache, without parsing it again.
         with contextlib.suppress(OSError):
             write_cache(root / ".mdmem" / RULES_CACHE, sha256(text), rules)
@@ -211,33 +218,18 @@ class Vault:
         return Graph(self.rules, self.facts)
 
     def pending(self) -> list[dict[str, Any]]:
-        """Questions waiting for the person: doubtful facts, oldest change first."""
-        return pending_questions(self.facts, self.rules)
+        """Questions waiting for the person (engine/pending.py), oldest change first."""
+        from mdmem.engine.pending import pending
+
+        return pending(self.facts, self.rules, self.now[:10])
 
     def check(self) -> list[Problem]:
-        """Every problem with the rules, the fact files and the learned graph."""
-        seen = len(self.notes)
-        self.settle()
-        unfinished = unfinished_problems(self.meta, self.notes[seen:])
-        try:
-            rules = load_rules_cached(self.meta, self.root / RULES_FILE)
-        except MdmemError as e:
-            return [*unfinished, Problem(RULES_FILE, e.line, e.bare_message)]
-        self._rules = rules
-        snap = self._refreshed()  # reads no fact but those a dependency cycle can pass through
-        problems, facts = [*unfinished, *(Problem(*p) for p in snap.problems())], snap.cycle_facts()
-        # Rules' edges alone cannot close a cycle (validation refuses one); learned ones can.
-        cycle = Graph(rules, facts).cycle() if any(f.depends_on for f in facts.values()) else None
-        if cycle:
-            culprit = next((k for k in cycle if facts.get(k) and facts[k].depends_on), cycle[-1])
-            problems.append(
-                Problem(
-                    f"facts/{culprit}.md",
-                    None,
-                    f"dependency cycle {' → '.join(cycle)}; remove one 'depends_on' entry",
-                )
-            )
-        return problems
+        """Every problem with the rules, the fact files, the learned graph and links (`check`)."""
+        return check(self)
+
+    def name_warnings(self) -> list[Problem]:
+        """Facts whose attribute rules.yaml does not declare and that look like a slip (`names`)."""
+        return name_problems(self)
 
     # --- writing ------------------------------------------------------------------------
 
@@ -249,24 +241,32 @@ class Vault:
         source: dict[str, Any] | None = None,
         dry_run: bool = False,
         extra: ExtraOps | None = None,
+        new: bool = False,
+        heard: bool = False,
+        today: str | None = None,
     ) -> Result:
-        """Decide and apply statements as one journaled batch (nothing written on dry_run)."""
+        """Decide and apply statements as one journaled batch (nothing written on dry_run);
+        with `today`, plans past their day become uncertain in the same batch (ingest, sync).
+
+        Every attribute named must be known (`names`), unless `new` (made on purpose) or
+        `heard` (the statements were heard in conversation: ingest names what was said)."""
         for st in statements:
             refuse_long(st)
         with self.lock, paused_gc():  # a batch builds plans, texts and records: all acyclic
             self.recover()
             facts, problems = self.scan(refresh=True)
+            notes = [] if heard else checked_names(statements, self.rules, facts, new=new)
             now = self.now
-            plan = plan_statements(facts, self.rules, statements, now=now)
+            plan = plan_statements(facts, self.rules, statements, now=now, today=today)
             expect = self.read_shas([f"facts/{c.key}.md" for c in plan.changes])
             refuse_broken(plan, problems)
             if any(c.after is not None and c.after.depends_on for c in plan.changes):
                 refuse_cycle(self.rules, facts, plan)
             if dry_run or not plan.changes:
-                return Result(plan, None, dry_run)
+                return Result(plan, None, dry_run, notes)
             entry = self.apply(plan, command=command, source=source or {"kind": command},
                                extra=extra, expect=expect)  # fmt: skip
-            return Result(plan, entry)
+            return Result(plan, entry, notes=notes)
 
     def read_shas(self, rels: list[str]) -> dict[str, str | None]:
         """The SHA-256 of each file as the last scan read it (None: absent), for apply's check."""
@@ -280,6 +280,7 @@ class Vault:
         final = linked(plan, self.rules)  # every fact written carries its upstream links
         rels = fact_rels(self.root, final)  # checked at one lstat a file, not two resolves
         ops = [(rels[k], render(f) if f is not None else None) for k, f in final.items()]
+        refuse_too_large(final, ops)
         entry = make_entry(plan.changes, now=self.now, source=source, command=command)
         if extra is not None:
             ops += list(extra(entry["id"]))
@@ -290,6 +291,8 @@ class Vault:
     def recover(self) -> str | None:
         """Finish or roll back a transaction a crash interrupted (caller holds the lock)."""
         note = txn.recover(self.root, self.journal, self.manifest, now=self.now)
+        scrubbed = scrub.recover(self.meta, self.journal)  # a forget killed before its caches
+        note = "; ".join(n for n in (note, scrubbed) if n) or None
         if note is not None:
             self._scan = None
             self.notes.append(note)
@@ -300,8 +303,11 @@ class Vault:
         """Finish or roll back a crashed transaction before reading (waiting for a writer at
         work), so no reader answers from a half-applied vault; `check` reports one left."""
         remove_temps(self.meta, abandoned=True)  # a cache save a kill cut short
-        if not (self.meta / txn.TXN_FILE).exists():  # the usual case
-            return
+        if not self._journals_settled:  # a cache database's journal a kill left behind
+            self._journals_settled = True
+            settle_journals(self.meta)
+        if not (self.meta / txn.TXN_FILE).exists() and not (self.meta / scrub.MARK).exists():
+            return  # the usual case
         with contextlib.suppress(VaultLocked, OSError), self.lock:
             self.recover()
 
@@ -312,68 +318,37 @@ class Vault:
         )
 
     def set(self, attribute: str, value: str | list[str], *, entity: str = DEFAULT_ENTITY, date: str | None = None,
-            dry_run: bool = False, tentative: bool = False) -> Result:  # fmt: skip
-        """The person states a value, as if said (`mdmem set`)."""
+            dry_run: bool = False, tentative: bool = False, new: bool = False,
+            source: str = "cli") -> Result:  # fmt: skip
+        """The person states a value, as if said (`mdmem set`; `source`: `mcp` for an agent's);
+        `new` makes an unknown name."""
         at = date or self.now[:10]
-        st = self.statement(attribute, entity, value=value, at=at, source="cli", tentative=tentative,
-                            body=f"Stated with `mdmem set` on {at}.")  # fmt: skip
-        return self.say([st], command="set", dry_run=dry_run)
+        how = "with `mdmem set`" if source == "cli" else f"through {source} (`set`)"
+        st = self.statement(attribute, entity, value=value, at=at, source=source, tentative=tentative, body=f"Stated {how} on {at}.")  # fmt: skip
+        return self.say([st], command="set", dry_run=dry_run, new=new)
 
-    def forget(
-        self,
-        attribute: str,
-        *,
-        entity: str = DEFAULT_ENTITY,
-        purge: bool = False,
-        dry_run: bool = False,
-    ) -> Result:
-        """The person asks to forget a fact: a tombstone stays, dependents become uncertain,
-        and every episode passage that said its value shows '[forgotten]' instead."""
-        st = self.statement(attribute, entity, kind="forget", at=self.now[:10], source="cli")
-        fact = self.get(st.attribute, st.entity)
-        if fact is None:
-            raise RefusedError(f"there is no {st.key} to forget")
-        phrases = fact_values(fact)
-        result = self.say([st], command="forget", dry_run=dry_run,
-                          extra=lambda _id: redact_episodes(self.root, phrases).ops)  # fmt: skip
-        if purge and not dry_run:
-            with self.lock:
-                self.journal.purge(st.key, phrases)
-        return result
+    def forget(self, attribute: str, *, entity: str = DEFAULT_ENTITY, purge: bool = False,
+               dry_run: bool = False) -> Forgot:  # fmt: skip
+        """The person asks to forget a fact: a tombstone stays, what was derived from it goes,
+        dependents become uncertain, and the statements that said it show '[forgotten]'."""
+        st = self.statement(attribute, entity, kind="forget")
+        if self.get(st.attribute, st.entity) is None:
+            raise RefusedError(f"there is no {st.key} to forget{self._near(st.attribute)}")
+        return forget_facts(self, {st.key: None}, purge=purge, dry_run=dry_run)
 
-    def forget_text(self, phrase: str, *, purge: bool = False, dry_run: bool = False) -> Result:
-        """Forget a phrase everywhere: facts whose value held it become tombstones, and fact
-        bodies and episodes show '[forgotten]' instead (the journal too, with `purge`)."""
+    def forget_text(self, phrase: str, *, purge: bool = False, dry_run: bool = False) -> Forgot:
+        """Forget a phrase everywhere: the values that held it (a fact holding nothing else
+        becomes a tombstone), and the words in fact bodies and episodes (the journal too,
+        with `purge`)."""
         phrase = phrase.strip()
         if len(phrase) < 2:
             raise RefusedError("give the words to forget (at least two characters)")
-        facts, _ = self.scan(refresh=True)
-        held = [f for f in facts.values() if f.status != "deleted"
-                and any(phrase.casefold() in v.casefold() for v in fact_values(f))]  # fmt: skip
-        statements = [self.statement(f.attribute, f.entity, kind="forget", at=self.now[:10],
-                                     source="cli") for f in held]  # fmt: skip
-
-        def extra(_id: str) -> list[tuple[str, str | None]]:
-            ops: list[tuple[str, str | None]] = list(redact_episodes(self.root, [phrase]).ops)
-            for f in self.scan(refresh=True)[0].values():
-                if f.status != "deleted" and phrase.casefold() in f.body.casefold():
-                    body = redact_text(f.body, [phrase])
-                    ops.append((self.rel(fact_path(self.root, f.entity, f.attribute)),
-                                render(f.evolve(body=body))))  # fmt: skip
-            return ops
-
-        result = (self.say(statements, command="forget", dry_run=dry_run, extra=extra)
-                  if statements else Result(Plan(), None, dry_run))  # fmt: skip
-        if not dry_run and result.entry is None:
-            with self.lock:  # nothing to tombstone: the words alone are redacted
-                if ops := extra(""):
-                    entry = self.apply(Plan(), command="forget", source={"kind": "forget-text"},
-                                       extra=lambda _id: ops)  # fmt: skip
-                    result = Result(result.plan, entry)
-        if purge and not dry_run:
-            with self.lock:
-                self.journal.redact([phrase])
-        return result
+        held = {
+            f.key: [v for v in fact_values(f) if phrase.casefold() in v.casefold()]
+            for f in self.scan(refresh=True)[0].values() if f.status != "deleted"
+        }  # fmt: skip
+        wanted = {k: v for k, v in held.items() if v}
+        return forget_facts(self, wanted, phrases=[phrase], purge=purge, dry_run=dry_run)
 
     def confirm(self, attribute: str, *, entity: str = DEFAULT_ENTITY, value: str | None = None,
                 keep: bool = False, reject: bool = False, dry_run: bool = False) -> Result:  # fmt: skip
@@ -382,8 +357,13 @@ class Vault:
             raise RefusedError("give exactly one of VALUE, --keep or --reject")
         fact = self.get(attribute, entity)
         if fact is None or fact.status == "deleted":
-            raise RefusedError(f"there is no {entity}/{attribute} to confirm")
+            raise RefusedError(f"there is no {entity}/{attribute} to confirm{self._near(attribute)}")
         at = self.now[:10]
+        if value is not None and fact.kind == "plan":
+            raise RefusedError(
+                f"{fact.key} is a plan: answer with --keep (it happened) or --reject (it did not);"
+                " a changed plan is told like any plan, or edited in its file"
+            )
         if value is not None:
             st = self.statement(attribute, entity, value=value, at=at, source="cli")
         else:
@@ -395,9 +375,13 @@ class Vault:
         return self.say([st], command="confirm", dry_run=dry_run)
 
     def correct(self, attribute: str, value: str | list[str], *, entity: str = DEFAULT_ENTITY,
-                dry_run: bool = False) -> Result:  # fmt: skip
+                dry_run: bool = False, new: bool = False) -> Result:  # fmt: skip
         """Replace a wrong value as if it had never been said (`mdmem fix`)."""
         at = self.now[:10]
         st = self.statement(attribute, entity, kind="correct", value=value, at=at, source="cli",
                             body=f"Stated with `mdmem fix` on {at}.")  # fmt: skip
-        return self.say([st], command="fix", dry_run=dry_run)
+        return self.say([st], command="fix", dry_run=dry_run, new=new)
+
+    def _near(self, attribute: str) -> str:
+        """' (did you mean employer?)' among the known names, for a fact that is not there."""
+        return did_you_mean(attribute, known_names(self.rules, self.facts))

@@ -13,6 +13,9 @@ import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from mdmem.boundary import OutsideVault, open_folder
+from mdmem.files import current
+
 # (mtime_ns, ctime_ns, size, inode). An atomic rename gives a new inode; an in-place rewrite
 # that keeps the size and even puts the old mtime back still moves ctime, which no one can set.
 Sig = tuple[int, int, int, int]
@@ -33,12 +36,18 @@ def stat_sig(path: Path) -> Sig | None:
 
 
 def entity_folders(root: Path) -> list[str]:
-    """The entity folders under root/facts, in name order (one directory listing, no stats)."""
+    """The entity folders under root/facts, in name order (one directory listing, no stats;
+    a link is listed and checked when opened). A facts/ linked out of the vault: OutsideVault."""
     try:
-        with os.scandir(f"{root}/facts") as it:
-            return sorted(e.name for e in it if not e.name.startswith(".") and e.is_dir())
+        fd = open_folder(root / "facts")
     except (FileNotFoundError, NotADirectoryError):
         return []
+    try:
+        with os.scandir(fd) as it:
+            return sorted(e.name for e in it if not e.name.startswith(".")
+                          and (e.is_symlink() or e.is_dir(follow_symlinks=False)))  # fmt: skip
+    finally:
+        os.close(fd)
 
 
 def walk(root: Path, entities: Iterable[str] | None = None) -> list[Folder]:
@@ -52,19 +61,22 @@ def iter_walk(root: Path, entities: Iterable[str] | None = None) -> Iterator[Fol
     with holds one folder's names and signatures, however large the vault.
 
     Hidden folders and names `is_fact_name` rejects (editors' swap, backup and temporary files)
-    are skipped, and so is anything that is not a regular file; a file or folder removed while
-    we look is simply gone. Every freshness check of a vault pays this walk, so its loop is
-    plain: text paths, one `stat` relative to the open folder per file, no call per name.
+    are skipped, and so is anything that is not a regular file, and an empty file: the note
+    Obsidian creates when a link to a fact not known yet is clicked (`empty_written` finds
+    those mdmem had written). A file or folder removed while we look is simply gone. Links
+    are followed only inside the vault (`boundary`): an entity folder linked out is not read,
+    and a fact file linked out is listed with the link's own signature, so that reading it
+    (refused) makes it a problem the snapshot reports.
     """
     folders = entity_folders(root) if entities is None else sorted(set(entities))
-    base = f"{root}/facts/"
-    stat_at, regular, flags = os.stat, stat.S_ISREG, os.O_RDONLY | os.O_DIRECTORY
+    facts = root / "facts"
+    stat_at, regular, link = os.stat, stat.S_ISREG, stat.S_ISLNK
     for ent in folders:
         if ent.startswith(".") or "/" in ent:
             continue
         try:
-            fd = os.open(base + ent, flags)
-        except OSError:
+            fd = open_folder(facts / ent)
+        except (OSError, OutsideVault):
             continue
         names: list[str] = []
         sigs: list[Sig] = []
@@ -73,16 +85,33 @@ def iter_walk(root: Path, entities: Iterable[str] | None = None) -> Iterator[Fol
                 # is_fact_name, inline: a call per name costs as much as the test
                 found = sorted([n for e in it if (n := e.name).endswith(".md") and n[0] != "."])
             for name in found:
-                try:
-                    st = stat_at(name, dir_fd=fd)  # relative to the folder: no path walk per file
+                try:  # relative to the folder: no path walk per file
+                    st = stat_at(name, dir_fd=fd, follow_symlinks=False)
+                    if link(st.st_mode) and (sig := _linked(root, f"facts/{ent}/{name}", st)):
+                        names.append(name)
+                        sigs.append(sig)
+                        continue
                 except FileNotFoundError:
                     continue
-                if regular(st.st_mode):
+                if regular(st.st_mode) and st.st_size:
                     names.append(name)
                     sigs.append((st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino))
         finally:
             os.close(fd)
         yield ent, names, sigs
+
+
+def _linked(root: Path, rel: str, link: os.stat_result) -> Sig | None:
+    """The signature of a fact file that is a link: of the file it points to inside the vault,
+    or of the link itself when it leads out (read later, and refused: a problem to report)."""
+    try:
+        if current(f"{root}/{rel}") is None:
+            return None  # a dangling link: no file
+        return sig_of(os.stat(f"{root}/{rel}"))
+    except OutsideVault:
+        return sig_of(link)
+    except OSError:  # a folder, or gone
+        return None
 
 
 def walk_paths(folders: Iterable[Folder]) -> Iterator[tuple[str, Sig]]:
@@ -121,11 +150,34 @@ def stat_paths(root: Path, rels: Iterable[str]) -> Iterator[tuple[str, Sig]]:
     base = str(root)
     for rel in rels:
         try:
-            st = os.stat(f"{base}/{rel}")  # a str path: no pathlib per file
+            st = os.stat(f"{base}/{rel}", follow_symlinks=False)  # a str path: no pathlib per file
         except (FileNotFoundError, NotADirectoryError):
             continue
-        if stat.S_ISREG(st.st_mode):
+        if stat.S_ISLNK(st.st_mode) and (sig := _linked(root, rel, st)):
+            yield rel, sig
+        elif stat.S_ISREG(st.st_mode) and st.st_size:
             yield rel, sig_of(st)
+
+
+EMPTY_PROBLEM = (
+    "is empty: mdmem wrote this fact here before; restore it (git, or `mdmem undo` of the "
+    "entry that last wrote it), or delete the file to forget the fact"
+)
+
+
+def empty_written(root: Path, written: Iterable[str]) -> list[str]:
+    """The fact files mdmem wrote that are empty now: emptied, not an Obsidian placeholder,
+    so neither skipped in silence nor taken for a deletion."""
+    out = []
+    for rel in written:
+        if rel.startswith("facts/"):
+            try:
+                st = os.stat(root / rel)
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode) and not st.st_size:
+                out.append(rel)
+    return sorted(out)
 
 
 def fact_files(root: Path) -> list[Path]:

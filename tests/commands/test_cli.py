@@ -49,8 +49,9 @@ def test_move_story_from_outside(vault: Path) -> None:
     assert facts["user/birthday"]["status"] == "active"
     assert facts["user/home_city"]["history"][0]["value"] == "广州"
     assert facts["user/home_city"]["history"][0]["valid_to"] == "2026-02-10"
-    pending = json.loads(mdmem("pending", "--json", "--vault", str(vault)).stdout)
+    pending = json.loads(mdmem("pending", "--json", "--vault", str(vault)).stdout)["pending"]
     assert {p["fact"] for p in pending} >= {"user/employer", "user/home_address"}
+    assert all(p["ask"] for p in pending)  # the shape of the MCP tool
     text = mdmem("pending", "--vault", str(vault)).stdout
     assert "你现在还在岭南科技工作吗" in text
 

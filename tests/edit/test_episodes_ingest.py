@@ -34,7 +34,7 @@ def test_a_grown_transcript_applies_only_its_new_messages(tmp_path: Path) -> Non
     assert r.entry["source"]["applied"] and len(r.entry["source"]["applied"]) == 1
     ep = parse((v.root / "episodes/2026/2026-01-05-chat.md").read_text("utf-8"))
     assert [m.text for m in ep.messages] == [
-        "I live in [forgotten]. My gym is Urban Sports Club.",  # forgotten stays redacted
+        "[forgotten] My gym is Urban Sports Club.",  # the forgotten statement stays cut
         "Work was long today.",
     ]
 
@@ -46,7 +46,7 @@ def test_a_deleted_paragraph_never_comes_back(tmp_path: Path) -> None:
     ingest_paths(v, [log])
     path = v.root / "episodes/2026/2026-01-05-chat.md"
     text = path.read_text("utf-8")
-    path.write_text(text[: text.index("\n**User** · 2026-01-05 ^m3")] + "\n", encoding="utf-8")
+    path.write_text(text[: text.index("\n**User** · 2026-01-05\n\nSecret plans")] + "\n", encoding="utf-8")
     log.write_text(log.read_text("utf-8") + "User: And one more thing.\n", encoding="utf-8")
     ingest_paths(v, [log])
     text = path.read_text("utf-8")

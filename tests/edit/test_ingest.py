@@ -15,8 +15,9 @@ from typer.testing import CliRunner
 
 from mdmem import Vault
 from mdmem.cli import app
-from mdmem.edit.ingest import ingest_paths, ingest_text, ingested_sources, transcript_files
+from mdmem.edit.ingest import ingest_paths, ingest_text, ingested_sources
 from mdmem.edit.ingest_result import summary
+from mdmem.edit.sources import transcript_files
 from mdmem.engine import describe
 from tests.conftest import LOCOMO, LOCOMO_DEV, ROOT, make_vault
 
@@ -101,23 +102,19 @@ def test_folder_in_name_order_with_a_bad_file_reported_and_the_rest_ingested(vau
     (folder / "15-bad.md").write_bytes(b"User: caf\xe9 au lait\n")
     (folder / ".hidden.md").write_text("User: I moved to Paris.\n", encoding="utf-8")
     (folder / "sub" / "3-empty.md").write_text("   \n", encoding="utf-8")
-    results = ingest_paths(vault, [folder])
-    assert [Path(r.source).name for r in results] == [
-        "1-first.md",
-        "15-bad.md",
-        "2-move.md",
-        "3-empty.md",
-    ]
-    bad, empty = results[1], results[3]
+    passed: list[tuple[str, str]] = []
+    results = ingest_paths(vault, [folder], passed_over=lambda p, why: passed.append((p.name, why)))
+    assert [Path(r.source).name for r in results] == ["1-first.md", "15-bad.md", "2-move.md"]
+    bad = results[1]
     assert bad.failed and "15-bad.md" in bad.errors[0] and "UTF-8" in bad.errors[0]
-    assert empty.failed and "empty" in empty.errors[0]
+    assert passed == [("3-empty.md", "holds no messages")]  # in a folder: passed over, no error
     assert vault.get("home_city").value == "Shanghai"  # the files after the bad one still went in
     assert len(journal_lines(vault)) == 2
 
 
 def test_the_vaults_own_files_are_never_read_as_transcripts(vault):
     vault.set("home_city", "Guangzhou")
-    names = [s for s, _ in transcript_files([vault.root], vault)]
+    names = [f.name for f in transcript_files([vault.root], vault)]
     assert names == []
 
 
@@ -223,10 +220,15 @@ def test_commit_makes_one_commit_with_only_mdmems_files(vault, tmp_path):
     assert results[0].commit and results[0].commit == results[1].commit
     assert _git(vault.root, "rev-list", "--count", "HEAD").strip() == "1"
     files = set(_git(vault.root, "show", "--name-only", "--format=", "HEAD").split())
+    # The episodes too: the committed facts' evidence links point into them.
     assert files == {".mdmem/.gitignore", ".mdmem/journal.jsonl", "facts/user/employer.md",
-                     "facts/user/home_city.md"}  # fmt: skip
+                     "facts/user/home_city.md", "episodes/2025/2025-08-15-a.md",
+                     "episodes/2026/2026-02-10-b.md"}  # fmt: skip
+    assert _git(vault.root, "status", "--porcelain", "--", "episodes", "facts") == ""
     msg = _git(vault.root, "log", "-1", "--format=%B")
-    assert msg.startswith("mdmem ingest: 2 sources, 4 changes")
+    # One line per fact and source, as the tables show them (2 rows each), never a line per
+    # cascade step.
+    assert msg.startswith("mdmem ingest: 2 sources, 4 facts changed")
     assert "Guangzhou → Shanghai" in msg and "UNCERTAIN" in msg
     assert "notes.txt" in _git(vault.root, "diff", "--cached", "--name-only")
     again = ingest_paths(vault, [folder], commit=True)  # nothing new: no empty commit

@@ -42,7 +42,7 @@ def test_sync_reindexes_an_episode_edited_and_cut_by_hand(v: Vault) -> None:
     (path,) = (v.root / "episodes").rglob("*.md")
     text = path.read_text(encoding="utf-8").replace("a lake sunrise", "a mountain at dusk")
     # Delete the third message: its header paragraph and its text.
-    text = re.sub(r"\*\*Caroline\*\*[^\n]*\^m3\n\nOur log drain[^\n]*\n", "", text)
+    text = re.sub(r"\*\*Caroline\*\*[^\n]*\n\nOur log drain[^\n]*\^m3\n", "", text)
     assert "log drain" not in text
     path.write_text(text, encoding="utf-8")
     result = sync(v)

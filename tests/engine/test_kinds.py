@@ -1,4 +1,5 @@
-"""The fact kinds in the decision table: none, unnamed, plan, per-item dates and polarity."""
+"""The fact kinds in the decision table: none, unnamed, per-item dates and polarity (plans and
+events: test_plans.py)."""
 
 from mdmem.engine.decide import Statement, plan_statements
 from mdmem.model.factfile import Fact
@@ -10,7 +11,6 @@ RULES = rules_from_mapping(
         "attributes": {
             "pets": {"cardinality": "many"},
             "likes": {"cardinality": "many"},
-            "plans": {"cardinality": "many"},
             "partner": {},
             "pet_food": {},
         },
@@ -94,20 +94,6 @@ def test_a_preference_keeps_its_polarity_and_a_flip_is_history():
     assert likes.items == {"bowling": {"valid_from": "2026-02-10"}}
     assert likes.history[-1]["items"] == {"bowling": {"polarity": "dislike"}}
     assert likes.history[-1]["reason"] == "preference changed"
-
-
-def test_a_plan_is_tentative_dated_by_its_day_and_confirmed_when_it_happens():
-    _, out = run({}, st("plans", "camping", at="2026-03-01", tentative=True, form="plan"))
-    plans = out["user/plans"]
-    assert (plans.kind, plans.status, plans.valid_from) == ("plan", "tentative", "2026-03-01")
-    _, out = run(out, st("plans", "hiking", at="2026-04-01", tentative=True, form="plan"))
-    assert out["user/plans"].status == "tentative" and out["user/plans"].kind == "plan"
-    assert out["user/plans"].items == {"hiking": {"valid_from": "2026-04-01"}}
-    held = {"user/partner": Fact("user", "partner", "Sam", "tentative", valid_from="2026-05-01",
-                                 kind="plan")}  # fmt: skip
-    plan, out = run(held, st("partner", "Sam", at="2026-05-03"))
-    assert [d for _, d in plan.decisions] == ["CONFIRM"]
-    assert (out["user/partner"].kind, out["user/partner"].valid_from) == (None, "2026-05-03")
 
 
 CASCADE_RULES = rules_from_mapping(

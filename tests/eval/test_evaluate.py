@@ -151,7 +151,7 @@ def fake_ingest(vault: Vault, text: str, *, source: str, date: str, llm: str | N
         elif m := SET.search(said):
             statements.append(vault.statement(m[1], value=m[2], at=date, source=source))
     assert vault.now.startswith(date)  # the clock stands at the session's date
-    vault.say(statements, command="ingest")
+    vault.say(statements, command="ingest", heard=True)
     return type("R", (), {"errors": ["boom"] if "BOOM" in text else []})()
 
 

@@ -293,14 +293,13 @@ def test_chitchat_is_not_a_fact(text):
 # --- forget requests ------------------------------------------------------------------------
 
 
-def test_forget_that_in_the_same_message_drops_the_value_before_it_is_written():
-    sts = said("User: Our staging password is Tr0ub4dor. Please delete that from your memory.\n")
-    assert brief(sts) == [("forget", "user/staging_password", None)]
-
-
-def test_forget_that_refers_to_the_previous_message_of_the_speaker():
-    text = "User: My locker number is 42.\nAssistant: Noted.\nUser: Actually, please forget that.\n"
-    assert brief(said(text)) == [("forget", "user/locker_number", None)]
+def test_forget_that_is_not_a_candidate_the_ingest_cuts_its_words_first():
+    # "that" points at words, not a slot: `edit.requested` cuts them before the finder reads
+    # the message (tests/edit/test_forget_requests.py), so the finder offers no forget for it.
+    text = "User: Our staging password is Tr0ub4dor. Please delete that from your memory.\n"
+    assert [s.kind for s in said(text)] == ["assert"]
+    cut = "User: Our staging password is [forgotten]. Please delete that from your memory.\n"
+    assert said(cut) == []
 
 
 def test_forget_an_existing_fact_by_name_in_both_languages():

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from mdmem.engine.decide import Statement
-from mdmem.extract.kinds import gerund, plan_date
+from mdmem.extract.kinds import gerund
 from mdmem.extract.modality import is_question
 from mdmem.extract.rule_finder import extract
 from mdmem.extract.transcript import parse_transcript
@@ -98,7 +98,9 @@ def test_preferences_keep_their_polarity(text, value, polarity):
 
 
 def test_dance_and_fashion_are_two_preferences():
-    assert [s.value for s in said("User: I'm passionate about dance and fashion, so I opened a store.")] == ["dance", "fashion"]  # fmt: skip
+    said_ = said("User: I'm passionate about dance and fashion, so I opened a store.")
+    assert [s.value for s in said_ if s.attribute == "likes"] == ["dance", "fashion"]
+    assert [s.value for s in said_ if s.form == "event"] == ["opened a store"]  # and an event
 
 
 @pytest.mark.parametrize(
@@ -137,19 +139,17 @@ def test_preference_forms_stay_narrow(text):
     assert [s for s in said(f"User: {text}") if s.polarity] == []
 
 
-def test_a_plan_is_tentative_and_dated_by_its_day():
+def test_a_plan_is_tentative_with_its_due_and_the_day_it_was_said():
     [st] = said("User: We're thinking about going camping next month.")
-    assert (st.key, st.value, st.form, st.tentative, st.at) == ("user/plans", "camping", "plan", True, "2026-03-01")  # fmt: skip
+    assert (st.key, st.value, st.form, st.tentative, st.at, st.due, st.when_said) == (
+        "user/plan-go_camping", "go camping", "plan", True, "2026-02-10", "2026-03", "next month")  # fmt: skip
     [zh] = said("User: 我们打算下个月去露营。")
-    assert (zh.value, zh.at) == ("露营", "2026-03-01")
-    assert said("User: We're thinking about going camping.") == []  # no day: no plan
+    assert (zh.value, zh.due, zh.when_said) == ("去露营", "2026-03", "下个月")
+    [undated] = said("User: We're thinking about going camping.")  # no day: a plan that never falls due
+    assert (undated.value, undated.due) == ("go camping", "")
 
 
-def test_plan_days_and_gerunds():
-    assert plan_date("next week", "2026-02-10") == "2026-02-16"
-    assert plan_date("in June", "2026-02-10") == "2026-06-01"
-    assert plan_date("in January", "2026-02-10") == "2027-01-01"
-    assert plan_date("next year", "2026-02-10") == "2027-01-01"
+def test_gerunds():
     assert [gerund(w) for w in ("paint", "hike", "swim", "cook", "tie")] == [
         "painting", "hiking", "swimming", "cooking", "tying",
     ]  # fmt: skip

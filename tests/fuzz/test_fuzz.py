@@ -1,4 +1,4 @@
-"""Fuzzing the three kinds of file a person hands mdmem: transcripts, fact files, rules.yaml.
+"""Fuzzing the kinds of file a person hands mdmem: transcripts, fact files, episodes, rules.yaml.
 
 Each case must end in a result or a clean `MdmemError` (the message a person sees), never a
 traceback, within a time and a memory bound. The default run is small so CI stays fast; set
@@ -27,10 +27,12 @@ from hypothesis import strategies as st
 from mdmem.errors import MdmemError
 from mdmem.extract.rule_finder import extract
 from mdmem.extract.transcript import parse_transcript, read_transcript
+from mdmem.model.episode import parse as parse_episode
 from mdmem.model.factfile import parse as parse_fact
 from mdmem.model.factfile import render
 from mdmem.model.rules import Rules
 from mdmem.model.rules_yaml import load_rules, parse_rules
+from mdmem.read.passages import split_passages
 
 ROOT = Path(__file__).resolve().parents[2]
 PERSONAL = load_rules(ROOT / "rules" / "personal.yaml")
@@ -191,6 +193,37 @@ def fact_case(text: str) -> None:
             assert again == fact
 
 
+# Shapes that cost minutes or overflowed the stack before the limits (issue 23): deep nesting,
+# many fields, long histories, long values and lists, each sometimes past its limit.
+FACT_HEAD = "---\nentity: user\nattribute: home_city\n"
+shape = st.one_of(
+    st.integers(1, 600).map(lambda n: "value: x\nextra:\n" + "".join("  " * (i + 1) + f"k{i}:\n" for i in range(n))),
+    st.integers(1, 1_200).map(lambda n: "value: " + "[" * n + "]" * n + "\n"),
+    st.integers(1, 60_000).map(lambda n: "value: x\n" + "".join(f"k{i}: v\n" for i in range(n))),
+    st.integers(1, 40_000).map(lambda n: "value: x\nhistory:\n" + "- value: old\n  valid_from: '2020-01-01'\n" * n),
+    st.integers(1, 3_000_000).map(lambda n: "value: " + "x" * n + "\n"),
+    st.integers(1, 40_000).map(lambda n: "value:\n" + "- item\n" * n),
+    st.integers(1, 200).map(lambda n: "value:\n" + "- " * n + "x\n"),
+)  # fmt: skip
+fact_shape = st.tuples(shape, st.sampled_from(["status: active\n", ""])).map(lambda t: FACT_HEAD + t[0] + t[1] + "---\n")
+
+
+def episode_case(text: str) -> None:
+    with bounded("episode file"):
+        ep = clean(lambda: parse_episode(text, "episodes/2026/2026-02-10-chat.md"))
+        if ep is not None:
+            for said in ep.messages:
+                assert all(len(p) <= 600 for p in split_passages(said.text))
+
+
+episode_text = st.tuples(
+    st.sampled_from(["'2026-02-10'", "2026-02-10", "not-a-date", "2026-13-45", "", "[]", "2026-02-10T09:00:00"]),
+    st.lists(st.tuples(st.sampled_from(["User", "Alice", "用户", "**", ""]),
+                       st.sampled_from(["—", "2026-02-10T09:12:00", "yesterday", "2026-02-30", "9"]),
+                       amplified), max_size=5),
+).map(lambda t: f"---\nsource: chat\nsha256: x\ndate: {t[0]}\nspeakers:\n- User\n---\n\n"
+      + "\n".join(f"**{s}** · {when} ^m{i + 1}\n\n{body}\n" for i, (s, when, body) in enumerate(t[1])))  # fmt: skip
+
 # --- rules.yaml ----------------------------------------------------------------------------
 
 PATTERNS = [
@@ -253,11 +286,19 @@ def rules_case(text: str) -> None:
 
 # --- the properties: a small run always, a larger one on request -----------------------------
 
+vocab_rules = st.tuples(st.integers(1, 1_500), st.integers(0, 60)).map(
+    lambda t: "version: 1\nvocab:\n  big: [" + ", ".join(f"w{i}x" for i in range(t[0])) + "]\nattributes:\n"
+    "  home_city:\n    extract: [" + ", ".join(["'in (?P<value><<big>>)'"] * t[1]) + "]\n"
+)  # fmt: skip
+
 CASES = {
     "transcripts": (transcript_case, (st.one_of(text_transcript, json_transcript),)),
     "transcript-files": (transcript_file_case, (st.one_of(text_transcript, json_transcript), st.sampled_from(ENCODINGS))),  # fmt: skip
     "fact-files": (fact_case, (fact_text,)),
+    "fact-file-shapes": (fact_case, (fact_shape,)),
+    "episode-files": (episode_case, (episode_text,)),
     "rules": (rules_case, (rules_text,)),
+    "rules-vocab": (rules_case, (vocab_rules,)),
 }
 RULES_HEAD = "version: 1\nattributes:\n  home_city: {}\n  nick:\n    extract: ['%s']\n"
 # The issue's inputs run in every small run too, whatever the random cases are.
@@ -273,6 +314,9 @@ EXAMPLES: dict[str, list[tuple[Any, ...]]] = {
         ("User: I moved to Berlin.", "utf-16"),
     ],
     "fact-files": [("---\nvalue: [\n",), ("---\nvalue: " + "9" * 5001 + "\n---\n",)],
+    "fact-file-shapes": [(FACT_HEAD + "value: x\nextra:\n" + "".join("  " * (i + 1) + f"k{i}:\n" for i in range(500)) + "---\n",)],
+    "episode-files": [("---\nsource: chat\nsha256: x\ndate: not-a-date\n---\n\n**User** · — ^m1\n\nhi\n",)],
+    "rules-vocab": [("version: 1\nvocab:\n  big: [" + ", ".join(f"w{i}x" for i in range(130_000)) + "]\nattributes:\n  home_city: {}\n",)],
     "rules": [
         (RULES_HEAD % "(?P<value>(a+)+)$",),
         (RULES_HEAD % "(?P<value>(a|aa)+)$",),

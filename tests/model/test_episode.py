@@ -21,11 +21,12 @@ def test_renders_a_readable_markdown_file() -> None:
                   Said("m2", "Melanie", None, "> quoted\n\nand a second paragraph"))  # fmt: skip
     text = render(ep)
     assert text.startswith("---\nsource: chats/a.md\n")
+    # The block id ends the message, so an Obsidian hover or embed of the link shows the words.
     assert (
-        "**Caroline** · 2023-05-08T13:56:00 ^m1\n\nI went to a support group yesterday.\n" in text
+        "**Caroline** · 2023-05-08T13:56:00\n\nI went to a support group yesterday. ^m1\n" in text
     )
-    assert "**Melanie** · — ^m2\n\n> quoted\n\nand a second paragraph\n" in text
-    assert text.endswith("paragraph\n")
+    assert "**Melanie** · —\n\n> quoted\n\nand a second paragraph ^m2\n" in text
+    assert text.endswith("paragraph ^m2\n")
     assert parse(text) == ep
 
 
@@ -45,7 +46,7 @@ def test_keys_a_person_added_are_kept() -> None:
 
 def test_a_deleted_paragraph_stays_deleted() -> None:
     ep = _episode(Said("m1", "A", None, "one"), Said("m2", "B", None, "two"))
-    text = render(ep).replace("**B** · — ^m2\n\ntwo\n", "")
+    text = render(ep).replace("**B** · —\n\ntwo ^m2\n", "")
     assert [m.anchor for m in parse(text).messages] == ["m1"]
 
 
@@ -56,6 +57,50 @@ def test_broken_files_name_the_line(text: str, lines: set[int]) -> None:
     with pytest.raises(FactFileError) as e:
         parse(text, "episodes/2023/x.md")
     assert e.value.line in lines and "episodes/2023/x.md" in str(e.value)
+
+
+def test_a_message_ending_in_a_quote_list_table_or_code_has_its_id_on_a_line_of_its_own() -> None:
+    for ending in ("> a quote", "- an item", "| a | b |", "```\ncode\n```", "    indented"):
+        ep = _episode(Said("m1", "A", None, f"said this:\n{ending}"), Said("m2", "B", None, "ok"))
+        text = render(ep)
+        assert f"{ending}\n\n^m1\n" in text
+        assert parse(text) == ep
+
+
+def test_a_message_that_ends_in_something_like_an_id_keeps_it() -> None:
+    ep = _episode(Said("m1", "A", None, "see ^m5"), Said("m2", "B", None, "^m7"))
+    assert parse(render(ep)) == ep
+
+
+def test_episodes_written_with_the_id_on_the_header_are_still_read() -> None:
+    old = (
+        "---\nsource: chats/a.md\nsha256: x\ndate: '2023-05-08'\nspeakers:\n- Caroline\n---\n"
+        "**Caroline** · 2023-05-08T13:56:00 ^m1\n\nI went to a support group ^m9\n\n"
+        "**Caroline** · 2023-05-08T13:57:00 ^m3\n\nIt was powerful.\n"
+    )
+    ep = parse(old)
+    assert [(s.anchor, s.text) for s in ep.messages] == [
+        ("m1", "I went to a support group ^m9"),  # an old body is the words as said, all of them
+        ("m3", "It was powerful."),
+    ]
+    again = render(ep)  # written again (a message was added): the new layout, the same anchors
+    assert "**Caroline** · 2023-05-08T13:57:00\n\nIt was powerful. ^m3\n" in again
+    assert parse(again).messages == ep.messages
+
+
+def test_an_id_the_person_took_out_stays_out() -> None:
+    text = render(_episode(Said("m1", "A", None, "one"), Said("m2", "B", None, "two")))
+    ep = parse(text.replace("one ^m1", "one"))
+    assert [s.anchor for s in ep.messages] == ["", "m2"]
+    assert parse(render(ep)) == ep
+
+
+def test_an_export_conversation_is_named_by_its_title_and_id() -> None:
+    assert (
+        episode_path("2025-03-02", "chatgpt:67c4a1b0-0c1e-8000", "Settling in Lisbon!")
+        == "episodes/2025/2025-03-02-settling_in_lisbon-67c4a1b0.md"
+    )
+    assert episode_path("2025-03-02", "claude:0b6e7c1a-1111") == "episodes/2025/2025-03-02-0b6e7c1a.md"
 
 
 def test_paths_are_dated_and_slugged() -> None:

@@ -43,7 +43,7 @@ def test_field_order_unknown_keys_sorted_after_and_body_kept() -> None:
         for line in text.split("---")[1].splitlines()
         if line and not line.startswith(("-", " "))
     ]
-    assert keys == ["entity", "attribute", "value", "status", "alpha", "zeta"]
+    assert keys == ["entity", "attribute", "values", "status", "alpha", "zeta"]  # a list: values
     assert text.endswith("---\nmine\n\nnot yours\n")
     assert parse(text).extra == {"alpha": "x", "zeta": "1"}
 
@@ -63,6 +63,45 @@ def test_no_line_folding_and_one_final_newline() -> None:
     text = render(Fact("user", "note", long.strip()))
     assert long.strip() in text
     assert text.endswith("\n") and not text.endswith("\n\n")
+
+
+def test_one_type_per_property_a_list_is_values_and_one_text_is_value() -> None:
+    many = render(Fact("user", "pets", ["Max"]))
+    one = render(Fact("user", "commute_minutes", "20"))
+    assert "\nvalues:\n- Max\n" in many and "\nvalue:" not in many
+    assert "\nvalue: '20'\n" in one  # a number is text, as every other value is
+
+
+def test_a_list_under_value_written_before_values_is_still_read() -> None:
+    old = "---\nentity: user\nattribute: pets\nvalue:\n- Max\n- Pixie\nstatus: active\n---\nmine\n"
+    fact = parse(old, expect=("user", "pets"))
+    assert fact.value == ["Max", "Pixie"] and fact.body == "mine\n"
+    assert render(fact).startswith("---\nentity: user\nattribute: pets\nvalues:\n- Max\n")
+    assert parse("---\nvalues: Max\n---\n", expect=("user", "pets")).value == ["Max"]
+    with pytest.raises(FactFileError, match="'values' and 'value' are both set") as e:
+        parse("---\nvalue: a\nvalues: [b]\n---\n", expect=("user", "pets"))
+    assert e.value.line == 3
+
+
+def test_the_evidence_of_earlier_values_is_listed_where_obsidian_sees_links() -> None:
+    fact = Fact("user", "home_city", "Shanghai", evidence="[[episodes/2026/b#^m1]]", history=[
+        {"value": "Guangzhou", "status": "archived", "evidence": "[[episodes/2025/a#^m3]]"},
+        {"value": "Foshan", "status": "archived", "evidence": "[[episodes/2025/a#^m3]]"},
+    ])  # fmt: skip
+    text = render(fact)
+    assert "evidence: '[[episodes/2026/b#^m1]]'\nearlier_evidence:\n- '[[episodes/2025/a#^m3]]'\n" in text
+    assert parse(text) == fact  # made from the history on writing; never read as meaning
+    edited = text.replace("- '[[episodes/2025/a#^m3]]'\nhistory", "- '[[x]]'\nhistory")
+    assert parse(edited) == fact and "earlier_evidence" not in parse(edited).extra
+
+
+def test_an_unclosed_quote_is_reported_where_yaml_stops_and_names_the_quote() -> None:
+    text = ("---\nentity: user\nattribute: home_city\nstatus: active\nvalid_from: '2026-02-10'\n"
+            "value: 'Shanghai\nrecorded_at: '2026-02-10T20:00:00Z'\nsource: cli\n---\n")  # fmt: skip
+    with pytest.raises(FactFileError) as e:
+        parse(text, "facts/user/home_city.md")
+    assert e.value.line == 7  # YAML stops on line 7, not line 2 where the mapping began
+    assert "the quote opened on line 6 is not closed" in str(e.value)
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ def test_kind_and_items_round_trip_in_canonical_order():
     fact = Fact("user", "pets", ["Max", "Pixie"], valid_from="2021-01-01",
                 items={"Pixie": {"valid_from": "2023-04-02"}})  # fmt: skip
     text = render(fact)
-    assert text.startswith(HEAD + "value:\n- Max\n- Pixie\nitems:\n  Pixie:\n    valid_from: '2023-04-02'\nstatus")  # fmt: skip
+    assert text.startswith(HEAD + "values:\n- Max\n- Pixie\nitems:\n  Pixie:\n    valid_from: '2023-04-02'\nstatus")  # fmt: skip
     assert render(parse(text)) == text
     none = Fact("user", "pets", None, kind="none", valid_from="2024-01-01")
     assert "kind: none\nstatus: active" in render(none)
@@ -20,15 +20,16 @@ def test_kind_and_items_round_trip_in_canonical_order():
 
 
 def test_a_plain_fact_has_the_same_bytes_as_before():
-    assert render(Fact("user", "pets", ["Max"])) == HEAD + "value:\n- Max\nstatus: active\n---\n"
+    assert render(Fact("user", "pets", ["Max"])) == HEAD + "values:\n- Max\nstatus: active\n---\n"
 
 
 @pytest.mark.parametrize(
     ("body", "says"),
     [
-        ("kind: maybe\n", "kind 'maybe' is not one of none, unnamed, plan"),
+        ("kind: maybe\n", "kind 'maybe' is not one of none, unnamed, event, plan"),
         ("value: Max\nkind: none\n", "remove the value, or remove the kind"),
-        ("kind: plan\nstatus: tentative\n", "needs the planned value"),
+        ("kind: plan\nstatus: tentative\n", "needs what is planned as its value"),
+        ("kind: event\n", "needs what happened as its value"),
         ("value: [Max]\nitems:\n  Rex: {valid_from: '2023-01-01'}\n", "'Rex', which is not in the value"),
         ("value: [Max]\nitems:\n  Max: {polarity: meh}\n", "use like or dislike"),
         ("value: [Max]\nitems:\n  Max: {colour: brown}\n", "an item takes valid_from, polarity"),

@@ -25,7 +25,7 @@ RULES = ROOT / "rules"
 TRANSCRIPTS = ROOT / "sample_vault" / "transcripts"
 PACKS = ("personal", "software_project", "health")
 
-TOP_KEYS = {"version", "vocab", "attributes", "topics", "dependencies"}
+TOP_KEYS = {"version", "vocab", "attributes", "topics", "dependencies", "grammar"}
 ATTRIBUTE_KEYS = {
     "label",
     "aliases",

@@ -27,8 +27,10 @@ def test_table_matches_the_registered_commands() -> None:
 
 def test_help_lists_every_command() -> None:
     text = help_text()
+    flat = " ".join(text.split())
     for name, (_, short) in COMMANDS.items():
-        assert f"  {name} " in text and short in text
+        assert f"  {name} " in text and short in flat
+    assert all(len(line) <= 80 for line in text.splitlines())  # wrapped at words, never cut
 
 
 def _modules_after(*args: str) -> set[str]:
@@ -59,6 +61,7 @@ def test_a_command_imports_only_its_module(tmp_path: Path) -> None:
     assert {m for m in mods if m.startswith("mdmem.commands.")} == {
         "mdmem.commands.app",
         "mdmem.commands.read",
+        "mdmem.commands.shown",  # app's: how paths and prose are shown, no typer in it
     }
     assert not {"litellm", "mcp"} & {m.split(".")[0] for m in mods}
 

@@ -579,7 +579,7 @@ def test_someone_else_answers_when_the_person_has_nothing(moved: Vault) -> None:
 def noted(tmp_path: Path) -> Vault:
     """A project vault with release facts and three kept notes."""
     v = make_vault(tmp_path / "p", "software_project")
-    v.set("ci", "GitHub Actions", date="2025-01-01")
+    v.set("ci", "GitHub Actions", date="2025-01-01", new=True)
     v.set("default_branch", "main", date="2025-01-01")
     v.set("note", "发版前必须跑完整回归测试，并且在群里@值班同学确认。", date="2025-02-01")
     v.set("note_2", "Bin day is Tuesday night; green bin every other week.", date="2025-02-02")
@@ -637,7 +637,7 @@ def test_notes_in_chinese_have_a_readable_label(noted: Vault) -> None:
     assert label(rules, "notes_app", "zh") == "notes app"  # not a note slot
     t = text(noted, "发版前的检查要求原话是什么？")
     assert t.startswith("你让我记下的原话（2025-02-01）：") and "note" not in t
-    noted.set("pet_name", "豆豆", date="2025-03-01")
+    noted.set("pet_name", "豆豆", date="2025-03-01", new=True)
     assert "你的pet name是豆豆" in text(noted, "我的pet name是什么？")
     hist = text(noted, "我记下的原话有哪些变化？")
     assert "note" not in hist

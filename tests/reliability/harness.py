@@ -1,8 +1,11 @@
 """Kill real `mdmem` processes mid-cascade, and save edits while they write; check what is left.
 
 Used by the slow tests (a few dozen trials) and, run as a script, for the larger counts in
-RELIABILITY.md: `python -m tests.reliability.harness kills|edits N set|sync SECONDS [watch]`
-(`watch`: edits raced with `mdmem watch` running on the vault).
+RELIABILITY.md: `python -m tests.reliability.harness kills|edits N KIND SECONDS [watch]`,
+KIND one of set, sync, ingest, fix, forget, undo (or several joined by commas, taken in
+turn); `watch`: edits raced with `mdmem watch` running on the vault. MDMEM_TEST_WRITE_PAUSE
+(seconds after each file swapped in, a hook in store/txn.py) slows the write so that kills
+land inside the transaction.
 """
 
 from __future__ import annotations
@@ -59,9 +62,11 @@ def mdmem(*args: str, vault: Path, check: bool = False) -> subprocess.CompletedP
 
 
 def facts_tree(root: Path) -> dict[str, bytes]:
+    """The fact files and episodes, byte for byte."""
     return {
         p.relative_to(root).as_posix(): p.read_bytes()
-        for p in sorted((root / "facts").rglob("*.md"))
+        for folder in ("facts", "episodes")
+        for p in sorted((root / folder).rglob("*.md"))
         if not p.name.startswith(".")
     }
 
@@ -83,8 +88,13 @@ class Template:
     window: float  # how long txn.json exists in that run
 
 
+KINDS = ("set", "sync", "ingest", "fix", "forget", "undo")
+
+
 def template(work: Path, kind: str, dependents: int = DEPENDENTS) -> Template:
-    """kind 'set': a cascade from `set home_city`; 'sync': the same cascade from a hand edit."""
+    """A vault and a command that rewrites its `dependents` + 1 files: 'set', 'fix' and
+    'forget' of home_city, the same cascade from a hand edit ('sync'), from a transcript
+    ('ingest', episode included), and 'undo' of a `set` that made it."""
     root = work / f"template-{kind}"
     rules = work / "rules.yaml"
     rules.write_text(rules_text(dependents), encoding="utf-8")
@@ -92,14 +102,24 @@ def template(work: Path, kind: str, dependents: int = DEPENDENTS) -> Template:
     names = ["home_city"] + [f"dep{i:03d}" for i in range(dependents)]
     v.say([v.statement(n, value="Guangzhou", at="2025-01-01") for n in names], command="set")
     sync(v)  # snapshot and manifest settled, as after any run
-    if kind == "set":
-        command = ["set", "home_city", "Shanghai", "--date", "2026-02-10"]
-    else:
+    if kind == "sync":
         home = root / "facts/user/home_city.md"
         home.write_text(
             home.read_text(encoding="utf-8").replace("Guangzhou", "Shanghai"), encoding="utf-8"
         )
         command = ["sync"]
+    elif kind == "ingest":
+        said = work / "said.md"
+        said.write_text("## 2026-02-10\n\nUser: My home city is Shanghai now.\n", encoding="utf-8")
+        command = ["ingest", str(said)]
+    elif kind == "undo":
+        entry = v.set("home_city", "Shanghai", date="2026-02-10").entry
+        assert entry is not None
+        sync(v)
+        command = ["undo", entry["id"]]
+    else:
+        command = {"set": ["set", "home_city", "Shanghai", "--date", "2026-02-10"],
+                   "fix": ["fix", "home_city", "Shanghai"], "forget": ["forget", "home_city"]}[kind]  # fmt: skip
     before = facts_tree(root)
     probe = work / f"probe-{kind}"
     shutil.copytree(root, probe)
@@ -139,6 +159,8 @@ def verify(root: Path, t: Template, tally: Tally, trial: int) -> str:
         tally.fail(trial, "txn.json left after a reader ran")
     if temp_files(root):
         tally.fail(trial, f"temporary files left: {temp_files(root)}")
+    if journals := sorted(p.name for p in (root / ".mdmem").glob("*.sqlite-journal")):
+        tally.fail(trial, f"SQLite rollback journals left after a reader ran: {journals}")
     tree = facts_tree(root)
     for rel, data in tree.items():
         try:
@@ -294,22 +316,25 @@ def edit_trials(t: Template, n: int, work: Path, seed: int = 15, budget: float =
 
 def main(argv: list[str]) -> int:
     what, n = argv[0], int(argv[1])
-    kind = argv[2] if len(argv) > 2 else "set"
-    budget = float(argv[3]) if len(argv) > 3 else 1e9  # seconds, then stop early
-    with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        t = template(work, kind)
-        start = time.monotonic()
-        seed = int(os.environ.get("MDMEM_HARNESS_SEED", "15"))  # another seed: other trials
-        if what == "kills":
-            tally = kill_trials(t, n, work, seed=seed, budget=budget)
-        else:
-            tally = edit_trials(t, n, work, seed=seed, budget=budget, watch="watch" in argv[4:])
-        took = time.monotonic() - start
-    print(json.dumps({"what": what, "kind": kind, "watch": "watch" in argv[4:], "seed": seed, "trials": tally.trials, "seconds": round(took),
-                      "command_seconds": round(t.seconds, 2), "write_window": round(t.window, 3), "outcomes": dict(tally.outcomes),
-                      "failures": tally.failures[:20], "failed": len(tally.failures)}, indent=1))  # fmt: skip
-    return 1 if tally.failures else 0
+    kinds = (argv[2] if len(argv) > 2 else "set").split(",")  # N trials of each
+    budget = float(argv[3]) if len(argv) > 3 else 1e9  # seconds for each kind, then stop early
+    seed = int(os.environ.get("MDMEM_HARNESS_SEED", "15"))  # another seed: other trials
+    failed = 0
+    for kind in kinds:
+        with tempfile.TemporaryDirectory() as tmp:
+            work = Path(tmp)
+            t = template(work, kind)
+            start = time.monotonic()
+            if what == "kills":
+                tally = kill_trials(t, n, work, seed=seed, budget=budget)
+            else:
+                tally = edit_trials(t, n, work, seed=seed, budget=budget, watch="watch" in argv[4:])
+            took = time.monotonic() - start
+        failed += len(tally.failures)
+        print(json.dumps({"what": what, "kind": kind, "watch": "watch" in argv[4:], "seed": seed, "trials": tally.trials, "seconds": round(took),
+                          "pause": os.environ.get("MDMEM_TEST_WRITE_PAUSE"), "command_seconds": round(t.seconds, 2), "write_window": round(t.window, 3),
+                          "outcomes": dict(tally.outcomes), "failures": tally.failures[:20], "failed": len(tally.failures)}, indent=1), flush=True)  # fmt: skip
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@ from mcp.shared.exceptions import MCPError
 from tests.conftest import ROOT
 from tests.server.client import LockHolder, call, connect, error
 
-TOOLS = {"remember", "ask", "context", "pending", "confirm", "set", "forget", "timeline", "show", "log"}  # fmt: skip
+TOOLS = {"remember", "ask", "context", "pending", "confirm", "set", "forget", "timeline", "show", "log",
+         "fix", "undo", "search"}  # fmt: skip
 BOUND = 60  # seconds any one test may take, server start-ups included
 
 
@@ -49,7 +50,7 @@ def test_reading_tools_resources_and_prompt(vault: Path) -> None:
             assert {t.name for t in tools} == TOOLS
             assert all(t.description and t.input_schema["type"] == "object" for t in tools)
             assert {t.name for t in tools if t.annotations.read_only_hint} == {
-                "ask", "context", "pending", "timeline", "show", "log"
+                "ask", "context", "pending", "timeline", "show", "log", "search"
             }  # fmt: skip
 
             answer = await call(s, "ask", question="Where do I live?")
@@ -117,6 +118,11 @@ def test_writing_tools(vault: Path) -> None:
                 {"fact": "user/home_city", "decision": "UPDATE", "source": "mcp:remember#L1"}
             ]
             assert moved["counts"]["UNCERTAIN"] >= 1  # the cascade came back too
+            # …compactly: one line per fact changed, not each cascade step's whole fact.
+            assert len(json.dumps(moved, ensure_ascii=False)) < 2000
+            city = next(c for c in moved["changes"] if c["fact"] == "user/home_city")
+            assert city == {"fact": "user/home_city", "decision": "UPDATE", "change": "广州 → Hangzhou"} or city["change"].endswith("→ Hangzhou")
+            assert any(c.get("because") == ["user/home_city"] for c in moved["changes"])
             again = await call(s, "remember", text="I moved to Hangzhou.", speaker="user",
                                date="2026-06-01")  # fmt: skip
             assert again["skipped"] and again["previous_id"] == moved["journal_id"]

@@ -6,7 +6,10 @@ from pathlib import Path
 
 from mdmem.extract.transcript import parse_transcript
 from mdmem.model.episode import parse
-from mdmem.store.episodes import build_episodes, message_id, redact_episodes, redact_text
+from mdmem.model.rules_yaml import load_rules
+from mdmem.store.episodes import build_episodes, message_id, redact_text
+from mdmem.store.redaction import Cutter
+from mdmem.store.statements import Reader
 
 CHAT = """## 2023-05-08 13:56
 Caroline: I went to a support group yesterday.
@@ -18,6 +21,9 @@ with a second paragraph
 ## 2023-05-09
 Melanie: Our log drain endpoint is stream.velturis.io/aurora.
 """
+
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _build(root: Path, text: str = CHAT, **kw: object):  # type: ignore[no-untyped-def]
@@ -55,7 +61,7 @@ def test_a_rerun_writes_nothing_and_a_deleted_paragraph_stays_deleted(tmp_path: 
     _write(tmp_path, _build(tmp_path).ops)
     assert _build(tmp_path).ops == []  # the same messages again: already there
     path = tmp_path / "episodes/2023/2023-05-08-chat.md"
-    kept = path.read_text("utf-8").split("\n**Caroline** · 2023-05-08T13:56:00 ^m3")[0]
+    kept = path.read_text("utf-8").split("\n**Caroline** · 2023-05-08T13:56:00\n\nPowerful.")[0]
     path.write_text(kept, "utf-8")
     # The transcript grew by one message: only that one is passed (ingest knows which it applied).
     grown = CHAT + "Melanie: And the channel is #aurora-core.\n"
@@ -86,16 +92,18 @@ def test_another_source_on_the_same_day_gets_its_own_file(tmp_path: Path) -> Non
     assert rel.startswith("episodes/2023/2023-05-08-chat-") and parse(text).source == "x/chat.md"
 
 
-def test_forgetting_redacts_every_mention(tmp_path: Path) -> None:
+def test_forget_text_cuts_every_mention_and_a_rebuild_adds_nothing(tmp_path: Path) -> None:
     _write(tmp_path, _build(tmp_path).ops)
-    out = redact_episodes(tmp_path, ["stream.velturis.io/aurora"])
+    reader = Reader(load_rules(ROOT / "rules" / "personal.yaml"))
+    out = Cutter(tmp_path, reader, [], {}, ["stream.velturis.io/aurora"]).run()
     ((rel, text),) = out.ops
     assert "velturis" not in text and "Our log drain endpoint is [forgotten]." in text
     assert (
         redact_text("Urban Sports Club and URBAN SPORTS", ["Urban Sports"])
         == "[forgotten] Club and [forgotten]"
     )
-    assert _build(tmp_path, redact=["velturis"]).ops == []  # redaction never re-adds messages
+    _write(tmp_path, out.ops)
+    assert _build(tmp_path).ops == []  # a forget's cuts never bring messages back
 
 
 def test_message_ids_name_position_and_content() -> None:

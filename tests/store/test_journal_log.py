@@ -22,6 +22,8 @@ def test_newest_first_with_causes_and_a_fact_filter(story_vault: Vault) -> None:
     assert [e["id"] for e in recent_entries(v.journal, limit=1)] == [log[0]["id"]]
     only = recent_entries(v.journal, fact="user/employer")
     assert [e["id"] for e in only] == [log[0]["id"], log[1]["id"]]
+    # Only that fact's rows: the move's entry also changed home_city and its cascade.
+    assert [c["fact"] for e in only for c in e["changes"]] == ["user/employer", "user/employer"]
 
 
 def test_an_empty_journal_has_no_entries(story_vault: Vault) -> None:

@@ -130,7 +130,7 @@ def test_nothing_is_written_outside_the_vault(story_vault: Vault, tmp_path: Path
     outside.mkdir()
     (story_vault.root / "facts" / "evil").symlink_to(outside)
     with pytest.raises(SlugError, match="outside the vault"):
-        story_vault.set("x", "v", entity="evil")
+        story_vault.set("x", "v", entity="evil", new=True)
     assert list(outside.iterdir()) == []
     assert {p for p in tmp_path.rglob("*") if "vault" not in p.parts} == before | {outside}
 
@@ -257,11 +257,11 @@ def _umask() -> int:
 def test_check_builds_no_graph_when_nothing_was_learned(
     story_vault: Vault, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import mdmem.store.vault as vault_module
+    import mdmem.store.check as check_module
 
     v = before_move(story_vault)
     built = []
-    monkeypatch.setattr(vault_module, "Graph", lambda *a: built.append(a) or Graph(*a))
+    monkeypatch.setattr(check_module, "Graph", lambda *a: built.append(a) or Graph(*a))
     assert v.check() == [] and built == []  # rules' edges alone: acyclic by validation
     path = v.root / "facts/user/home_city.md"
     path.write_text(path.read_text(encoding="utf-8").replace(

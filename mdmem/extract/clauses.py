@@ -1,0 +1,114 @@
+"""Clauses and their subjects, for the event and plan grammar (extract/happenings.py).
+
+A sentence is read clause by clause. A clause speaks of the speaker's own life when its subject
+is the speaker ("I", "we", "me and my sister", "我", "我们", "我和老公") or when a chat drops the
+subject at the head of a sentence ("Lost my job yesterday", "下个月要去东京"). A sentence that
+asks, supposes, reports what someone else said, hedges or jokes tells nothing of the kind, so
+it is passed over whole: the right kind or nothing, never a wrong fact.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from mdmem.extract.modality import is_question
+from mdmem.extract.timex import Time
+
+# A clause begins at the sentence's head, after a comma-like mark or a joining word.
+_EN_BREAK = re.compile(
+    r"[,;:()—–]\s*|\s-\s|\band\s+(?=(?:I|we|We|then|also|later|afterwards)\b)"
+    r"|\b(?:but|so|then|because|cause|cuz|plus|though|although|while|when|after|before"
+    r"|since|until|which|who|where|whereas|anyway|btw|guess what)\b\s*",
+    re.I,
+)
+_ZH_BREAK = re.compile(r"[，,；;：:、（）()—]|(?:但是|可是|不过|然后|而且|所以|因为)")
+# The speaker as subject, and who is with them in it.
+EN_SUBJECT = re.compile(
+    r"(?:(?P<me>I|i|we|We)|(?:me|Me)\s+and\s+(?P<with1>(?:my|our)\s+[\w'’-]+|[A-Z][\w'’-]+)"
+    r"|(?P<with2>(?:[Mm]y|[Oo]ur)\s+[\w'’-]+|[A-Z][\w'’-]+)\s+and\s+(?:I|me))(?!\w)"
+)
+# "我", "我们", "我和老公…": after 和/跟 the grammar takes who is with the speaker (happenings.py).
+ZH_SUBJECT = re.compile(r"(?P<me>我们|我)(?P<joined>和|跟|与)?")
+# Time words that may stand before a Chinese subject ("上周我去了杭州").
+_ZH_TIME_CHARS = "0-9年月日号周末上下个这本今明昨前后去天早晚点半星期礼拜初底春夏秋冬一二三四五六七八九十两"
+# Words that make a sentence tell no fact of the speaker's own life, wherever they stand …
+_NOT_SO = re.compile(
+    r"\b(?:if|unless|suppose|supposing|imagine|assuming|in\s+case|would|could|should|wish|dream(?:ing|t)?\s+(?:of|about)"
+    r"|hypothetically|pretend|jk|j/k|just\s+kidding|kidding|joking|lmao|rofl|says|said|tells?|told|thinks?|thought"
+    r"|reckons?|suggest(?:s|ed)?|according\s+to|apparently|heard|rumou?r)\b"
+    r"|\b\w+['’]d\b|/s\b|😜|😉|🤪"
+    r"|如果|要是|假如|假设|万一|的话|想象|假使|倘若|开玩笑|逗你|哈哈哈|听说|据说|[他她]说|觉得|认为|建议|让我|叫我|希望我",
+    re.I,
+)
+# … and hedges, which doubt what follows them: "maybe we'll go", not "I'm going, maybe you too".
+HEDGE = re.compile(
+    r"\b(?:maybe|might|(?-i:may)|perhaps|possibly|not\s+sure|i\s+think|i\s+guess|i\s+suppose|i\s+doubt"
+    r"|i\s+wonder|sort\s+of|kind\s+of|pretty\s+sure)\b|可能|也许|或许|大概|说不定|不确定|好像|似乎",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause of a sentence: where it is, where its subject ends (the verb phrase begins),
+    whether that subject is the speaker, and who else it names ("me and my sister")."""
+
+    start: int
+    end: int
+    body: int  # where the words after the subject begin
+    speaker: bool  # the speaker's own ("I", "we", or no subject at the sentence's head)
+    with_: tuple[str, ...] = ()
+    joined: bool = False  # "我和…": the words after the subject begin with who is with them
+
+
+def tells_nothing(sentence: str) -> bool:
+    """A question, a supposition, a joke or someone else's words: read nothing."""
+    return is_question(sentence) or _NOT_SO.search(sentence) is not None
+
+
+def first_hedge(sentence: str) -> int:
+    """Where the sentence's first hedge stands (its length when it has none): a clause that ends
+    after it is doubted."""
+    m = HEDGE.search(sentence)
+    return m.start() if m is not None else len(sentence)
+
+
+def clauses(sentence: str, zh: bool, times: list[Time]) -> list[Clause]:
+    """The sentence's clauses in order, each with its subject read (`times`: the sentence's)."""
+    breaks = _ZH_BREAK if zh else _EN_BREAK
+    cuts = [0] + [m.end() for m in breaks.finditer(sentence)] + [len(sentence) + 1]
+    out: list[Clause] = []
+    for a, b in zip(cuts, cuts[1:], strict=False):
+        end = min(b, len(sentence))
+        while a < end and sentence[a] in " \t\"“”'‘’*_":
+            a += 1
+        if a >= end:
+            continue
+        # No subject of its own: the speaker's at the sentence's head, or when the clause before
+        # named the speaker ("I was busy too - went to a community meetup last Friday").
+        out.append(_subject(sentence, a, end, times, first=not out or out[-1].body > out[-1].start, zh=zh))
+    return out
+
+
+def _subject(sentence: str, a: int, end: int, times: list[Time], *, first: bool, zh: bool) -> Clause:
+    m = (ZH_SUBJECT if zh else EN_SUBJECT).match(sentence, a, end)
+    if m is None and zh:  # "上周我去了杭州": a time before the subject
+        m = _zh_late_subject().match(sentence, a, end)
+    if m is None and not zh:  # "Yesterday I went to Paris", "last Sunday we ran"
+        lead = next((t for t in times if t.start == a), None)
+        if lead is not None:
+            after = lead.end
+            while after < end and sentence[after] in " ,":
+                after += 1
+            m = EN_SUBJECT.match(sentence, after, end)
+    if m is not None:
+        with_ = tuple(w.strip() for w in (m.groupdict().get(k) for k in ("with1", "with2")) if w)
+        return Clause(a, end, m.end(), True, with_, joined=bool(m.groupdict().get("joined")))
+    return Clause(a, end, a, first)  # no subject: the speaker's only at the sentence's head
+
+
+@cache
+def _zh_late_subject() -> re.Pattern[str]:
+    return re.compile(f"[{_ZH_TIME_CHARS}]{{1,6}}?" + ZH_SUBJECT.pattern)

@@ -1,0 +1,363 @@
+"""Events and plans in what people say: a small grammar over clauses, configured by the pack.
+
+clause → subject → verb phrase → what → time words → where / with whom:
+
+    "I did a 10k fun run for the animal shelter last Sunday"   an event: 10k fun run for the animal shelter
+    "We're thinking about a canoe trip next month"             a plan: canoe trip, due next month
+    "I'm moving to Utrecht in March"                           a plan that sets home_city = Utrecht
+    "we were going to move, but not anymore"                   the plan to move is cancelled
+
+The words (past-tense verbs, plan words, words that cancel, the slots a plan sets) come from the
+pack's `grammar:` (model/grammar.py); the pack's `events`/`plans` attributes name what is found.
+Only the speaker's own clauses are read, and a sentence that asks, supposes, reports, hedges or
+jokes is passed over (extract/clauses.py). Times are resolved later, against the day the
+message was said (extract/life_statements.py). Chinese: extract/happenings_zh.py.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from mdmem.extract.candidates import Found, words
+from mdmem.extract.clauses import Clause, clauses, first_hedge, tells_nothing
+from mdmem.extract.happenings_zh import find_zh
+from mdmem.extract.timex import PAST, Time, find_times
+from mdmem.lang.detect import has_cjk
+from mdmem.lang.tokens import stem
+from mdmem.model.grammar import Grammar
+from mdmem.model.life import EVENT, FAMILY_SLOT, PLAN, Happening, specific, starts_with_verb
+from mdmem.model.vocab import alternation
+
+_ADV = r"(?:(?:just|finally|also|actually|recently|even|really|totally|already|both|all|once|then|eventually|officially|literally|somehow|still|seriously|definitely|probably|now|currently|soon)\s+){0,3}"
+_BE = r"(?:\s*['’]m|\s*['’]re|\s*['’]s|\s+am|\s+are|\s+is|\s+was|\s+were)?"
+# What a verb phrase ends at: a mark, a joining word, "with" (who was there), a time.
+_STOP = re.compile(
+    r"\s*[,;:.!?()]|\s+-\s|\s+(?:and|but|so|because|cause|cuz|since|when|while|which|who|that|where|if|though"
+    r"|although|until|before|after|or|then|with|lol|haha|lmao|omg|too|again|yet|anyway|together|as\s+well|as\s+a"
+    r"|in\s+hopes?\s+of|in\s+order\s+to|this\s+time|just\s+for\s+fun|afterwards?|to\s+see\s+if)\b",
+    re.I,
+)
+_PRONOUN = words("it that this these those them there here one some something anything nothing everything him her me you us")
+# Objects too slight to make an event of a life.
+_SLIGHT = words("""home bed work sleep lunch dinner breakfast brunch a_nap nap a_shower shower a_look a_break a_chance a_minute
+    a_second time fun a_lot well great good the_store shopping a_walk coffee a_coffee some_rest rest a_bit
+    the_bathroom the_toilet back a_while outside out inside online crazy busy sick tired gym the_gym
+    a_blast blast a_great_time a_good_time an_amazing_time a_lot_of_fun an_experience an_idea a_feeling
+    the_idea a_dream a_thought lots_of_fun a_great_day a_good_day a_bad_day a_rough_day a_long_day
+    go_to_bed go_to_sleep go_home go_to_work go_to_the_gym go_shopping go_out sleep_in""")
+_LIGHT_VERBS = ("did", "went on", "took part in", "participated in", "competed in", "ran in")
+# "got to volunteer", "had the chance to attend …": the doing is what happened.
+_CHANCE = re.compile(r"(?:to|the\s+(?:chance|opportunity)\s+to|a\s+chance\s+to)\s+", re.I)
+_BASE_VERBS = words("""take go get make see try visit run meet watch play buy finish start join win do have
+    bring host throw give""")
+_PLACES = words("here there")
+_HOW = words("alright well great good fine okay ok amazing awesome badly better worse so really pretty")
+_NEGATION = words("not never no nothing")
+# A picture of it is not the happening; a state of mind is not an event.
+_NOT_EVENT = re.compile(r"\b(?:pics?|photos?|pictures?|snaps?|selfies?|screenshots?|shot\s+of|your\s+back|the\s+idea)\b"
+                        r"|^(?:thinking|feeling|wondering|realizing|realising|worrying|getting)\b", re.I)
+# Words a plan may begin with that make it an attitude, not a plan: "keep pushing", "be awesome".
+_VAGUE_PLAN = words("""be keep stay continue believe push chase pursue grind need see hear feel love hope wait
+    enjoy rock nail crush slay figure focus spread stick hang chill relax rest kill smash own try find""")
+_DREAMS = words("dream dreams goal goals best passion")
+_ARRANGING = ("planning", "organizing", "organising", "booking", "arranging")
+_ANAPHORA = words("it its them that this those these there here one ones something stuff")
+_FUNCTION = words("of for the a an to at in on with my our and or from by about as into so few some")
+_WITH = re.compile(
+    r"\bwith\s+(?P<w>(?:my|our)\s+[\w'’-]+(?:\s+[A-Z][\w'’-]+)?|[A-Z][\w'’-]+(?:(?:,\s*|\s+and\s+)[A-Z][\w'’-]+){0,4}"
+    r"|(?:some\s+|a\s+few\s+|a\s+couple\s+of\s+)?(?:friends|family|colleagues|coworkers|co-workers|the\s+kids"
+    r"|the\s+family|the\s+team|the\s+girls|the\s+boys))"
+)
+_WHERE = re.compile(r"\b(?:in|at|to|from)\s+(?P<p>(?:the\s+)?(?-i:[A-Z][\w'’.-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w'’.-]*){0,3}))")
+# Gerund → the verb ("moving" → "move"), for the name of a plan.
+_E_VERBS = words("""move take make have come drive ride hike bake dance leave write live give use close change retire
+    relocate graduate celebrate race skate dive serve shave share smile care hope prepare organise organize
+    explore exercise practise practice volunteer become behave continue date""")
+
+
+def gerund_base(word: str) -> str:
+    """'moving' → 'move', 'flying' → 'fly', 'running' → 'run', 'visiting' → 'visit'."""
+    w = word.lower()
+    if not w.endswith("ing") or len(w) < 5:
+        return word
+    stem = w[:-3]
+    if stem.endswith("y") or stem + "e" in _E_VERBS:
+        return stem + ("e" if stem + "e" in _E_VERBS else "")
+    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "lsz":
+        return stem[:-1]
+    return stem
+
+
+@dataclass(frozen=True)
+class _Words:
+    """One grammar's compiled English expressions."""
+
+    event: re.Pattern[str]
+    plan: re.Pattern[str]
+    timed: re.Pattern[str]
+    progressive: re.Pattern[str]
+    cancel: re.Pattern[str] | None
+    sets: tuple[tuple[str, str, re.Pattern[str]], ...]  # (attribute, its plan's words, expression)
+    nouns: frozenset[str]  # what "had" takes to be an event: "had a party", not "had a nice chat"
+    cancelled: re.Pattern[str]
+    anchor: frozenset[str]  # the first words the grammar starts from: no such word, nothing to read
+
+
+_COMPILED: dict[int, tuple[Grammar, _Words]] = {}
+
+
+def _words(g: Grammar) -> _Words:
+    held = _COMPILED.get(id(g))
+    if held is not None and held[0] is g:
+        return held[1]
+    verbs = alternation(w.lower() for w in g.words("event_verbs", "en")) if g.words("event_verbs", "en") else "(?!)"
+    plans = alternation(g.words("plan_words", "en")) if g.words("plan_words", "en") else "(?!)"
+    timed = alternation(g.words("timed_plan_words", "en")) if g.words("timed_plan_words", "en") else "(?!)"
+    sets = tuple(
+        (attr, words["en"][0], re.compile(
+            rf"\b(?:{alternation(words['en'])[3:-1]})\s+(?P<v>(?-i:[A-Z][\w&'’.-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w&'’.-]*){{0,3}}))",
+            re.I))
+        for attr, words in g.sets.items() if words.get("en")
+    )  # fmt: skip
+    cancel = g.words("cancel_words", "en")
+    out = _Words(
+        event=re.compile(rf"\s*(?:(?:['’]ve|\s+have)\s+(?:just|finally|already|now|officially|recently)\s+)?{_ADV}(?P<verb>{verbs})(?![\w'’])", re.I),
+        plan=re.compile(rf"(?P<be>{_BE})\s*{_ADV}(?P<word>{plans})(?![\w'’])", re.I),
+        timed=re.compile(rf"\s*{_ADV}(?P<word>{timed})(?![\w'’])", re.I),
+        progressive=re.compile(rf"(?:\s*['’]m|\s*['’]re|\s+am|\s+are)\s*{_ADV}(?P<ving>[a-z]+ing)(?![\w'’])", re.I),
+        cancel=re.compile(rf"(?<![\w'’]){alternation(cancel)}(?![\w'’])", re.I) if cancel else None,
+        sets=sets,
+        nouns=frozenset(stem(n.lower()) for n in g.words("event_nouns", "en")),
+        anchor=frozenset(
+            p.split()[0].lower().strip("'’")
+            for p in (*g.words("event_verbs", "en"), *g.words("plan_words", "en"), *g.words("timed_plan_words", "en"),
+                      *cancel, *(x for ws in g.sets.values() for x in ws.get("en", ())), "am", "are", "was", "m", "re")
+        ),  # fmt: skip
+        cancelled=re.compile(
+            r"\b(?:cancel(?:l?ed)?|called\s+off|scrapped)\s+(?:the|our|my)\s+(?P<a>[a-z][\w\s'’-]{1,40}?)(?=\s*(?:$|[,.;!?]|\b(?:because|since|as)\b))"
+            r"|\b(?:the|our|my)\s+(?P<b>[a-z][\w\s'’-]{1,40}?)\s+(?:is|was|got|has\s+been)\s+(?:off|cancel(?:l?ed)|called\s+off|scrapped)\b",
+            re.I,
+        ),
+    )  # fmt: skip
+    if len(_COMPILED) > 8:
+        _COMPILED.clear()
+    _COMPILED[id(g)] = (g, out)
+    return out
+
+
+def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[int, int]] | None = None) -> list[Found]:
+    """The events and plans of the speaker's own clauses in one sentence; `taken` are the spans a
+    slot's pattern already read ("I moved to Porto last week": the city's change, no event too)."""
+    if grammar is None:
+        return []
+    if has_cjk(sentence):
+        return [] if tells_nothing(sentence) else find_zh(sentence, grammar)
+    w = _words(grammar)
+    if w.anchor.isdisjoint(_WORD.findall(sentence.lower())) or tells_nothing(sentence):
+        return []
+    cancel = w.cancel.search(sentence) is not None if w.cancel else False
+    out: list[Found] = []
+    times = find_times(sentence, "2000-01-01", future=False)  # once a sentence: where its times are
+    parts = clauses(sentence, zh=False, times=times)
+    quoted, hedge = _quoted(sentence), first_hedge(sentence)
+    for n, clause in enumerate(parts):
+        if not clause.speaker or hedge < clause.end or any(a <= clause.start < b for a, b in quoted):
+            continue  # "I'm gonna make him an offer he can't refuse": a quote is someone's words
+        lead = _lead_time(parts[n - 1], times) if n else ""
+        slot = any(a < clause.end and clause.start < b for a, b in taken or ())
+        found = _clause(sentence, clause, w, cancel, lead, times, events=not slot)
+        if found is not None:
+            out.append(found)
+    if not out and cancel and (m := w.cancelled.search(sentence)):  # "we cancelled the canoe trip"
+        what = (m["a"] or m["b"]).strip()
+        out.append(_found(PLAN, m.start(), m.start(), m.end(), Happening(what, cancel=True), statement="invalidate"))
+    elif not out and not cancel and (m := _WENT.search(sentence)) and specific(m["what"]):
+        # "The gaming party was a great success!": a plan of that name, if one is held, happened
+        out.append(_found(PLAN, m.start(), m.start("what"), m.end("what"), Happening(m["what"].strip()), statement="keep"))
+    if not any(f.form == PLAN for f in out):
+        out += _set_by_time(sentence, w, parts, times, hedge)
+    return out
+
+
+# "the canoe trip was amazing", "our party went great": told as done, of a plan held by that name.
+_WENT = re.compile(
+    r"(?:^|[,;:!.]\s+)(?:the|our|my)\s+(?P<what>[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3}?)\s+"
+    r"(?:was|went|turned\s+out)\s+(?!(?:postponed|delayed|moved|pushed|rescheduled|off|not|never|cancel\w*|called)\b)",
+    re.I,
+)
+_WORD = re.compile(r"[a-z]+")
+_QUOTE = re.compile(r"[\"“]([^\"“”]{3,300})[\"”]")
+
+
+def _quoted(sentence: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in _QUOTE.finditer(sentence)]
+
+
+def _lead_time(prev: Clause, times: list[Time]) -> str:
+    """"Last Sunday, I did …": a clause that is only a time gives the next one its time."""
+    inside = [t for t in times if prev.start <= t.start < prev.end]
+    return inside[0].words if len(inside) == 1 and inside[0].start == prev.start and prev.end - inside[0].end <= 2 else ""
+
+
+def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str, times: list[Time], *,
+            events: bool = True) -> Found | None:  # fmt: skip
+    body, end = c.body, c.end
+    if m := w.plan.match(sentence, body, end):
+        past = (m["be"] or "").strip().lower() in ("was", "were")
+        return _plan(sentence, c, w, m.end(), m, past or cancel, lead, times, needs_future=False)
+    if m := w.timed.match(sentence, body, end):
+        return None if cancel else _plan(sentence, c, w, m.end(), m, False, lead, times, needs_future=True)
+    if m := w.progressive.match(sentence, body, end):
+        if cancel:
+            return None
+        arranging = m["ving"].lower() in _ARRANGING  # "I'm planning a trip to the East Coast": a plan, day or not
+        return _plan(sentence, c, w, m.start("ving"), m, False, lead, times, needs_future=not arranging, ving=m["ving"])
+    if events and (m := w.event.match(sentence, body, end)):
+        if cancel:
+            return None  # "we did the trip, but not anymore": unclear, so nothing
+        return _event(sentence, c, m, lead, times, w.nouns)
+    return None
+
+
+def _phrase(sentence: str, start: int, end: int, times: list[Time], *, past_with: bool = False) -> tuple[str, int]:
+    """The verb phrase's words from `start`: up to a mark, a joining word, `with` or a time."""
+    stop = _STOP.search(sentence, start, end)
+    while stop is not None and past_with and stop.group().strip().lower() == "with":
+        stop = _STOP.search(sentence, stop.end(), end)
+    cut = stop.start() if stop else end
+    inside = [t.start for t in times if start <= t.start < cut]
+    if inside:
+        cut = inside[0]
+    text = sentence[start:cut].strip()
+    words = text.split()
+    if len(words) > 10:
+        words = words[:10]
+    return " ".join(words), start + (len(sentence[start:cut]) - len(sentence[start:cut].lstrip()))
+
+
+def _time_words(c: Clause, lead: str, times: list[Time]) -> str:
+    inside = [t for t in times if c.start <= t.start < c.end]
+    return inside[0].words if inside else lead
+
+
+def _extras(sentence: str, c: Clause, what: str) -> tuple[str, tuple[str, ...]]:
+    """(where, with whom) said in the clause."""
+    where = m["p"] if (m := _WHERE.search(what)) else ""
+    rest = sentence[c.body : c.end]
+    people = list(c.with_)
+    if wm := _WITH.search(rest):
+        people += [p.strip() for p in re.split(r",\s*|\s+and\s+", wm["w"]) if p.strip()]
+    return where.removeprefix("the ").strip(), tuple(dict.fromkeys(people))
+
+
+def _event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time], nouns: frozenset[str]) -> Found | None:
+    verb = " ".join(m["verb"].lower().split())
+    obj, at = _phrase(sentence, m.end(), c.end, times)
+    if verb in ("got", "had") and (chance := _CHANCE.match(obj)):
+        if verb == "had" and obj.lower().startswith("to "):
+            return None  # "had to dig deep": what was needed, not what happened
+        verb, obj, at = "", obj[chance.end():], at + chance.end()  # "got to volunteer at a career fair"
+    if len(obj.split()) <= 1 and sentence[at + len(obj):].lstrip().lower().startswith("with "):
+        obj, at = _phrase(sentence, at, c.end, times, past_with=True)  # "met with some artists", "speak with …"
+    first = obj.split(" ", 1)[0].lower()
+    if verb == "did" and first in _BASE_VERBS:
+        verb = ""  # "I did take Seraphim to the park": the emphatic do
+    elif first in _NEGATION or (verb == "did" and first in _HOW):
+        return None  # "I did not", "we did alright"
+    elif verb == "had" and not any(stem(t) in nouns for t in obj.lower().split()):
+        return None  # "had a nice chat", "had an awesome summer": no happening the pack names
+    elif verb == "tried" and obj.lower().startswith("to "):
+        return None  # "I tried to stay calm": no happening named
+    if verb in ("graduated", "retired", "moved", "quit") and not obj:
+        pass  # "I graduated last week": the verb is the event
+    elif _NOT_EVENT.search(obj) or not _meaningful(obj) or not specific(obj) or any(t in _ANAPHORA - _PLACES for t in obj.lower().split()):
+        return None  # "got a shot of a glacier", "visited a place", "took it for a ride"
+    what = obj if verb in _LIGHT_VERBS or not verb else f"{sentence[m.start('verb'):m.end('verb')].lower()} {obj}".strip()
+    what = _tidy(what)
+    where, people = _extras(sentence, c, what)
+    h = Happening(what, _time_words(c, lead, times), where, people)
+    return _found(EVENT, c.start, at if verb in _LIGHT_VERBS else m.start("verb"), at + len(obj), h)
+
+
+def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], cancel: bool, lead: str,
+          times: list[Time], *, needs_future: bool, ving: str = "") -> Found | None:  # fmt: skip
+    obj, at = _phrase(sentence, start, c.end, times)
+    if len(obj.split()) <= (1 if not ving else 2) and sentence[at + len(obj):].lstrip().lower().startswith("with "):
+        obj, at = _phrase(sentence, start, c.end, times, past_with=True)  # "working with some fashion bloggers"
+    words = obj.split()
+    if ving:
+        if ving.lower() in _ARRANGING:
+            words = words[1:]  # "planning a trip to Rome": the trip is the plan
+        else:
+            words = [gerund_base(words[0]), *words[1:]] if words else words
+    elif words and words[0].lower() == "to" and (m["word"] or "").lower().startswith("going"):
+        words = ["go", *words]  # "going to the gym tomorrow"
+    elif (m["word"] or "").lower() == "off to":
+        words = ["go", "to", *words]  # "we're off to Canada next month"
+    elif words and words[0].lower().endswith("ing") and words[0].lower() not in ("something", "nothing", "anything", "everything"):
+        words = [gerund_base(words[0]), *words[1:]]  # "thinking about going camping"
+    what = _tidy(" ".join(words))
+    toks = what.lower().split()
+    if not _meaningful(what) or not toks:
+        return None
+    named = any(w[:1].isupper() for w in what.split()[1:])  # "stay in Galway", not "stay positive"
+    vague = (toks[0] in _VAGUE_PLAN and not named) or any(t in _ANAPHORA or t in _DREAMS for t in toks)
+    if not cancel and (vague or not specific(" ".join(toks[1:]) if starts_with_verb(what) else what)):
+        return None  # "keep pushing", "make it happen", "chase my dreams", "team up": no plan to follow
+    if c.body == c.start:
+        return None  # "Going to those places is on my list": a plan needs its speaker said
+    where, people = _extras(sentence, c, what)
+    sets: tuple[tuple[str, str], ...] = ()
+    for attr, base, rx in w.sets:
+        if (s := rx.search(sentence, c.body, c.end)) is not None:
+            sets, what = ((attr, s["v"].strip()),), f"{base} {s['v'].strip()}"
+            break
+    said_when = _time_words(c, lead, times)
+    if len(toks) == 1 and not said_when and not cancel:
+        return None  # "I'm gonna chat": one word and no day is no plan to hold anyone to
+    h = Happening(what, said_when, where, people, sets, cancel=cancel, needs_future=needs_future)
+    return _found(PLAN, c.start, at, at + len(obj), h, statement="invalidate" if cancel else "assert")
+
+
+def _set_by_time(sentence: str, w: _Words, parts: list[Clause], times: list[Time], hedge: int) -> list[Found]:
+    """"I accepted an offer from Nordlicht Labs, starting in May": a slot a plan sets, said with a
+    day to come, is that plan (and not the slot's value today)."""
+    for attr, base, rx in w.sets:
+        for c in parts:
+            if not c.speaker or hedge < c.end or (s := rx.search(sentence, c.body, c.end)) is None:
+                continue
+            after = [t for t in times if t.start >= s.start() and t.tense != PAST]
+            if not after:
+                continue
+            value = s["v"].strip()
+            h = Happening(f"{base} {value}", after[0].words, sets=((attr, value),), needs_future=True)
+            return [_found(PLAN, c.start, s.start(), s.end(), h)]
+    return []
+
+
+def _meaningful(what: str) -> bool:
+    words = what.lower().split()
+    if not words or all(x in _PRONOUN for x in words):
+        return False
+    if words[0] in _PRONOUN and len(words) == 1:
+        return False
+    joined = "_".join(words)
+    core = "_".join(x for x in words if x not in ("to", "a", "an", "the", "my", "our", "some"))
+    return joined not in _SLIGHT and core not in _SLIGHT and core != ""
+
+
+def _tidy(what: str) -> str:
+    """The phrase without a leading article, or a trailing filler or function word."""
+    words = what.split()[:10]
+    while words and (words[-1].lower().strip(".,!?") in ("too", "again", "already", "finally", "recently", "lately", "today", "yesterday", "now", "lol", "haha") or words[-1].lower() in _FUNCTION):
+        words.pop()
+    while words and words[0].lower() in ("a", "an", "the", "to", "on"):
+        words.pop(0)
+    return " ".join(words).strip(" .,!?")
+
+
+def _found(kind: str, start: int, value_start: int, end: int, h: Happening, *, statement: str = "assert") -> Found:
+    """The candidate: the family slot (`events`, `plans`), what, and the happening read."""
+    return Found(FAMILY_SLOT[kind], h.what, statement, start, value_start, max(end, value_start),
+                 form=kind, happening=h)  # fmt: skip

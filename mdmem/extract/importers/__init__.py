@@ -1,0 +1,1 @@
+"""Transcript readers, one module per format, behind one registry (`registry.py`)."""

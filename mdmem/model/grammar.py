@@ -1,0 +1,103 @@
+"""A pack's `grammar:`: the words the event and plan grammar reads (extract/happenings.py).
+
+Patterns describe a value's shape; events and plans need clauses, subjects and time words, so
+the grammar lives in code and the pack gives it its words, per language, and names the slots a
+plan fills when it comes true (docs/rules.md#grammar):
+
+    grammar:
+      event_verbs: {en: [did, ran, went, adopted, had], zh: [去, 参加, 跑]}
+      event_nouns: {en: [party, surgery, audition, interview]}   # "had" is an event only with one
+      plan_words: {en: [going to, planning to, thinking about], zh: [打算, 准备, 计划]}
+      timed_plan_words: {en: [will, want to], zh: [要, 想]}   # a plan only with a day to come
+      cancel_words: {en: [not anymore, called off], zh: [不去了, 取消了]}
+      sets:                                               # a plan that changes a slot
+        home_city: {en: [move to, moving to], zh: [搬到, 搬去]}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+LANGS = ("en", "zh")
+LISTS = ("event_verbs", "event_nouns", "plan_words", "timed_plan_words", "cancel_words")
+KEYS = frozenset((*LISTS, "sets"))
+
+Words = dict[str, tuple[str, ...]]  # language → words
+
+
+@dataclass(frozen=True)
+class Grammar:
+    event_verbs: Words = field(default_factory=dict)
+    event_nouns: Words = field(default_factory=dict)  # what "had" takes to be an event ("had a party")
+    plan_words: Words = field(default_factory=dict)
+    timed_plan_words: Words = field(default_factory=dict)
+    cancel_words: Words = field(default_factory=dict)
+    sets: dict[str, Words] = field(default_factory=dict)  # attribute → language → words
+
+    def words(self, name: str, lang: str) -> tuple[str, ...]:
+        return getattr(self, name).get(lang, ())  # type: ignore[no-any-return]
+
+    def to_plain(self) -> dict[str, Any]:
+        out: dict[str, Any] = {n: {k: list(v) for k, v in getattr(self, n).items()} for n in LISTS}
+        out["sets"] = {a: {k: list(v) for k, v in w.items()} for a, w in self.sets.items()}
+        return out
+
+
+# error(container, key, message) -> an exception naming the line (rules_yaml's _Validator.error)
+Error = Callable[[Any, Any, str], Exception]
+
+
+def read_grammar(data: Any, parent: Any, error: Error, attributes: Any) -> Grammar | None:
+    """The `grammar:` mapping checked: every list a list of words per language, every slot a
+    declared attribute. None when the pack has none (no events or plans are read)."""
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise error(parent, "grammar", "'grammar' must be a mapping of word lists (see docs/rules.md#grammar)")
+    for key in data:
+        if key not in KEYS:
+            raise error(data, key, f"unknown key {key!r} in grammar; allowed: {', '.join(sorted(KEYS))}")
+    lists = {name: _words(data.get(name), data, name, error) for name in LISTS}
+    sets: dict[str, Words] = {}
+    raw = data.get("sets") or {}
+    if not isinstance(raw, dict):
+        raise error(data, "sets", "'sets' must map attributes to their words, like home_city: {en: [move to]}")
+    for attr, words in raw.items():
+        if attr not in attributes:
+            raise error(raw, attr, f"grammar 'sets' names undeclared attribute {attr!r}; declare it under 'attributes'")
+        sets[str(attr)] = _words(words, raw, str(attr), error)
+    return Grammar(**lists, sets=sets)
+
+
+def _words(value: Any, parent: Any, key: str, error: Error) -> Words:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise error(parent, key, f"'{key}' must map languages to word lists, like {{en: [did, went], zh: [去]}}")
+    out: Words = {}
+    for lang, words in value.items():
+        if lang not in LANGS:
+            raise error(value, lang, f"'{key}' has language {lang!r}; use {' or '.join(LANGS)}")
+        if not isinstance(words, list) or not all(isinstance(w, str) and w.strip() for w in words):
+            raise error(value, lang, f"'{key}' {lang}: must be a list of words")
+        out[str(lang)] = tuple(" ".join(w.split()) for w in words)
+    return out
+
+
+def from_plain(data: Any) -> Grammar | None:
+    """The grammar back from `to_plain` (the rules cache); ValueError for anything else."""
+    if data is None:
+        return None
+
+    def words(x: Any) -> Words:
+        if not isinstance(x, dict) or not all(
+            k in LANGS and isinstance(v, list) and all(isinstance(w, str) for w in v) for k, v in x.items()
+        ):
+            raise ValueError("not a grammar")
+        return {k: tuple(v) for k, v in x.items()}
+
+    if not isinstance(data, dict) or set(data) != KEYS or not isinstance(data["sets"], dict):
+        raise ValueError("not a grammar")
+    return Grammar(**{n: words(data[n]) for n in LISTS}, sets={str(a): words(w) for a, w in data["sets"].items()})

@@ -1,0 +1,169 @@
+"""Events and plans read from chat, English and Chinese: what, when, where, with whom; and the
+sentences that must give nothing (a question, a supposition, reported speech, a joke, someone
+else's doing, a plan said with its own cancellation)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from mdmem.engine.decide import Statement
+from mdmem.extract.rule_finder import extract
+from mdmem.extract.transcript import parse_transcript
+from mdmem.model.rules_yaml import load_rules
+
+ROOT = Path(__file__).resolve().parents[2]
+PERSONAL = load_rules(ROOT / "rules" / "personal.yaml")
+DAY = "2023-05-14"  # a Sunday
+
+
+def said(text: str, day: str = DAY) -> list[Statement]:
+    msgs = parse_transcript(text, default_time=day)
+    return [s for s in extract(msgs, PERSONAL, {}, source="t.md", default_date=day).statements if s.form in ("event", "plan")]
+
+
+def one(text: str, day: str = DAY) -> Statement:
+    [st] = said(f"User: {text}", day)
+    return st
+
+
+@pytest.mark.parametrize(
+    ("text", "what", "when", "when_said"),
+    [
+        ("I did a 10k fun run for the animal shelter last Sunday.", "10k fun run for the animal shelter", "2023-05-07", "last Sunday"),
+        ("We finally did the canoe trip two weekends ago!", "canoe trip", "2023-04-29/2023-04-30", "two weekends ago"),
+        ("I presented our project at a meetup last week.", "presented our project at a meetup", "2023-05-01/2023-05-07", "last week"),
+        ("Yesterday I went to Bruges with my sister.", "went to Bruges", "2023-05-13", "Yesterday"),
+        ("We adopted a second kitten called Biscuit.", "adopted a second kitten called Biscuit", DAY, ""),
+        ("上周我去了杭州出差。", "去杭州出差", "2023-05-01/2023-05-07", "上周"),  # weeks run Monday to Sunday
+        ("前天我跑了一个半程马拉松。", "跑一个半程马拉松", "2023-05-12", "前天"),
+        ("去年夏天我们去了青岛。", "去青岛", "2022-06/2022-08", "去年夏天"),
+    ],
+)
+def test_an_event_is_what_happened_and_when_resolved_against_the_day_said(text, what, when, when_said):
+    st = one(text)
+    assert (st.form, st.value, st.when, st.when_said, st.tentative) == ("event", what, when, when_said, False)
+    assert st.attribute.startswith(f"event-{when.split('/')[0]}-")
+
+
+def test_a_clause_with_no_subject_after_the_speakers_own_is_theirs_too():
+    assert one("I was busy too - went to a community meetup last Friday.").value == "went to a community meetup"
+    assert one("Last Friday, I did yoga and meditation to relax.").value == "yoga"
+    assert one("I did take Seraphim to the park last Sunday.").value == "take Seraphim to the park"
+    assert one("Also, last weekend, I had the opportunity to attend a rock concert in Boston.").value == (
+        "attend a rock concert in Boston")
+    assert said("User: I had to dig deep last week.") == []
+    assert one("I had an audition yesterday for a writing gig.").value == "had an audition"  # a noun the pack names
+    assert said("User: We had a nice chat yesterday.") == [] and said("User: We did alright last week.") == []
+
+
+def test_where_and_with_whom_when_said():
+    st = one("Yesterday I went to Bruges with my sister.")
+    assert (st.where, st.with_) == ("Bruges", ("my sister",))
+    st = one("Me and my husband went to a concert in Leeds last night.")
+    assert (st.value, st.where, st.with_) == ("went to a concert in Leeds", "Leeds", ("my husband",))
+    st = one("我和老公前天去爬了山。")
+    assert (st.value, st.with_) == ("爬山", ("老公",))
+    assert one("上周我去了杭州出差。").where == "杭州"
+
+
+@pytest.mark.parametrize(
+    ("text", "day", "what", "due", "sets"),
+    [
+        ("We're thinking about a canoe trip next month.", "2023-05-10", "canoe trip", "2023-06", ()),
+        ("I'm moving to Utrecht in March.", "2024-01-10", "move to Utrecht", "2024-03", (("home_city", "Utrecht"),)),
+        ("I'm moving to Utrecht in March.", "2024-04-10", "move to Utrecht", "2025-03", (("home_city", "Utrecht"),)),
+        ("I accepted an offer from Nordlicht Labs, starting in May.", "2024-01-10", "start at Nordlicht Labs", "2024-05",
+         (("employer", "Nordlicht Labs"),)),
+        ("打算明年考研。", "2023-05-10", "考研", "2024", ()),
+        ("我还打算十二月去日本。", "2023-10-10", "去日本", "2023-12", ()),
+        ("下个月要去东京。", "2023-05-10", "去东京", "2023-06", ()),
+        ("I'll visit my parents in Oslo next weekend.", "2023-05-10", "visit my parents in Oslo", "2023-05-13/2023-05-14", ()),
+    ],
+)  # fmt: skip
+def test_a_plan_is_tentative_with_its_due_the_next_month_or_day_named(text, day, what, due, sets):
+    st = one(text, day)
+    assert (st.form, st.value, st.due, st.sets, st.tentative, st.at) == ("plan", what, due, sets, True, day)
+
+
+def test_a_plan_said_with_its_end_cancels_and_never_plans():
+    for text in ("We were going to move, but not anymore.", "本来打算搬家，后来不搬了。"):
+        st = one(text)
+        assert (st.kind, st.form) == ("invalidate", "plan")
+    st = one("We cancelled the canoe trip because of the weather.")
+    assert (st.kind, st.value) == ("invalidate", "canoe trip")
+
+
+def test_the_slot_a_plan_sets_is_not_todays_value():
+    keys = [s.key for s in parse("User: I accepted an offer from Nordlicht Labs, starting in May.")]
+    assert "user/employer" not in keys and "user/plan-start_at_nordlicht_labs" in keys
+
+
+def parse(text: str) -> list[Statement]:
+    msgs = parse_transcript(text, default_time="2024-01-10")
+    return extract(msgs, PERSONAL, {}, source="t.md", default_date="2024-01-10").statements
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "if I won the lottery I'd move to Bali",
+        "are you moving to Berlin?",
+        "Are you going to the concert next week?",
+        "my boss says I should learn Rust",
+        "She said we're going to move next year.",
+        "lol jk I'm moving to Mars next week",
+        "My sister ran a marathon last week.",
+        "My sister ran a marathon, then went to Paris last week.",
+        "I never went to Paris.",
+        "no, I did not",
+        "We went not to Paris but stayed home.",
+        "I didn't go to the party last week.",
+        "I might go to Rome next month.",
+        "Maybe we'll go camping next weekend.",
+        "Did I tell you I ran a marathon last week?",
+        "We went there yesterday.",
+        "I had lunch with Mia yesterday.",
+        "I want to learn Rust.",  # a wish with no day to come
+        "I'm going to the gym tomorrow.",  # too slight to ask about later
+        "I'm reading a good book this month.",  # going on now, not to come
+        "我妈说我应该考公务员。",
+        "要是中了彩票我就搬去大理。",
+        "你下个月要去东京吗？",
+        "他上周去了杭州出差。",
+        "我没去杭州。",
+        "我想学吉他。",
+        "开玩笑的，我下周要搬去火星。",
+    ],
+)
+def test_nothing_is_read_where_nothing_is_the_speakers_own(text):
+    assert said(f"User: {text}") == []
+
+
+def test_a_past_tense_move_is_the_city_not_a_plan_and_a_plan_for_a_day_gone_is_nothing():
+    keys = [s.key for s in parse("User: I moved to Porto last week.")]
+    assert keys == ["user/home_city"]  # the slot's change tells it; no event beside it, no plan
+    assert said("User: I'm moving to Porto last week.") == []
+
+
+def test_reading_stays_linear_in_the_length_of_a_message():
+    base = "I did a 10k fun run last Sunday with Mia and we are going to visit Rome next month, "
+    timings = []
+    for n in (50, 400):
+        start = time.perf_counter()
+        said("User: " + base * n)
+        timings.append((time.perf_counter() - start) / n)
+    assert timings[1] < timings[0] * 4  # per sentence, the cost does not grow with the message
+
+
+def test_a_name_that_is_also_a_word_is_never_made_an_event_of_its_own():
+    # "my cat Ginger" is the names grammar's; the event grammar reads the doing, word as said
+    assert [s.value for s in said("User: I bought some ginger yesterday.")] == ["bought some ginger"]
+    assert said("User: My cat Ginger is asleep.") == []
+
+
+def test_a_hundred_names_in_one_message_make_no_event_or_plan():
+    names = ", ".join(f"Name{i}" for i in range(100))
+    assert said(f"User: My friends are {names}.") == []
