@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mdmem import boundary
 from mdmem.engine.decide import Plan, Statement, plan_statements
@@ -21,10 +21,8 @@ from mdmem.model.rules_yaml import parse_rules
 from mdmem.model.slug import check_slug
 from mdmem.store import scrub, txn
 from mdmem.store.cachedb import paused_gc, settle_journals
-from mdmem.store.check import check, name_problems
 from mdmem.store.episodes import fact_values
 from mdmem.store.fact_paths import fact_rels
-from mdmem.store.forget_apply import Forgot, forget_facts
 from mdmem.store.guards import (
     Problem,
     refuse_broken,
@@ -38,7 +36,6 @@ from mdmem.store.lastgood import GOOD_RULES_FILE, good_rules, journal_facts
 from mdmem.store.links import linked
 from mdmem.store.lock import VaultLock
 from mdmem.store.manifest import Manifest
-from mdmem.store.names import checked_names, did_you_mean, known_names
 from mdmem.store.packs import is_own_pack, pack_path
 from mdmem.store.rules_cache import CACHE_FILE as RULES_CACHE
 from mdmem.store.rules_cache import write_cache
@@ -46,6 +43,11 @@ from mdmem.store.snapshot import SAVE_AFTER, Snapshot
 from mdmem.store.snapshot_entry import Record
 from mdmem.store.walk import fact_files
 from mdmem.temps import remove_temps
+
+# check, names and forget_apply are imported where used: they reach the extractor (hundreds of
+# regexes compiled at import), which a read (`ask`, a plain `check`) never needs.
+if TYPE_CHECKING:
+    from mdmem.store.forget_apply import Forgot
 
 DEFAULT_ENTITY = "user"
 ExtraOps = Callable[[str], Sequence[tuple[str, str | None]]]  # journal id -> (path, text or None)
@@ -225,10 +227,14 @@ class Vault:
 
     def check(self) -> list[Problem]:
         """Every problem with the rules, the fact files, the learned graph and links (`check`)."""
+        from mdmem.store.check import check
+
         return check(self)
 
     def name_warnings(self) -> list[Problem]:
         """Facts whose attribute rules.yaml does not declare and that look like a slip (`names`)."""
+        from mdmem.store.check import name_problems
+
         return name_problems(self)
 
     # --- writing ------------------------------------------------------------------------
@@ -255,6 +261,8 @@ class Vault:
         with self.lock, paused_gc():  # a batch builds plans, texts and records: all acyclic
             self.recover()
             facts, problems = self.scan(refresh=True)
+            from mdmem.store.names import checked_names  # noqa: PLC0415 - see the imports
+
             notes = [] if heard else checked_names(statements, self.rules, facts, new=new)
             now = self.now
             plan = plan_statements(facts, self.rules, statements, now=now, today=today)
@@ -334,6 +342,7 @@ class Vault:
         st = self.statement(attribute, entity, kind="forget")
         if self.get(st.attribute, st.entity) is None:
             raise RefusedError(f"there is no {st.key} to forget{self._near(st.attribute)}")
+        from mdmem.store.forget_apply import forget_facts  # noqa: PLC0415 - see the imports
         return forget_facts(self, {st.key: None}, purge=purge, dry_run=dry_run)
 
     def forget_text(self, phrase: str, *, purge: bool = False, dry_run: bool = False) -> Forgot:
@@ -348,6 +357,7 @@ class Vault:
             for f in self.scan(refresh=True)[0].values() if f.status != "deleted"
         }  # fmt: skip
         wanted = {k: v for k, v in held.items() if v}
+        from mdmem.store.forget_apply import forget_facts  # noqa: PLC0415 - see the imports
         return forget_facts(self, wanted, phrases=[phrase], purge=purge, dry_run=dry_run)
 
     def confirm(self, attribute: str, *, entity: str = DEFAULT_ENTITY, value: str | None = None,
@@ -384,4 +394,7 @@ class Vault:
 
     def _near(self, attribute: str) -> str:
         """' (did you mean employer?)' among the known names, for a fact that is not there."""
+        from mdmem.store.names import did_you_mean, known_names
+
         return did_you_mean(attribute, known_names(self.rules, self.facts))
+
