@@ -128,10 +128,31 @@ def ingest_sessions(ctx: Ctx) -> list[Row]:
         entries = (work / "v/.mdmem/journal.jsonl").read_text(encoding="utf-8").count("\n")
         return None if entries >= files and _facts(work / "v") else f"{entries} journal entries for {files} files"
 
-    figure = step(f"`mdmem ingest` of {files} session files",
-                  mdmem("ingest", str(work / "chats"), "--vault", str(work / "v")), prepare=fresh, check=all_in)  # fmt: skip
-    return [measure("ingest, session files", figure, floors.pass_(), ctx.heavy_runs, [Target("wall", 3.0)],
+    ingest = mdmem("ingest", str(work / "chats"), "--vault", str(work / "v"))
+    figure = step(f"`mdmem ingest` of {files} session files", ingest, prepare=fresh, check=all_in)
+    rows = [measure("ingest, session files", figure, floors.pass_(), ctx.heavy_runs, [Target("wall", 3.0)],
                     note=f"{files} files, {turns:,} turns (development conversations only)")]  # fmt: skip
+    # The first read after that ingest: the passages were indexed by it (item 4), or the ask
+    # builds the index from every episode file; beside the same ask with the index warm.
+    ask = mdmem("ask", "What did they say about the weekend?", "--vault", str(work / "v"))
+
+    def answered(sample: Sample) -> str | None:
+        return None if sample.out.strip() else "the ask printed nothing"
+
+    def ingested() -> None:
+        fresh()
+        spawn(ingest)
+
+    def warmed() -> None:
+        if not (work / "v" / ".mdmem").is_dir():
+            ingested()
+        spawn(ask)
+
+    first = step("first `mdmem ask` after the ingest", ask, prepare=ingested, check=answered)
+    warm = step("the same `ask` again (index warm)", ask, prepare=warmed, check=answered)
+    rows.append(measure("first ask after ingesting session files", first, warm, ctx.heavy_runs,
+                        [Target("ratio", 1.5, "≤ 1.5× the same ask warm (no index build)")]))  # fmt: skip
+    return rows
 
 
 def cron(ctx: Ctx, early: int = 10, late: int = 300) -> list[Row]:
