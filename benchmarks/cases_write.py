@@ -167,7 +167,7 @@ def cron(ctx: Ctx, early: int = 10, late: int = 300) -> list[Row]:
             spawn(mdmem("init", str(work / "v")))
             spawn(mdmem("ingest", str(work / "chats"), "--vault", str(work / "v")))
             (work / ".complete").write_text("")
-        state = {"day": days, "entries": 0}
+        state = {"day": len(list((work / "chats").glob("*.md"))), "entries": 0}  # an earlier run's nights too
 
         def add_day(work: Path = work, state: dict[str, int] = state) -> None:
             state["day"] += 1
