@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from mdmem.commands.fast import _options, _vault_at, parse_mcp
@@ -83,31 +84,35 @@ def _print(report: Report, wrap: bool = True) -> int:
 
 def run_check(opts: dict[str, str | bool | None]) -> int:
     """Check as `mdmem check` does; the exit code."""
-    from mdmem.errors import MdmemError
 
-    try:
+    def run() -> int:
         path = opts.get("vault")
         vault = _vault_at(path if isinstance(path, str) else None)
         as_json = bool(opts.get("as_json"))
         return _print(check_report(vault, vault.check(), as_json), wrap=not as_json)
-    except MdmemError as e:
-        sys.stderr.write(f"Error: {e}\n")
-        return e.exit_code
-    except KeyboardInterrupt:
-        sys.stderr.write("Interrupted.\n")
-        return 130
+
+    return _guarded(run)
 
 
 def run_sync(opts: dict[str, str | float | None]) -> int:
     """Sync as `mdmem sync` does; the exit code."""
-    from mdmem.edit.sync import sync
+
+    def run() -> int:
+        from mdmem.edit.sync import sync
+
+        path = opts.get("vault")
+        vault = _vault_at(path if isinstance(path, str) else None, float(opts["wait"] or 0))
+        return _print(sync_report(vault, sync(vault)))
+
+    return _guarded(run)
+
+
+def _guarded(run: Callable[[], int]) -> int:
+    """run(), with the CLI's error boundary: `Error: …` and the error's exit code."""
     from mdmem.errors import MdmemError
 
-    wait = float(opts["wait"] or 0)
     try:
-        path = opts.get("vault")
-        vault = _vault_at(path if isinstance(path, str) else None, wait)
-        return _print(sync_report(vault, sync(vault)))
+        return run()
     except MdmemError as e:
         sys.stderr.write(f"Error: {e}\n")
         return e.exit_code

@@ -292,17 +292,3 @@ def _same_cause(old: dict[str, Any] | None, new: dict[str, Any]) -> bool:
         return False
     fields = ("fact", "change", "new", "changed_at", "origin")
     return all(old.get(f) == new.get(f) for f in fields)
-
-
-def pending_questions(facts: Mapping[str, Fact], rules: Rules) -> list[dict[str, Any]]:
-    """Questions waiting for the person: doubtful facts, oldest change first."""
-    out: list[dict[str, Any]] = []
-    for key, fact in sorted(facts.items()):
-        why: dict[str, Any] = fact.uncertain_because or {}
-        if fact.status not in ("uncertain", "tentative") and not (fact.status == "expired" and why):
-            continue
-        q = why.get("question") or plain_question(fact, rules)
-        out.append({"fact": key, "status": fact.status, "value": fact.value, "because": why,
-                    "question": q})  # fmt: skip
-    out.sort(key=lambda p: (str(p["because"].get("changed_at", "")), p["fact"]))
-    return out
