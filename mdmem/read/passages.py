@@ -3,6 +3,7 @@
 A passage is one message of an episode, or a part of a long one (split at sentence ends, so
 a pasted log does not drown every other passage). The index lives beside the fact index under
 `.mdmem/` and, like it, is derived: delete it and the next read rebuilds it from `episodes/`.
+An ingest indexes the files it wrote (`update`), so that no read pays for what it wrote.
 """
 
 from __future__ import annotations
