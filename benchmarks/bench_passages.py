@@ -48,7 +48,7 @@ def build(root: Path, n: int) -> None:
 
 def main(argv: list[str]) -> int:
     from mdmem.read.passages import PassageIndex, named_speaker
-    from mdmem.read.said import named_period
+    from mdmem.read.question import named_period
 
     sizes = [int(a) for a in argv] or [6000, 100_000]
     questions = ["What did Ana say about the coconut frosting on the cake?",

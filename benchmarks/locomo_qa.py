@@ -4,9 +4,22 @@
 
 Each development conversation goes into a fresh vault with the `personal` pack, one session
 at a time in order (one transcript per session, with its dated header, as a cron job would
-ingest a day's chat). Then every question of categories 1–4 is asked with `ask`, and a probe
-passes when the answer contains the gold answer or a whole sentence (four words or more) of one
-of its evidence turns, both compared case- and punctuation-insensitively.
+ingest a day's chat). Then every question of categories 1–4 is asked with `ask`, and scored
+three ways:
+
+- **F1**, LoCoMo's own QA metric, on the answer's FIRST LINE: token F1 against the gold answer
+  after the paper's normalisation (lower case, punctuation, commas and the words a/an/the/and
+  dropped) and Porter stemming; a multi-hop gold answer is split on commas and each part scored
+  against the best comma-separated part of the first line, then averaged; an open-domain gold
+  answer is cut at its first ';' (as the paper's evaluation code does).
+- **containment** (the figure reported before answer-first): the WHOLE answer contains the gold
+  answer or a whole sentence (four words or more) of one of its evidence turns, both compared
+  case- and punctuation-insensitively.
+- **wrong person**: the question names one or more of the conversation's people and the first
+  line states a fact of someone it does not name: it was taken from a fact of another person's
+  entity, or from a passage another person said. Goal 0.
+
+The first line's median length (characters) is reported beside them.
 
 Observation recall is a proxy for what ingest keeps: LoCoMo's per-session `observation`
 annotations name the turns they were drawn from; the figure is the share of observations whose
@@ -23,6 +36,8 @@ import argparse
 import json
 import os
 import re
+import statistics
+import string
 import sys
 import tempfile
 import time
@@ -31,6 +46,8 @@ from collections import Counter
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+
+import snowballstemmer  # the dev extra's Porter stemmer (the paper used NLTK's Porter)
 
 ROOT = Path(__file__).resolve().parent.parent
 # Beside the checkout, or beside the folder of worktrees that holds it.
@@ -42,6 +59,9 @@ CORPUS = next(
 DEV = ["conv-30", "conv-41", "conv-42", "conv-43", "conv-48", "conv-49", "conv-50"]
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_PORTER = snowballstemmer.stemmer("porter")
+_ARTICLES = re.compile(r"\b(a|an|the|and)\b")
+_PUNCT = frozenset(string.punctuation)
 
 
 def norm(text: str) -> str:
@@ -49,6 +69,73 @@ def norm(text: str) -> str:
     text = unicodedata.normalize("NFKC", str(text)).casefold()
     text = re.sub(r"[^\w\s]", " ", text)
     return " ".join(text.split())
+
+
+def qa_tokens(text: str) -> list[str]:
+    """LoCoMo's normalize_answer, then Porter stems: commas go, lower case, punctuation, the
+    words a/an/the/and, runs of white space."""
+    text = str(text).replace(",", "").lower()
+    text = "".join(c for c in text if c not in _PUNCT)
+    return [_PORTER.stemWord(w) for w in _ARTICLES.sub(" ", text).split()]
+
+
+def f1_score(prediction: str, gold: str) -> float:
+    """Token F1 of two texts (stemmed, normalised as LoCoMo does)."""
+    pred, truth = qa_tokens(prediction), qa_tokens(gold)
+    same = sum((Counter(pred) & Counter(truth)).values())
+    if same == 0:
+        return 0.0
+    precision, recall = same / len(pred), same / len(truth)
+    return 2 * precision * recall / (precision + recall)
+
+
+def qa_f1(prediction: str, gold: Any, category: int) -> float:
+    """LoCoMo's score of one answer: multi-hop (category 1) splits both on commas and averages,
+    over the gold parts, each part's best F1; open-domain (3) keeps the gold up to ';'."""
+    gold = str(gold)
+    if category == 3:
+        gold = gold.split(";")[0].strip()
+    if category != 1:
+        return f1_score(prediction, gold)
+    preds = [p.strip() for p in prediction.split(",")]
+    golds = [g.strip() for g in gold.split(",")]
+    return sum(max(f1_score(p, g) for p in preds) for g in golds) / len(golds)
+
+
+def first_line(text: str) -> str:
+    return text.strip().split("\n", 1)[0].strip() if text.strip() else ""
+
+
+def named_people(question: str, people: list[str]) -> set[str]:
+    """The conversation's people whose first name the question uses."""
+    said = set(norm(question.replace("`", "'")).split())
+    return {p for p in people if norm(p).split()[0] in said}
+
+
+def wrong_person(answer: dict[str, Any], named: set[str], people: list[str]) -> bool:
+    """Whether the answer's first line states a fact of a person the question does not name:
+    the facts or passages it was taken from (`basis` in the answer's JSON; before answer-first,
+    the first fact, or the first passage of a quoted answer) belong to someone else."""
+    if not named:
+        return False
+    basis = answer.get("basis")
+    if basis is None:  # the shape before answer-first: the first thing said is the first line
+        if answer.get("mode") == "said" and answer.get("evidence"):
+            basis = [{"speaker": answer["evidence"][0]["speaker"]}]
+        elif answer.get("facts"):
+            basis = [{"entity": answer["facts"][0]["entity"]}]
+        else:
+            basis = []
+    slugs = {re.sub(r"\W+", "-", norm(p)).strip("-"): p for p in people}
+    for b in basis:
+        if "speaker" in b:
+            whose = b["speaker"]
+        else:  # an entity: a person's own slug, or what they own ('caroline-dog')
+            entity = str(b.get("entity", ""))
+            whose = next((p for s, p in slugs.items() if entity == s or entity.startswith(s + "-")), entity)
+        if whose not in named:
+            return True
+    return False
 
 
 def sessions(conv: dict[str, Any]) -> list[tuple[int, str, list[dict[str, Any]]]]:
@@ -89,6 +176,7 @@ def run_conversation(conv: dict[str, Any], tmp: Path) -> dict[str, Any]:
     from mdmem.store.vault import Vault
 
     sid = conv["sample_id"]
+    people = [conv["conversation"]["speaker_a"], conv["conversation"]["speaker_b"]]
     vault = Vault.create(tmp / sid, "personal")
     turns: dict[str, str] = {}
     line_of: dict[str, tuple[str, int]] = {}  # dia_id -> (source, line)
@@ -122,10 +210,16 @@ def run_conversation(conv: dict[str, Any], tmp: Path) -> dict[str, Any]:
     for qa in conv["qa"]:
         if qa.get("category") not in CATEGORIES or "answer" not in qa:
             continue
-        answer = ask(vault, qa["question"]).text
+        got = ask(vault, qa["question"])
+        answer = got.text
+        data = got.to_json()
+        first = first_line(answer)
         ok = passes(answer, qa["answer"], qa.get("evidence") or [], turns)
+        named = named_people(qa["question"], people)
         probes.append({"category": qa["category"], "question": qa["question"],
-                       "gold": qa["answer"], "answer": answer, "passed": ok})  # fmt: skip
+                       "gold": qa["answer"], "answer": answer, "passed": ok,
+                       "f1": qa_f1(first, qa["answer"], qa["category"]), "first_chars": len(first),
+                       "wrong_person": wrong_person(data, named, people)})  # fmt: skip
     ask_s = time.perf_counter() - t1
     observed = kept = held = 0
     for by_speaker in (conv.get("observation") or {}).values():
@@ -144,21 +238,36 @@ def run_conversation(conv: dict[str, Any], tmp: Path) -> dict[str, Any]:
 def report(results: list[dict[str, Any]]) -> dict[str, Any]:
     total: Counter[str] = Counter()
     passed: Counter[str] = Counter()
+    f1: Counter[str] = Counter()
+    wrong: Counter[str] = Counter()
+    chars: dict[str, list[int]] = {c: [] for c in CATEGORIES.values()}
     for r in results:
         for p in r["probes"]:
             name = CATEGORIES[p["category"]]
             total[name] += 1
             passed[name] += p["passed"]
+            f1[name] += p["f1"]
+            wrong[name] += p["wrong_person"]
+            chars[name].append(p["first_chars"])
     n, k = sum(total.values()), sum(passed.values())
+    every = [c for v in chars.values() for c in v]
+
+    def figures(c: str | None) -> dict[str, Any]:
+        t = total[c] if c else n
+        lens = chars[c] if c else every
+        return {"probes": t, "f1": round((f1[c] if c else sum(f1.values())) / t, 3) if t else None,
+                "passed": passed[c] if c else k,
+                "accuracy": round((passed[c] if c else k) / t, 3) if t else None,
+                "first_line_median": statistics.median(lens) if lens else None,
+                "wrong_person": wrong[c] if c else sum(wrong.values())}  # fmt: skip
+
     observed = sum(r["observations"] for r in results)
     kept = sum(r["observations_kept"] for r in results)
     held = sum(r["observations_stated"] for r in results)
     return {
         "conversations": [r["conversation"] for r in results],
-        "by_category": {c: {"probes": total[c], "passed": passed[c],
-                            "accuracy": round(passed[c] / total[c], 3) if total[c] else None}
-                        for c in CATEGORIES.values()},  # fmt: skip
-        "overall": {"probes": n, "passed": k, "accuracy": round(k / n, 3) if n else None},
+        "by_category": {c: figures(c) for c in CATEGORIES.values()},
+        "overall": figures(None),
         "observation_recall": {"observations": observed, "kept": kept,
                                "share": round(kept / observed, 3) if observed else None,
                                "stated": held},
@@ -199,11 +308,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(rep, indent=1, ensure_ascii=False))
         return 0
-    print(f"LoCoMo QA, categories 1-4, conversations: {', '.join(rep['conversations'])}")
-    for c, v in rep["by_category"].items():
-        print(f"  {c:<12} {v['passed']:>4}/{v['probes']:<4} {v['accuracy']}")
-    o = rep["overall"]
-    print(f"  {'overall':<12} {o['passed']:>4}/{o['probes']:<4} {o['accuracy']}")
+    print(f"LoCoMo QA, categories 1-4, conversations: {', '.join(rep['conversations'])} (development)")
+    print(f"  {'':<12} {'F1':>6}  {'containment':>16}  {'1st line median':>15}  {'wrong person':>12}")
+    for c, v in [*rep["by_category"].items(), ("overall", rep["overall"])]:
+        contained = f"{v['passed']}/{v['probes']} {v['accuracy']}"
+        print(f"  {c:<12} {v['f1']:>6}  {contained:>16}  {v['first_line_median']:>15}  {v['wrong_person']:>12}")
     r = rep["observation_recall"]
     print(f"observation recall (evidence turn wrote a fact): {r['kept']}/{r['observations']} = {r['share']}")
     print(f"  (evidence turn stated a fact, written or already held: {r['stated']}/{r['observations']})")

@@ -140,6 +140,24 @@ def check_date(value: str | None) -> str | None:
     return value
 
 
+def date_option(option: str, *, end: bool = False) -> Callable[[str | None], str | None]:
+    """A typer callback reading an option as a day, a month, a year or words (commands/dates.py,
+    loaded only when the option is given): the first day of that time, or with `end` its last;
+    a usage error naming the option when it is not a date."""
+
+    def read(value: str | None) -> str | None:
+        if value is None:
+            return None
+        from mdmem.commands.dates import first_day, last_day
+
+        try:
+            return (last_day if end else first_day)(value, option)
+        except MdmemError as e:
+            raise typer.BadParameter(str(e).removeprefix(f"{option} ")) from None
+
+    return read
+
+
 DateOpt = Annotated[
     str | None,
     typer.Option(

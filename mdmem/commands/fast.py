@@ -21,8 +21,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from mdmem.store.vault import Vault
 
-_VALUED = {"--vault": "vault", "--entity": "entity", "-e": "entity", "--as-of": "as_of"}
+_VALUED = {"--vault": "vault", "--entity": "entity", "-e": "entity", "--as-of": "as_of",
+           "--evidence": "evidence"}  # fmt: skip
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_MONTH_OR_YEAR = re.compile(r"\d{4}(?:-(?:0[1-9]|1[0-2]))?")
 
 
 def _options(args: list[str], valued: dict[str, str], flags: dict[str, str]) -> tuple[dict[str, str | bool], list[str]] | None:  # fmt: skip
@@ -60,7 +62,16 @@ def parse_ask(args: list[str]) -> dict[str, str | bool | None] | None:
     opts.update(parsed[0])
     as_of = opts.get("as_of")
     if isinstance(as_of, str) and not _is_day(as_of):
-        return None
+        if not _MONTH_OR_YEAR.fullmatch(as_of):
+            return None  # words or a bad date: typer's road (dateparser, the usage message)
+        from mdmem.commands.dates import last_day
+
+        opts["as_of"] = last_day(as_of, "--as-of")
+    evidence = opts.get("evidence")
+    if isinstance(evidence, str):
+        if not evidence.isdigit():
+            return None
+        opts["evidence"] = evidence
     opts["question"] = parsed[1][0]
     return opts
 
@@ -98,7 +109,7 @@ def run_ask(opts: dict[str, str | bool | None]) -> int:
         path = opts.get("vault")
         vault = _vault_at(path if isinstance(path, str) else None)
         answer = ask(vault, str(opts["question"]), as_of=opts.get("as_of"),  # type: ignore[arg-type]
-                     entity=entity)  # fmt: skip
+                     entity=entity, evidence=int(str(opts.get("evidence") or 2)))  # fmt: skip
     except MdmemError as e:
         sys.stderr.write(f"Error: {e}\n")
         return e.exit_code

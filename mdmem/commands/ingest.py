@@ -15,8 +15,8 @@ from mdmem.commands.app import (
     JsonOpt,
     VaultOpt,
     WaitOpt,
-    check_date,
     command,
+    date_option,
     err,
     here,
     open_vault,
@@ -93,8 +93,8 @@ def ingest(
         str | None,
         typer.Option(
             "--date",
-            callback=check_date,
-            help="Date of messages that carry none (default: the file's modification time).",
+            callback=date_option("--date"),
+            help="Date of messages that carry none: a day, or words like 'yesterday' (default: the file's modification time).",
         ),
     ] = None,  # fmt: skip
     llm: Annotated[

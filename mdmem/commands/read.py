@@ -3,37 +3,24 @@
 from __future__ import annotations
 
 import io
-from datetime import date
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from mdmem.commands.app import JsonOpt, VaultOpt, command, open_vault, print_json
+from mdmem.commands.app import JsonOpt, VaultOpt, command, date_option, open_vault, print_json
 from mdmem.files import atomic_write
 from mdmem.model.slug import check_slug, split_key
 from mdmem.store.vault import Vault
 
-
-def check_day(value: str | None) -> str | None:
-    """Typer callback: a real calendar day (2026-02-30 is refused too)."""
-    if value is None:
-        return None
-    try:
-        return date.fromisoformat(value).isoformat() if len(value) == 10 else _bad(value)
-    except ValueError:
-        return _bad(value)
-
-
-def _bad(value: str) -> str:
-    raise typer.BadParameter(f"{value!r} is not a date like 2026-02-10")
-
-
 AsOfOpt = Annotated[
     str | None,
-    typer.Option("--as-of", callback=check_day, help="Answer as of this day (YYYY-MM-DD)."),
-]
+    typer.Option(
+        "--as-of", callback=date_option("--as-of", end=True),
+        help="Answer as of this day (2025-06-01), the end of this month (2025-06) or year, or words ('last month').",
+    ),
+]  # fmt: skip
 EntityFilter = Annotated[
     str | None, typer.Option("--entity", "-e", help="Only this entity (default: all).")
 ]
@@ -58,6 +45,9 @@ def ask(
     api_base: Annotated[
         str | None, typer.Option("--api-base", help="The model server's URL (with --llm).")
     ] = None,
+    evidence: Annotated[
+        int, typer.Option("--evidence", min=0, help="Quote this many passages after the answer.")
+    ] = 2,
     vault: VaultOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -67,7 +57,7 @@ def ask(
     if entity is not None:
         entity = check_slug(entity, "entity")
     answer = ask_vault(open_vault(vault), question, as_of=as_of, entity=entity, llm=llm,
-                       api_base=api_base)  # fmt: skip
+                       api_base=api_base, evidence=evidence)  # fmt: skip
     if as_json:
         print_json(answer.to_json())
     else:
@@ -99,7 +89,8 @@ def context(
     as_json: JsonOpt = False,
 ) -> None:
     """The whole current memory as one Markdown document for an agent's prompt."""
-    from mdmem.read.context import build_context
+    from mdmem.read.ask import ask as ask_vault
+    from mdmem.read.context import answer_markdown, build_context
     from mdmem.read.index import indexed_facts
 
     v = open_vault(vault)
@@ -107,16 +98,15 @@ def context(
         entity = check_slug(entity, "entity")
     ctx = build_context(indexed_facts(v.root), v.rules, v.journal.entries(), now=v.now,
                         entity=entity, max_chars=max_chars, present=_present(v))  # fmt: skip
-    from mdmem.read.said import passages_markdown, recall
-
-    said = recall(v, query, limit=5) if query else []
+    answer = ask_vault(v, query, entity=entity) if query else None
     if as_json or fmt is ContextFormat.json:
         data = ctx.to_json()
-        if query:
-            data["passages"] = [p.to_json() for p in said]
+        if answer is not None:
+            data["answer"] = answer.to_json()
+            data["passages"] = answer.evidence
         print_json(data)
     else:
-        section = passages_markdown(said, ctx.lang)
+        section = answer_markdown(answer) if answer is not None else ""
         typer.echo(ctx.to_markdown() + ("\n" + section if section else ""), nl=False)
 
 
@@ -135,10 +125,12 @@ def timeline(
     ] = None,
     entity: EntityFilter = None,
     since: Annotated[
-        str | None, typer.Option("--since", callback=check_day, help="From this day on.")
+        str | None,
+        typer.Option("--since", callback=date_option("--since"), help="From this day (or month, year, 'last month') on."),
     ] = None,
     until: Annotated[
-        str | None, typer.Option("--until", callback=check_day, help="Up to this day.")
+        str | None,
+        typer.Option("--until", callback=date_option("--until", end=True), help="Up to this day (or the end of this month, year)."),
     ] = None,
     fmt: Annotated[
         TimelineFormat, typer.Option("--format", help="table, md, json, mermaid or svg.")

@@ -130,6 +130,8 @@ def decide(before: Fact | None, st: Statement, rules: Rules, now: str) -> tuple[
     if st.kind in ("invalidate", "reject"):
         if not live or before is None or before.status == "expired":
             return "NOOP", None
+        if st.value is not None and isinstance(before.value, list):
+            return _drop(before, st, rules, now, at)  # "I stopped singing in the choir": that item
         reason = (
             "rejected by the person" if st.kind == "reject"
             else "cancelled, said the person" if before.kind == life.PLAN
@@ -253,6 +255,34 @@ def _shape(
     return "UPDATE", new.evolve(
         history=history, body=before.body, extra=before.extra, depends_on=deps
     )
+
+
+def _drop(before: Fact, st: Statement, rules: Rules, now: str, at: str) -> tuple[str, Fact | None]:
+    """One item of a list stopped holding: it goes to history with its own period; the rest
+    stays. The last item gone leaves the fact expired, as a plain ending would."""
+    assert isinstance(before.value, list)
+    said = st.value if isinstance(st.value, list) else [st.value]
+    gone = [v for v in before.value if any(rules.same_value(st.attribute, v, x) for x in said)]
+    if not gone:
+        return "NOOP", None
+    items, history = copy.deepcopy(before.items), list(before.history)
+    for v in gone:
+        own = items.pop(v, {})
+        entry: dict[str, Any] = {"value": v, "status": "archived",
+                                 "valid_from": own.get("valid_from") or before.valid_from, "valid_to": at,
+                                 "recorded_at": now, "source": st.source}  # fmt: skip
+        if st.evidence:
+            entry["evidence"] = st.evidence
+        if own.get("polarity"):
+            entry["items"] = {v: {"polarity": own["polarity"]}}
+        history.append(entry | {"reason": "no longer true, said the person"})
+    keep = [v for v in before.value if v not in gone]
+    after = before.evolve(value=keep or None, items=items, history=history, recorded_at=now,
+                          source=st.source, evidence=st.evidence or None, uncertain_because=None)  # fmt: skip
+    if keep:
+        return "UPDATE", after
+    after.status, after.kind, after.derived_from = "expired", None, None
+    return "EXPIRE", after
 
 
 def _polarity(fact: Fact, item: str) -> str:

@@ -148,12 +148,20 @@ _NEGATED = re.compile(
     re.I,
 )
 # Someone doing it, not asked to: "I forget my address all the time", "people delete that".
+# A verb with a subject before it tells what someone does or did ("I'll drop my kids at school",
+# "we had to clear my desk"), up to four words between them and none of them "you"; so does a
+# verb after "helps me" ("it helps me clear my head"). Neither asks for anything.
 _SUBJECT = re.compile(
-    r"\b(?:I|we|he|she|they|people|everyone|someone|it|you|my\s+\w+)\s+"
-    r"(?:(?:\w+ly|always|often|never|just|still|also|sometimes|usually|really|totally|kinda|gonna|to)\s+)*$",
+    r"\b(?:I|we|he|she|they|people|everyone|someone|it|you|my\s+\w+)(?:['’](?:ll|d|ve|m|re|s))?\s+"
+    r"(?:(?!(?:you|u)\b)[\w'’]+\s+){0,4}$"
+    r"|\b(?:helps?|helped|helping|makes?|made|lets?|letting)\s+(?:me|us|him|her|them)\s+$",
     re.I,
 )
-_POLITE = re.compile(r"\b(?:can|could|would|will)\s+you(?:\s+please)?\s*$|\byou\s+(?:can|should|may|must)\s*$", re.I)
+_POLITE = re.compile(
+    r"\b(?:can|could|would|will)\s+you(?:\s+please)?\s*$|\byou\s+(?:can|could|should|may|must)(?:\s+(?:please|just))?\s*$"
+    r"|\b(?:want|need|like|asking|ask)\s+(?:you|u)\s+to(?:\s+(?:please|just))?\s*$",  # "I'd like you to delete …"
+    re.I,
+)
 # Words that make a slot's name an idiom's object: "forget about the commute" names no memory.
 _IDIOM_OBJ = re.compile(r"^(?:it|that|this|them|him|her|everything|anything|the\s+whole\s+thing)$", re.I)
 

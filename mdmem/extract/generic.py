@@ -9,11 +9,9 @@ title, a number or a quotation, unless X is an attribute the rules declare.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from mdmem.extract.candidates import LOWER_STOP, X_STOP, Found, Resolver, words
 from mdmem.extract.kinds import find_kinds
-from mdmem.extract.modality import is_question
 from mdmem.lang.detect import has_cjk
 from mdmem.model.rules import norm
 
@@ -292,92 +290,3 @@ def _zh_slot(x: str, resolver: Resolver) -> str | None:
 def _found(attr: str, value: str, m: re.Match[str], owner: str | None) -> Found:
     ys = m.start("y")
     return Found(attr, value.strip(), "assert", m.start(), ys, m.end(), owner=owner)
-
-
-_NAMED_NEXT = re.compile(
-    r"^\s*(?:(?:his|her|its|their) names? (?:is|are)|(?:his|her|its) name[''’]s|(?:he|she|it)(?:[''’]s| is) (?:called|named)|"
-    r"(?:we|I)(?: have)? (?:named|called) (?:him|her|it|them)) "
-    r"(?P<value>(?-i:[A-Z][\w''’-]*(?: [A-Z][\w''’-]*)?))(?![\w''’-])"
-    r"|^\s*(?:名字叫|取名叫?|起名叫?|它叫|他叫|她叫)(?P<zh>[\u4e00-\u9fff]{1,4}?)(?=$|[，,。！!？?、\s]|的)",
-    re.I,
-)
-
-
-def named_next(sentence: str, before: list[tuple[str, Found]]) -> list[Found]:
-    """A name given in the next sentence to a kind just said ("a puppy … His name is Biscuit")."""
-    prev = before[-1][1]
-    m = _NAMED_NEXT.match(sentence)
-    value = prev.value
-    if m is None or prev.kind != "assert" or not isinstance(value, str):
-        return []
-    kind = value.islower() and len(value.split()) <= 2 or (has_cjk(value) and len(value) <= 2)
-    if not kind:  # a name already, not the kind of thing named next
-        return []
-    name = m["value"] or m["zh"]
-    before.pop()  # the kind ("puppy") gives way to its name
-    start = m.start("value") if m["value"] else m.start("zh")
-    return [replace(prev, value=name, start=0, value_start=start, end=m.end())]
-
-
-_NAME = r"[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?"
-_ANSWER = re.compile(
-    r"^\s*(?:(?:their|his|her|its) names? (?:is|are)|(?:they|he|she|it)(?:['’]re|['’]s| are| is) "
-    r"(?:called|named))\s+"
-    rf"(?P<value>(?-i:{_NAME}(?:(?:,? and |, ){_NAME})*))(?![\w'’-])"
-    r"|^\s*(?:它们?|他们?|她们?)(?:叫|的名字是)(?P<zh>[\u4e00-\u9fffA-Za-z]{1,4}?(?:[、和][\u4e00-\u9fffA-Za-z]{1,4}?)*)"
-    r"(?=$|[，,。！!？?\s])",
-    re.I,
-)
-_ZH_ONE = r"(?:一个|一只|大的|小的|老大|老二|大只的|小只的|哥哥|姐姐|弟弟|妹妹|公的|母的)"
-_ZH_EACH = re.compile(
-    rf"^\s*{_ZH_ONE}叫(?P<a>[\u4e00-\u9fffA-Za-z]{{1,4}}?)[，,、；;]\s*(?:另一个|另一只|{_ZH_ONE})叫"
-    r"(?P<b>[\u4e00-\u9fffA-Za-z]{1,4}?)(?=$|[，,。！!？?\s])"
-)
-# "…, his name is Kyle!": a name given inside the answer, to a question that asked for one
-_ANSWER_IN = re.compile(
-    r"(?:^|[,;:]\s*|\b(?:and|so|but)\s+|[-–—]\s*)(?:(?:his|her|its|their) names? (?:is|are)|(?:his|her|its) name['’]s)\s+"
-    rf"(?P<value>(?-i:{_NAME}(?:(?:,? and |, ){_NAME})*))(?![\w'’-])",
-    re.I,
-)
-_OTHERS = re.compile(
-    r"\b(?!(?:it|that|he|she|there|what|who|let|here)['’]s)[a-z]+['’]s\b|\b(?:his|her|their|your)\b", re.I
-)
-_ASKS_NAME = re.compile(r"\bnames?\b|\bcalled\b|叫什么|名字", re.I)
-# What a question asks the name of: "What are your dogs' names?", "你的狗叫什么名字？"
-ASKED = words(
-    """
-    dog dogs cat cats puppy puppies pup pups kitten kittens pet pets turtle turtles husband wife
-    partner boyfriend girlfriend kids kid children child son sons daughter daughters baby babies
-    狗 狗狗 猫 猫咪 宠物 老公 老婆 孩子 儿子 女儿
-    """
-)
-_ASKED_WORD = re.compile(r"[A-Za-z]+|狗狗|狗|猫咪|猫|宠物|老公|老婆|孩子|儿子|女儿")
-
-
-def answered(sentence: str, asked: str, resolver: Resolver, context: str = "",
-             first: bool = True) -> list[Found]:  # fmt: skip
-    """Names given in answer to the question just asked by someone else ("What are your dogs'
-    names?" — "Their names are Pepper, Precious and Panda."; "That baby is adorable! What's
-    their name?" — "Thanks! Our one-year-old is so cute, his name is Kyle!"). `context` is the
-    asking message, whose earlier words may name what is asked about; `first`: the answer's
-    first sentence, which alone may answer without saying "name"."""
-    if not asked or not is_question(asked.strip()):
-        return []
-    m = _ANSWER.match(sentence) if first else None
-    if m is None and _ASKS_NAME.search(asked):
-        m = _ANSWER_IN.search(sentence)
-        if m is not None and _OTHERS.search(sentence[: m.start()]):
-            return []  # "My neighbour's cat, her name is Tom": someone else's
-    each = _ZH_EACH.match(sentence) if m is None and first and has_cjk(sentence) else None
-    if m is None and each is None:
-        return []
-    slots = [resolver.declared(w.lower()) for w in _ASKED_WORD.findall(asked) if w.lower() in ASKED]
-    slots += [resolver.declared(w.lower()) for w in _ASKED_WORD.findall(context) if w.lower() in ASKED]
-    attr = next((a for a in slots if a), None)
-    if attr is None:
-        return []
-    if each is not None:  # "一个叫豆豆，一个叫可乐": one name each
-        return [Found(attr, each[k], "assert", each.start(k) - 1, each.start(k), each.end(k)) for k in ("a", "b")]
-    assert m is not None
-    key = "value" if m["value"] else "zh"
-    return [Found(attr, m[key], "assert", m.start(), m.start(key), m.end())]

@@ -229,11 +229,32 @@ def _phrase(sentence: str, start: int, end: int, times: list[Time], *, past_with
     inside = [t.start for t in times if start <= t.start < cut]
     if inside:
         cut = inside[0]
-    text = sentence[start:cut].strip()
-    words = text.split()
-    if len(words) > 10:
-        words = words[:10]
-    return " ".join(words), start + (len(sentence[start:cut]) - len(sentence[start:cut].lstrip()))
+    words = sentence[start:cut].split()
+    return " ".join(words[:10]), start + (len(sentence[start:cut]) - len(sentence[start:cut].lstrip()))
+
+
+# Where a long phrase may end: before a preposition or a clause of its own ("gave a few talks at
+# the homeless shelter | I volunteer at", "took a road trip for research | for my next movie").
+_PHRASE_ENDS = words("to for at in on from during like about because so but that which who where when while I we he she they")
+
+
+def _short(words: list[str], most: int = 8) -> str:
+    """What happened or is planned, in at most `most` words where it can be: a longer phrase ends
+    before the last word (at most `most` in, at least three) that opens a phrase or a clause of
+    its own, when no name is in what it drops; with none, it is kept as said (at most ten words,
+    `_phrase`)."""
+    cuts = [i for i in range(3, min(most, len(words) - 1) + 1) if _opens(words[i]) and not _names(words[i:])]
+    kept = words[: cuts[-1]] if len(words) > most and cuts else words
+    return " ".join(kept)
+
+
+def _opens(word: str) -> bool:
+    return word in _PHRASE_ENDS or word.lower() in _PHRASE_ENDS
+
+
+def _names(tail: list[str]) -> bool:
+    """Whether words a cut would drop name something ("a road trip to Jasper"): never cut off."""
+    return any(w[:1].isupper() and w != "I" for w in tail)
 
 
 def _time_words(c: Clause, lead: str, times: list[Time]) -> str:
@@ -274,7 +295,7 @@ def _event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Ti
     elif _NOT_EVENT.search(obj) or not _meaningful(obj) or not specific(obj) or any(t in _ANAPHORA - _PLACES for t in obj.lower().split()):
         return None  # "got a shot of a glacier", "visited a place", "took it for a ride"
     what = obj if verb in _LIGHT_VERBS or not verb else f"{sentence[m.start('verb'):m.end('verb')].lower()} {obj}".strip()
-    what = _tidy(what)
+    what = _tidy(_short(what.split()))
     where, people = _extras(sentence, c, what)
     h = Happening(what, _time_words(c, lead, times), where, people)
     return _found(EVENT, c.start, at if verb in _LIGHT_VERBS else m.start("verb"), at + len(obj), h)
@@ -297,7 +318,7 @@ def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], can
         words = ["go", "to", *words]  # "we're off to Canada next month"
     elif words and words[0].lower().endswith("ing") and words[0].lower() not in ("something", "nothing", "anything", "everything"):
         words = [gerund_base(words[0]), *words[1:]]  # "thinking about going camping"
-    what = _tidy(" ".join(words))
+    what = _tidy(_short(words))
     toks = what.lower().split()
     if not _meaningful(what) or not toks:
         return None
@@ -350,6 +371,10 @@ def _meaningful(what: str) -> bool:
 def _tidy(what: str) -> str:
     """The phrase without a leading article, or a trailing filler or function word."""
     words = what.split()[:10]
+    for i, w in enumerate(words):  # "a trip to Rio de Janeiro- we checked out …": a dash ends it
+        if len(w) > 1 and w[-1] in "-–—":
+            words = [*words[:i], w.rstrip("-–—")]
+            break
     while words and (words[-1].lower().strip(".,!?") in ("too", "again", "already", "finally", "recently", "lately", "today", "yesterday", "now", "lol", "haha") or words[-1].lower() in _FUNCTION):
         words.pop()
     while words and words[0].lower() in ("a", "an", "the", "to", "on"):

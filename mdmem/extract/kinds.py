@@ -1,7 +1,7 @@
 """Statements of the fact kinds beyond a plain value (docs/states.md#kinds): a stated absence
-("I don't have any pets", "我没有孩子"), one that exists unnamed ("my husband and kids") and a
-preference with its polarity ("I love hiking", "I don't like bowling", "我讨厌香菜"). Events
-and plans have a grammar of their own: extract/happenings.py.
+("I don't have any pets", "我没有孩子") and a preference with its polarity ("I love hiking",
+"I don't like bowling", "我讨厌香菜"). Members that exist unnamed ("my husband and kids") are
+grammar/names.py's; events and plans have a grammar of their own: extract/happenings.py.
 
 Each form states its own mood: the denial in "I don't have any pets" *is* the fact, so the
 weigher does not read it as a negated statement; questions and suppositions still block.
@@ -28,18 +28,7 @@ _ZH_NONE = re.compile(
     r"(?:^|[，,；;]|(?<=我)|(?<=我们))(?:现在|目前|还|已经)?(?:没有|没|不再?养|不再有)(?:养|有)?(?:任何)?(?:过)?"
     r"(?P<x>宠物|孩子|小孩|对象|男朋友|女朋友|车|爱好|过敏)(?=$|[，,。！!]|了|呢|啊)"
 )
-# Relations that name a slot of someone who exists even unnamed: "my husband", "我老公".
-_KIN = (
-    r"husband|wife|partner|boyfriend|girlfriend|fianc[ée]e?|spouse|kids|children|son|sons"
-    r"|daughter|daughters|baby|dog|dogs|cat|cats|puppy|kitten"
-)
-_UNNAMED = re.compile(
-    rf"(?<![\w'’-])[Mm]y\s+(?!(?:ex|late|former|future|dream|old|imaginary)\b)"
-    rf"(?:(?:little|two|three|youngest|eldest|oldest|new)\s+)?(?P<x>{_KIN})(?![\w'’-])"
-    rf"(?:\s*(?:,|and|&)\s+(?:(?:my|our|the)\s+)?(?P<x2>{_KIN})(?![\w'’-]))?"
-)
-_ZH_UNNAMED = re.compile(r"我(?:家)?的?(?P<x>老公|老婆|先生|太太|爱人|对象|男朋友|女朋友|孩子们?|儿子|女儿|宝宝|狗狗|狗|猫咪|猫)(?![狗咪]|的名字|叫)")
-_TALK = words(
+TALK = words(
     """
     it that this these those them you him her us me your my his our their its what how when
     where why which who everything anything something nothing all both one ones ya yall
@@ -108,12 +97,11 @@ def gerund(verb: str) -> str:
 
 
 def find_kinds(sentence: str, resolver: Resolver) -> list[Found]:
-    """None, unnamed and preference statements in one sentence."""
+    """None and preference statements in one sentence (unnamed ones: grammar/names.py)."""
     out: list[Found] = []
     low = sentence.lower()
     if "no" in low or "n't" in low or "n’t" in low or "没" in sentence or "不" in sentence:
         out += _absences(sentence, resolver)
-    out += _unnamed(sentence, resolver)
     if PREFERENCE in resolver.rules.attributes:
         out += _preferences(sentence)
     return out
@@ -130,19 +118,6 @@ def _absences(sentence: str, resolver: Resolver) -> list[Found]:
         if attr is None or attr in (PREFERENCE, PLAN):
             continue
         out.append(Found(attr, None, "assert", m.start(), m.start("x"), m.end(), form="none"))
-    return out
-
-
-def _unnamed(sentence: str, resolver: Resolver) -> list[Found]:
-    out: list[Found] = []
-    for m in [*_UNNAMED.finditer(sentence), *_ZH_UNNAMED.finditer(sentence)]:
-        for group in ("x", "x2") if "x2" in m.re.groupindex else ("x",):
-            if not m[group]:
-                continue
-            attr = resolver.declared(m[group].lower().rstrip("们"))
-            if attr is None or any(f.attribute == attr for f in out):
-                continue
-            out.append(Found(attr, None, "assert", m.start(), m.start(group), m.end(group), form="unnamed"))
     return out
 
 
@@ -175,18 +150,18 @@ def _object(sentence: str, m: re.Match[str]) -> str | None:
             return None
         value = " ".join([gerund(value.split()[0]), *value.split()[1:]])
     parts = value.split()
-    if parts[0] in _TALK or parts[-1] in _TALK or (len(parts) == 1 and parts[0] in _VAGUE):
+    if parts[0] in TALK or parts[-1] in TALK or (len(parts) == 1 and parts[0] in _VAGUE):
         return None
     if parts[-1] in _PARTICLES:  # "curling up (with a good book)": the phrase is not whole
         return None
     rest = sentence[m.end("value") :]
     if (c := _COMMA_LIST.match(rest)) and len(parts) <= 2:  # "reading, watching movies, and exploring nature"
         items = [value, *(i.strip() for i in re.split(r",\s*(?:and\s+)?", c.group().strip(" ,")))]
-        if not any(w in _TALK for i in items for w in i.split()):
+        if not any(w in TALK for i in items for w in i.split()):
             return " and ".join(items)
     if (a := _AND_ONE.match(rest)) and len(parts) == 1:  # "dance and fashion": both
-        return value if a["y"] in _TALK else f"{value} and {a['y']}"
-    if (a := _AND_TWO.match(rest)) and len(parts) == 1 and not {a["y"], a["z"]} & _TALK:
+        return value if a["y"] in TALK else f"{value} and {a['y']}"
+    if (a := _AND_TWO.match(rest)) and len(parts) == 1 and not {a["y"], a["z"]} & TALK:
         if a["z"].endswith("s") and not value.endswith(("s", "ing")):  # "action and sci-fi movies": both kinds
             return f"{value} {a['z']} and {a['y']} {a['z']}"
         return f"{value} and {a['y']} {a['z']}"  # "dramas and emotionally-driven films"

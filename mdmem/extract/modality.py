@@ -69,12 +69,31 @@ _NO_LONGER = re.compile(
 # A past tense of living or working somewhere: the value held once, and is history now.
 _BYGONE = re.compile(
     r"\b(?:was|were)\s+(?:working|employed|living|based|staying)\b|\b(?:lost|quit|left)\s+my\s+(?:\w+\s+)?job\b"
+    r"|\bI(?:['’]ve|\s+have)?\s+(?:\w+\s+)?(?:quit|left)\s+(?:my\s+(?:job|work)\s+at\s+|working\s+(?:at|for)\s+)?$"
     r"|(?<!['’]ve\s)(?<!have\s)(?<!has\s)(?<!['’]d\s)(?<!had\s)\b(?:worked(?!\s+out\b)|lived)\b",
     re.I,
 )
 _PAST_ONLY = re.compile(
     r"\bused to\b|\bback then\b|\bformerly\b|以前|之前|曾经|原来|当年|那时候|小时候", re.I
 )
+
+
+# Someone else's opinion or advice about the speaker: "my boss says I should learn Rust", "my mom
+# thinks I …", "我妈觉得我该换工作". (What a doctor says I have is news, not an opinion.)
+_REPORTED = re.compile(
+    r"(?<!\bI\s)(?<!\bwe\s)\b(?:thinks?|thought|believes?|reckons?|suggest(?:s|ed)?|keeps?\s+saying|insists?|"
+    r"claims?|swears?|wants?\s+me\s+to|wanted\s+me\s+to)\s+(?:that\s+)?(?:I|we|me)\b"
+    r"|(?<!\bI\s)(?<!\bwe\s)\b(?:says?|said|told\s+me|tells\s+me)\s+(?:that\s+)?(?:I|we)\s+(?:should|ought|need|must|have\s+to|could|might|would)\b"
+    r"|(?<![我们])(?:觉得|认为|建议|希望|想让)我|(?<![我们])说我(?:应该|该|得|要|必须)",
+    re.I,
+)
+# A joke taken back: "I'm moving to Mars. Just kidding!", "开玩笑的".
+_JOKE = re.compile(r"\b(?:jk|j/k|just\s+kidding|kidding|joking|lol\s+no)\b|开玩笑|说着玩|逗你", re.I)
+
+
+def is_joke(sentence: str) -> bool:
+    """Whether a sentence says it (or the one before) was a joke."""
+    return _JOKE.search(sentence) is not None
 
 
 @dataclass(frozen=True)
@@ -89,11 +108,13 @@ class Mood:
     past: bool = False
     no_longer: bool = False  # "not … any more", "不…了": a change of state, not a plain denial
     bygone: bool = False  # "I was working at …", "I lived in …": a value of the past, not now
+    reported: bool = False  # "my boss says I should …": someone else's words, or a joke
 
     @property
     def blocked(self) -> bool:
-        """Said as a question, a supposition, a denial or about the past: states nothing now."""
-        return self.question or self.hypothetical or self.negated or self.past
+        """Said as a question, a supposition, a denial, about the past or in someone else's
+        words: states nothing now."""
+        return self.question or self.hypothetical or self.negated or self.past or self.reported
 
     @property
     def weak(self) -> bool:
@@ -133,17 +154,28 @@ def mood(
     if _AMOUNT.match(sentence, value_start):
         window = _APPROX.sub("", window)  # "大概四十分钟", "about 15 minutes": a rounded amount, no hedge
     return Mood(
-        question=is_question(sentence),
+        question=is_question(sentence) and not _tagged(sentence, end),
         hypothetical=bool(_HYPOTHETICAL.search(sentence, 0, value_start)),
         negated=bool(_NEGATION.search(window)),
         hedged=bool(_HEDGE.search(window)),
         future=_future(sentence, window, start, end),
         past=bool(_PAST_ONLY.search(window)),
         bygone=bool(_BYGONE.search(window)),
+        reported=bool(_REPORTED.search(sentence, clause_start(sentence, start), value_start) or _JOKE.search(sentence)),
         no_longer=bool(
             _NO_LONGER.search(sentence[clause_start(sentence, start) : clause_end(sentence, end)])
         ),
     )
+
+
+# "Here's my new mansion - pretty cool huh?": a remark tagged on after a dash asks about it,
+# it does not ask whether it is so.
+_TAG = re.compile(r"\s*(?:\s[-–—]\s*|[—–]\s*)[^?!.]{0,40}[?？]\s*$")
+
+
+def _tagged(sentence: str, end: int) -> bool:
+    """Whether the sentence's question is only a remark tagged on after the statement."""
+    return not _QUESTION_START.match(sentence) and bool(_TAG.match(sentence, clause_end(sentence, end)))
 
 
 def _unnamed(sentence: str, value_start: int, names: tuple[str, ...]) -> str:

@@ -20,7 +20,7 @@ from mdmem.model.factfile import Fact
 from mdmem.model.rules import Rules, norm
 
 KINDS = ("assert", "invalidate", "forget", "verbatim", "rule")
-SCHEMA_LIMIT = 40  # a pack with more attributes than this shows each chunk only those it names
+SCHEMA_LIMIT = 48  # (the personal pack has 41) a pack with more attributes than this shows each chunk only those it names
 SPELLINGS = 4  # example values shown per attribute: enough to show the form, not a menu
 
 SYSTEM = """You read messages of a conversation and list the facts their speakers state, for an \

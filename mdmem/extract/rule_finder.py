@@ -10,12 +10,18 @@ than its time budget is skipped with a note (`extract.guard`).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from mdmem.errors import MdmemError
 from mdmem.extract.candidates import Found, Resolver
 from mdmem.extract.finder import Extraction, Finder
-from mdmem.extract.generic import answered, find_generic, named_next
+from mdmem.extract.generic import find_generic
+from mdmem.extract.grammar import find_grammar
+from mdmem.extract.grammar.lexicon import lexicon
+from mdmem.extract.grammar.names import answered, named_next
+from mdmem.extract.grammar.people import Mention, voices
+from mdmem.extract.grammar.preferences import hobbies_answered
 from mdmem.extract.guard import (
     MAX_CANDIDATES,
     UNREAD,
@@ -25,7 +31,7 @@ from mdmem.extract.guard import (
     without_code,
 )
 from mdmem.extract.happenings import find_happenings
-from mdmem.extract.modality import is_question, sentences
+from mdmem.extract.modality import is_joke, is_question, sentences
 from mdmem.extract.prefilter import Pattern, PatternSet, Source
 from mdmem.extract.requests import find_correction, find_dependencies, find_forget, find_verbatims
 from mdmem.extract.speakers import speaker_entities
@@ -60,12 +66,16 @@ def rule_patterns(rules: Rules) -> PatternSet[tuple[str, str]]:
 
 def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: Resolver,
                     budget: Budget | None = None, asked: str = "",
-                    topic: frozenset[str] = frozenset()) -> list[tuple[str, Found]]:  # fmt: skip
+                    topic: frozenset[str] = frozenset(),
+                    people: Mapping[str, str] | None = None,
+                    last: str | None = None) -> list[tuple[str, Found]]:  # fmt: skip
     """(sentence, candidate) pairs of one message, in order: verbatim requests first, then per
-    sentence the dependencies, forget requests, rule patterns and generic forms; `asked` is
-    the message before it, whose last sentence may ask what the first sentences answer; `topic` the slots the
-    speaker's previous message spoke of ("半小时左右就到" after the commute). Raises `guard.Runaway`
-    when the message takes longer than `budget` (default: `MESSAGE_BUDGET`)."""
+    sentence the dependencies, forget requests, rule patterns, generic forms and the grammar's,
+    then what the sentence says of other people; `asked` is the message before it, whose last
+    sentence may ask what the first sentences answer; `topic` the slots the speaker's previous
+    message spoke of ("半小时左右就到" after the commute); `people` the people the speaker spoke
+    of before (casefolded name → owner), `last` the one they spoke of last. Raises `guard.Runaway` when the message takes longer
+    than `budget` (default: `MESSAGE_BUDGET`)."""
     budget = budget or Budget()
     out: list[tuple[str, Found]] = []
     kept = find_verbatims(text)
@@ -76,27 +86,42 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
         text = text[:a] + "\n" + text[b:]  # the kept text is not read for facts
     text = without_code(text)  # a pasted script is not the person speaking
     candidates = patterns.candidates(text.lower())
-    previous = None
+    previous = None  # the sentence before
     question = sentences(asked)[-1] if asked.strip() else ""
     for n, sentence in enumerate(_sentences(text, budget)):
+        if is_joke(sentence) and previous is not None:  # "I'm moving to Mars. Just kidding!"
+            out = [(s, f) for s, f in out if s != previous]
         found = _find(sentence, candidates, resolver, budget)
-        if not found and out and out[-1][0] == previous:
-            found = named_next(sentence, out)  # "We adopted a puppy! His name is Biscuit."
+        if all(f.form == "named" for f in found) and out and out[-1][0] == previous:
+            found = named_next(sentence, out) or found  # "We adopted a puppy! His name is Biscuit."
         elif not found and n < 3:
             # "What are your dogs' names?" — "Their names are …", "Thanks! … his name is Kyle!"
             found = answered(sentence, question, resolver, context=asked, first=previous is None)
+            found = found or (hobbies_answered(sentence, question, resolver) if previous is None else [])
             for said in [] if found or n else answer_statements(question, sentence, resolver.declared):
                 # "你在哪上班呀？" "华为，在坂田那边": the answer read as "我在华为上班"
                 if said_found := _find(said, patterns.candidates(said.lower()), resolver, budget):
                     out += [(said, f) for f in said_found if f.kind == "assert"]
                     break
         if not any(f.attribute == "commute_minutes" for f in found):
-            near = topic | {f.attribute or "" for _, f in out}
+            near = topic | {f.attribute or "" for _, f in out} | {f.attribute or "" for f in found}
             asking = question if previous is None and is_question(question) else ""
             found += duration_followups(sentence, near, asking, set(resolver.rules.attributes))
         previous = sentence
         out += [(sentence, f) for f in sorted(found, key=lambda f: (f.start, f.kind))]
+        mentions = [Mention(f.owner, f.start, f.end) for f in found if f.attribute == "relation" and f.owner]
+        for owner, said in voices(sentence, mentions, people or {}, last):
+            out += [(said, f) for f in _theirs(said, patterns, resolver, budget, owner)]
+        last = mentions[-1].owner if mentions else last
     return out
+
+
+def _theirs(said: str, patterns: PatternSet[tuple[str, str]], resolver: Resolver, budget: Budget,
+            owner: str) -> list[Found]:  # fmt: skip
+    """What another person's clause, re-voiced as theirs, says of them (never a request)."""
+    found = _find(said, patterns.candidates(said.lower()), resolver, budget)
+    return [replace(f, owner=owner) for f in found
+            if f.kind in ("assert", "invalidate") and f.attribute and f.attribute != "relation" and not f.owner]  # fmt: skip
 
 
 def _find(sentence: str, candidates: list[tuple[tuple[str, str], Any]], resolver: Resolver,
@@ -115,10 +140,15 @@ def _find(sentence: str, candidates: list[tuple[tuple[str, str], Any]], resolver
             date = m.groupdict().get("date")
             rules.append(Found(attr, value, kind, m.start(), vs, m.end(), date=date))
     rules = tidy(rules)
+    grammar = find_grammar(sentence, resolver)
     # Events and plans (extract/happenings.py). "I moved to Shanghai": the slot's change tells it
-    # (and the timeline shows it), not an event too.
-    life = find_happenings(sentence, resolver.rules.grammar, [(r.start, r.end) for r in rules])
-    life = [f for f in life if f.form != "event" or not _overlaps(f, rules)]
+    # (and the timeline shows it), not an event too; so does a hobby taken up or given up ("I
+    # started surfing five years ago": the hobby, held since then).
+    lex = lexicon(resolver.rules)
+    doings = {*lex.activities.slot.values(), *lex.skills.slot.values()}
+    read = rules + [g for g in grammar if g.attribute in doings]
+    life = find_happenings(sentence, resolver.rules.grammar, [(r.start, r.end) for r in read])
+    life = [f for f in life if f.form != "event" or not _overlaps(f, read)]
     if sets := {a for f in life if f.happening for a, _ in f.happening.sets}:
         # "I accepted an offer from X, starting in May": the plan, not X as the employer today
         rules = [r for r in rules if not (r.attribute in sets and r.kind == "assert")]
@@ -126,7 +156,9 @@ def _find(sentence: str, candidates: list[tuple[tuple[str, str], Any]], resolver
     if (fix := find_correction(sentence)) is not None:
         found, rules = [fix], []  # the sentence is the correction: nothing else in it is news
     found += rules + life
-    return found + [g for g in find_generic(sentence, resolver) if not _overlaps(g, rules)]
+    found += [g for g in find_generic(sentence, resolver) if not _overlaps(g, rules)]
+    things = frozenset(lex.things.slot.values())
+    return found + [g for g in grammar if not _said(g, found, things)]
 
 
 def _sentences(text: str, budget: Budget) -> Iterator[str]:
@@ -143,6 +175,18 @@ def _overlaps(g: Found, rules: list[Found]) -> bool:
     return any(g.start < r.end and r.start < g.end for r in rules)
 
 
+def _said(g: Found, found: list[Found], things: frozenset[str] = frozenset()) -> bool:
+    """Whether a pattern or a generic form already read this value of this slot here (for a
+    member said unnamed, any value of the slot: "My kids are Leo and Mia" names them)."""
+    if g.form == "unnamed":
+        return any(f.attribute == g.attribute for f in found)
+    if g.attribute in things and any(f.attribute != g.attribute and f.start <= g.value_start < f.end for f in found):
+        return True  # words a pattern read as another slot ("My gym membership is Gold Plus")
+    if g.polarity:  # a favourite over another slot's value ("My favorite game is CS:GO")
+        return any(isinstance(f.value, str) and f.value_start < g.end and g.value_start < f.value_start + len(f.value) for f in found)  # fmt: skip
+    return any(f.attribute == g.attribute and (f.value == g.value or (f.value_start < g.end and g.value_start < f.end)) for f in found)  # fmt: skip
+
+
 def extract(messages: list[Message], rules: Rules, facts: Mapping[str, Fact], *, source: str,
             default_date: str) -> Extraction:  # fmt: skip
     """Statements the people in `messages` made, for `plan_statements` (one batch)."""
@@ -152,13 +196,15 @@ def extract(messages: list[Message], rules: Rules, facts: Mapping[str, Fact], *,
     slow: set[str] = set()  # rules.yaml patterns that ran away: not run again in this batch
     asked = ""  # the message before: a question it asks may be answered by the next
     topics: dict[str, frozenset[str]] = {}  # per speaker: the slots their last message spoke of
+    lasts: dict[str, str | None] = {}  # per speaker: the person they spoke of last
     for msg in messages:
         if is_human_role(msg.role):
             entity = entities.get(msg.speaker.casefold(), "user")
             budget = Budget(slow=slow)
             try:
                 found = find_candidates(msg.text, patterns, ex.resolver, budget, asked=asked,
-                                        topic=topics.get(entity, frozenset()))  # fmt: skip
+                                        topic=topics.get(entity, frozenset()),
+                                        people=ex.people_of(entity), last=lasts.get(entity))  # fmt: skip
             except Runaway as e:
                 ex.notes.append(skipped_note(msg, e, rules))
                 asked = ""
@@ -171,6 +217,8 @@ def extract(messages: list[Message], rules: Rules, facts: Mapping[str, Fact], *,
                 )
                 found = found[:MAX_CANDIDATES]
             topics[entity] = frozenset(f.attribute for _, f in found if f.attribute)
+            spoken = [f.owner for _, f in found if f.attribute == "relation" and f.owner]
+            lasts[entity] = spoken[-1] if spoken else lasts.get(entity)
             ex.message(msg, entity, found, budget)
         asked = msg.text[-400:]  # its last sentence may ask; the rest names what is asked about
     return ex.result()

@@ -39,7 +39,9 @@ def tidy(found: list[Found]) -> list[Found]:
 
 
 def _value_overlap(a: Found, b: Found) -> bool:
-    a_end, b_end = a.value_start + len(str(a.value)), b.value_start + len(str(b.value))
+    # A value may be longer than the words said ("watch movies" read as "watching movies"):
+    # it ends where its words end, at the latest.
+    a_end, b_end = min(a.value_start + len(str(a.value)), a.end), min(b.value_start + len(str(b.value)), b.end)
     return a.value_start < b_end and b.value_start < a_end
 
 

@@ -10,8 +10,8 @@ the vault as the batch so far has changed it. Deciding what the vault does with 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from mdmem.engine.decide import Statement, keeps_value
@@ -20,28 +20,24 @@ from mdmem.extract.dates import When, find_when, minutes, parse_date
 from mdmem.extract.finder import Extraction
 from mdmem.extract.guard import UNREAD, Budget
 from mdmem.extract.life_statements import LifeWeigher, life_kind
+from mdmem.extract.members import MemberCounts
 from mdmem.extract.modality import Mood, clause_end, clause_start, mood, said_as_change
+from mdmem.extract.past import PastValues, Slot, lasted
 from mdmem.extract.speakers import owner_entity
 from mdmem.extract.transcript import Message
-from mdmem.extract.values import day_before, split_items
+from mdmem.extract.values import split_items
 from mdmem.model.factfile import Fact, Value
 from mdmem.model.rules import Rules
 
 # How far from a statement a date said in passing is looked for, either way: a clause of a
 # thousand characters with no comma is a pasted log, and the date patterns are quadratic in it.
 WHEN_WINDOW = 240
+# Past-tense words that end what they name now: "I quit Crumb Bakery", "I left Lumen".
+_ENDING = re.compile(r"\b(?:quit|left|lost|stopped|gave\s+up)\b", re.I)
 VERBATIM_SLOT = "note"  # where a verbatim request with no slot of its own is kept: note, note_2, …
 
 
-@dataclass
-class _Slot:
-    value: Value
-    status: str
-    valid_from: str | None
-    was: Value = None  # the value it last held, when it holds none now
-
-
-class Extractor:
+class Extractor(PastValues, MemberCounts):
     """Turns messages into statements against a snapshot of the vault, as one batch."""
 
     def __init__(self, rules: Rules, facts: Mapping[str, Fact], *, source: str, default_date: str) -> None:  # fmt: skip
@@ -50,7 +46,7 @@ class Extractor:
         self.path = source
         self.default_date = default_date[:10]
         self.state = {
-            k: _Slot(f.value, f.status, f.valid_from, f.history[-1].get("value") if f.history else None)
+            k: Slot(f.value, f.status, f.valid_from, f.history[-1].get("value") if f.history else None, f.kind)
             for k, f in facts.items() if f.status != "deleted"
         }  # fmt: skip
         self.out: list[Statement] = []
@@ -62,6 +58,10 @@ class Extractor:
         self._ended: list[str] = []
         self._masked: dict[str, str] = {}  # sentence → with the values said in it blanked
         self._slot_names: dict[str | None, tuple[str, ...]] = {}
+        self._relations: dict[str, tuple[str, str, str]] = {}
+        self._persons = {k.split("/", 1)[0] for k in self.state if k.endswith("/relation")}
+        self._people: dict[str, tuple[int, dict[str, str]]] = {}
+        self._version = 0
         self._waiting: dict[
             str, list[dict[str, Any]]
         ] = {}  # key → dependencies said before a value
@@ -123,8 +123,16 @@ class Extractor:
             f = dataclasses.replace(f, kind="assert", attribute=self._ended[-1].split("/", 1)[1])
         if f.kind == "verbatim" and f.attribute is None:
             f = dataclasses.replace(f, attribute=self._note_slot(entity, f.value))
+        if f.form == "named":  # "we ended up naming her Juno": the member still unnamed
+            named = self._unnamed_slot(entity, f, where)
+            if named is None:
+                return
+            f = named
         owner = owner_entity(entity, f.owner)
         key = f"{owner}/{f.attribute}"
+        if f.attribute == "relation" and f.owner and isinstance(f.value, str):
+            self._relate(key, f.value, at, where)  # written with the person's first fact
+            return
         if life_kind(f) is not None:  # an event or a plan, weighed by its grammar (life_statements.py)
             for st in self.lives.take(f, sentence, owner, at, f"{self.path}#{where}", self.notes):
                 self.add(st)
@@ -133,20 +141,24 @@ class Extractor:
         md = Mood()
         if f.kind != "verbatim":
             md = mood(sentence, f.start, f.value_start, f.end, self._names(f.attribute))
-            if f.kind == "invalidate" or f.form == "none" or f.polarity:
-                # "I no longer commute", "I don't have any pets", "I don't like bowling":
-                # the denial is the statement's very form, already read by its finder
-                md = dataclasses.replace(md, negated=False, no_longer=False)
+            if f.kind == "invalidate" or f.form in ("none", "ended") or f.polarity:
+                # "I no longer commute", "I don't have any pets", "I don't like bowling", "I
+                # used to sing in a choir": the denial is the statement's very form, already read
+                md = dataclasses.replace(md, negated=False, no_longer=False, past=f.form != "ended" and md.past)
             elif md.negated and md.no_longer and not (md.question or md.hypothetical):
                 f, md = self._no_longer(key, f, md)
             if md.bygone and f.kind == "assert":  # "I was working at Bench back then"
                 md = dataclasses.replace(md, past=False)
             if md.blocked or (md.weak and f.kind == "invalidate"):
-                why = [n for n in ("question", "hypothetical", "negated", "past", "hedged", "future") if getattr(md, n)]  # fmt: skip
+                why = [n for n in ("question", "hypothetical", "negated", "past", "reported", "hedged", "future") if getattr(md, n)]  # fmt: skip
                 self.notes.append(f"{where}: {key}: {', '.join(why)} statement; nothing written")
                 return
             tentative = md.weak
         when = self._when(sentence, f, at)
+        if f.form == "ended":
+            for item in self._items(f.attribute, f.value):
+                self._over(key, item, when, at, where)
+            return
         value = f.value
         if isinstance(value, str) and f.kind != "verbatim":
             value = canonical(self.rules, f.attribute or "", " ".join(value.split()).strip(" .,;:!?，。；：！？"))  # fmt: skip
@@ -155,6 +167,11 @@ class Extractor:
                 if value is None:
                     self.notes.append(f"{where}: {key}: not a number of minutes; nothing written")
                     return
+        if f.form in ("at_least", "more"):  # a count said by an ordinal or "another"
+            value = self._count_value(key, f)
+            if value is None:
+                return
+            f = dataclasses.replace(f, form="")
         if f.form == "unnamed" and any(s.key == key and s.kind == "forget" for s in self.out):
             return  # "please forget my partner": the words of the request state nothing
         if f.form in ("none", "unnamed") or f.polarity:
@@ -170,8 +187,10 @@ class Extractor:
                 self._period(key, f, item, when, where)
             return
         if md.bygone and f.kind == "assert":
+            when = when or lasted(sentence[f.end : clause_end(sentence, f.end)], at)  # "… after five years"
+            ending = _ENDING.search(sentence, clause_start(sentence, f.value_start), f.value_start) is not None
             for item in self._items(f.attribute, value):
-                self._bygone(key, item, when, at, where)
+                self._bygone(key, item, when, at, where, ending)
             return
         start = when.start if when is not None else at
         kind = "invalidate" if f.kind == "invalidate" else "assert"
@@ -184,6 +203,8 @@ class Extractor:
         for item in self._items(f.attribute, value) if kind == "assert" else [None]:
             self.emit(key, kind=kind, value=item, at=start, where=where, tentative=tentative,
                       body=body, change=change)  # fmt: skip
+        if kind == "assert" and not tentative:
+            self._recount(key, start, where)
 
     def _names(self, attribute: str | None) -> tuple[str, ...]:
         """What a slot is called: its name, labels and aliases (cached)."""
@@ -194,38 +215,6 @@ class Extractor:
     def _items(self, attribute: str | None, value: Value) -> list[Value]:
         """A list said of a many-valued slot ("bouldering and sourdough baking") item by item."""
         return split_items(self.rules, attribute or "", value)
-
-    def _bygone(self, key: str, value: Value, when: When | None, at: str, where: str) -> None:
-        """A value said in the past tense: history before the current value, never current."""
-        slot = self.state.get(key)
-        start = when.start if when is not None else None
-        body = f"Learned from {self.path} (a past value)."
-        if slot is not None and slot.value is not None:
-            attribute = key.split("/", 1)[1]
-            held = slot.value if isinstance(slot.value, list) else [slot.value]
-            if any(self.rules.same_value(attribute, value, v) for v in held):
-                self.notes.append(f"{where}: {key}: the current value said in the past tense")
-                return
-            if not slot.valid_from:
-                self.notes.append(f"{where}: {key}: a past value, but the current one has no date")
-                return
-            if start is None or start >= str(slot.valid_from):
-                start = day_before(str(slot.valid_from))  # just before the current value
-            self.emit(key, kind="assert", value=value, at=start, where=where, body=body,
-                      until=str(slot.valid_from))  # fmt: skip
-            return
-        if slot is not None and slot.was is not None and self.rules.same_value(key.split("/", 1)[1], value, slot.was):
-            return  # "since I lost my job at X" again: already kept as what it was
-        start, end = start or at, (when.through if when is not None else None) or at  # it held, then ended
-        self.emit(key, kind="assert", value=value, at=start, where=where, body=body)
-        self.emit(key, kind="invalidate", value=None, at=min(end, at), where=where)
-
-    def _no_longer(self, key: str, f: Found, md: Mood) -> tuple[Found, Mood]:
-        """ "I don't eat meat any more", "我不吃素了": the current value, if it is this one, ends."""
-        slot = self.state.get(key)
-        if slot is not None and slot.value is not None and self.rules.same_value(f.attribute or "", slot.value, f.value):  # fmt: skip
-            return dataclasses.replace(f, kind="invalidate", value=None), dataclasses.replace(md, negated=False)  # fmt: skip
-        return f, md
 
     def _note_slot(self, entity: str, value: Value) -> str:
         """`note`, or `note_2`, `note_3` … so that a second note never overwrites the first."""
@@ -258,29 +247,6 @@ class Extractor:
         lo = max(clause_start(sentence, f.start), f.start - WHEN_WINDOW)
         return find_when(masked[lo:end], at)
 
-    def _period(self, key: str, f: Found, value: Value, when: When, where: str) -> None:
-        """A value that held for a closed period in the past ("from 2019 to 2021")."""
-        slot = self.state.get(key)
-        assert when.end is not None
-        body = f"Learned from {self.path} (a past period)."
-        if slot is None:  # nothing current known: it held then, and ended
-            self.emit(key, kind="assert", value=value, at=when.start, where=where, body=body)
-            self.emit(key, kind="invalidate", value=None, at=when.end, where=where)
-        elif slot.valid_from and when.start < slot.valid_from and f.kind == "assert":
-            self.emit(
-                key,
-                kind="assert",
-                value=value,
-                at=when.start,
-                where=where,
-                body=body,
-                until=when.end,
-            )
-        else:
-            self.notes.append(
-                f"{where}: {key}: a past period that overlaps the current value; nothing written"
-            )
-
     def _forget(self, f: Found, entity: str, at: str, where: str) -> None:
         keys = (
             [f"{entity}/{f.attribute}"]
@@ -292,6 +258,7 @@ class Extractor:
                 f"{where}: a forget request, but nothing said just before it to forget"
             )
             return
+        self._version += 1
         for key in dict.fromkeys(keys):
             # A value said and retracted in one ingest never reaches a file or the journal.
             self.out = [s for s in self.out if s.key != key]
@@ -357,6 +324,9 @@ class Extractor:
 
     def add(self, st: Statement) -> None:
         """Add a statement made whole elsewhere (an event, a plan), once per message."""
+        self._version += 1
+        if st.entity in self._relations:  # a person's first fact: how they are related, first
+            self._related(st.entity)
         if not any(_same(old, st, self.rules) for old in self.out[-8:]):
             self.out.append(st)
             self._current.append(st.key)
@@ -367,6 +337,11 @@ class Extractor:
              polarity: str = "") -> None:  # fmt: skip
         """Add a statement (once per message) and update the extractor's view of the vault."""
         entity, attribute = key.split("/", 1)
+        self._version += 1
+        if attribute == "relation":
+            self._persons.add(entity)
+        elif entity in self._relations:
+            self._related(entity)
         if kind == "assert" and value is not None and key in self._waiting:
             for dep in self._waiting.pop(key):
                 depends_on = _merge(depends_on, dep)
@@ -380,12 +355,23 @@ class Extractor:
         slot = self.state.get(key)
         if kind == "invalidate":
             self._ended.append(key)
-            if slot is not None:
+            if slot is not None and isinstance(slot.value, list) and value is not None:
+                slot.value = [v for v in slot.value if not self.rules.same_value(attribute, v, value)] or None
+            elif slot is not None:
                 slot.value, slot.status, slot.was = None, "expired", slot.value
             return
         # What decide will keep, this view keeps too (BACKFILL and NOOP leave the value).
         if slot is None or keeps_value(slot.status, slot.valid_from, at, tentative=tentative) is None:
-            self.state[key] = _Slot(value, "tentative" if tentative else "active", at)
+            if form == "unnamed" and slot is not None and slot.value is not None and slot.status != "expired":
+                return  # a name is known: "my husband" says nothing more
+            many = self.rules.attribute(attribute).cardinality == "many"
+            if many and slot is not None and isinstance(slot.value, list) and isinstance(value, str) and not form:
+                known = any(self.rules.same_value(attribute, v, value) for v in slot.value)
+                grown = list(slot.value) if known else [*slot.value, value]
+                self.state[key] = Slot(grown, "tentative" if tentative else "active", slot.valid_from or at)
+                return
+            held = [value] if many and isinstance(value, str) else value
+            self.state[key] = Slot(held, "tentative" if tentative else "active", at, kind=form or None)
 
 
 def _same(a: Statement, b: Statement, rules: Rules) -> bool:

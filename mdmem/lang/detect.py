@@ -6,11 +6,12 @@ import re
 from typing import Any
 
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+_CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]")
 
 
 def has_cjk(text: str) -> bool:
     """True when the text holds a Chinese character."""
-    return any("\u4e00" <= c <= "\u9fff" or "\u3400" <= c <= "\u4dbf" for c in text)
+    return _CJK.search(text) is not None
 
 
 def detect_lang(text: str) -> str:

@@ -5,6 +5,9 @@ from __future__ import annotations
 PHRASES: dict[str, str] = {
     # --- answers, one per fact state (docs/states.md) ---
     "nothing": "I don't know: nothing in memory answers that.",
+    "nothing_closest": "I don't know: nothing in memory answers that. The closest that was said:",
+    "nothing_about": "I know nothing about {who}.",
+    "bad_date": "I can't read the date {date} in the question: no such day or month. Write it like 2025-06-01.",
     "stale": "That is out of date. ",
     "doubtful": "That may no longer hold. ",
     "yes": "Yes. ",

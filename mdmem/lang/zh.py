@@ -5,6 +5,9 @@ from __future__ import annotations
 PHRASES: dict[str, str] = {
     # --- answers, one per fact state (docs/states.md) ---
     "nothing": "不知道：记忆里没有这方面的记录。",
+    "nothing_closest": "不知道：记忆里没有直接的答案。最接近的话：",
+    "nothing_about": "关于{who}，我什么都不知道。",
+    "bad_date": "问题里的日期{date}不存在，请写成2025-06-01这样的格式。",
     "stale": "这个信息已经过时了。",
     "doubtful": "这可能已经不对了。",
     "yes": "是的。",

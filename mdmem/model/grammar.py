@@ -1,4 +1,4 @@
-"""A pack's `grammar:`: the words the event and plan grammar reads (extract/happenings.py).
+"""A pack's `grammar:`: the words the grammar of life reads (extract/happenings.py, extract/grammar/).
 
 Patterns describe a value's shape; events and plans need clauses, subjects and time words, so
 the grammar lives in code and the pack gives it its words, per language, and names the slots a
@@ -12,6 +12,11 @@ plan fills when it comes true (docs/rules.md#grammar):
       cancel_words: {en: [not anymore, called off], zh: [不去了, 取消了]}
       sets:                                               # a plan that changes a slot
         home_city: {en: [move to, moving to], zh: [搬到, 搬去]}
+      names: {pets: {en: [dog, cat, parrot], zh: [狗, 猫]}}   # and people, activities, skills, things
+      counts: {pets: pet_count}                           # "I have two rabbits"
+
+The dimensions (`names` … `things`) are the words of extract/grammar/ (habits, names, other
+people), shaped like `sets`: dimension → attribute → language → words.
 """
 
 from __future__ import annotations
@@ -22,7 +27,16 @@ from typing import Any
 
 LANGS = ("en", "zh")
 LISTS = ("event_verbs", "event_nouns", "plan_words", "timed_plan_words", "cancel_words")
-KEYS = frozenset((*LISTS, "sets"))
+# attribute → words, per dimension: what each dimension's words are (docs/rules.md#grammar)
+DIMENSIONS = {
+    "sets": "the words that open a plan which changes the slot when it comes true ('moving to')",
+    "names": "nouns for one of the slot's members, named or not ('my parrot Kiwi', 'two rabbits')",
+    "people": "nouns for a person the slot holds ('my brother Tomas'): the person gets facts of their own",
+    "activities": "activities the slot lists ('some swimming, sketching or a bit of cello')",
+    "skills": "what a person can do or knows ('a lot of Go and some Rust', 'I speak Portuguese')",
+    "things": "things a person owns or runs ('my new Prius', 'my clothing store')",
+}
+KEYS = frozenset((*LISTS, *DIMENSIONS, "counts"))
 
 Words = dict[str, tuple[str, ...]]  # language → words
 
@@ -35,13 +49,25 @@ class Grammar:
     timed_plan_words: Words = field(default_factory=dict)
     cancel_words: Words = field(default_factory=dict)
     sets: dict[str, Words] = field(default_factory=dict)  # attribute → language → words
+    names: dict[str, Words] = field(default_factory=dict)
+    people: dict[str, Words] = field(default_factory=dict)
+    activities: dict[str, Words] = field(default_factory=dict)
+    skills: dict[str, Words] = field(default_factory=dict)
+    things: dict[str, Words] = field(default_factory=dict)
+    counts: dict[str, str] = field(default_factory=dict)  # attribute → the one-valued slot of how many
 
     def words(self, name: str, lang: str) -> tuple[str, ...]:
         return getattr(self, name).get(lang, ())  # type: ignore[no-any-return]
 
+    def dimension(self, name: str) -> dict[str, Words]:
+        """One dimension's words: attribute → language → words."""
+        return getattr(self, name)  # type: ignore[no-any-return]
+
     def to_plain(self) -> dict[str, Any]:
         out: dict[str, Any] = {n: {k: list(v) for k, v in getattr(self, n).items()} for n in LISTS}
-        out["sets"] = {a: {k: list(v) for k, v in w.items()} for a, w in self.sets.items()}
+        for d in DIMENSIONS:
+            out[d] = {a: {k: list(v) for k, v in w.items()} for a, w in self.dimension(d).items()}
+        out["counts"] = dict(self.counts)
         return out
 
 
@@ -60,15 +86,26 @@ def read_grammar(data: Any, parent: Any, error: Error, attributes: Any) -> Gramm
         if key not in KEYS:
             raise error(data, key, f"unknown key {key!r} in grammar; allowed: {', '.join(sorted(KEYS))}")
     lists = {name: _words(data.get(name), data, name, error) for name in LISTS}
-    sets: dict[str, Words] = {}
-    raw = data.get("sets") or {}
-    if not isinstance(raw, dict):
-        raise error(data, "sets", "'sets' must map attributes to their words, like home_city: {en: [move to]}")
-    for attr, words in raw.items():
+    dims: dict[str, dict[str, Words]] = {}
+    for dim in DIMENSIONS:
+        raw = data.get(dim) or {}
+        if not isinstance(raw, dict):
+            raise error(data, dim, f"'{dim}' must map attributes to their words, like pets: {{en: [dog, cat]}}")
+        for attr in raw:
+            if attr not in attributes:
+                raise error(raw, attr, f"grammar '{dim}' names undeclared attribute {attr!r}; declare it under 'attributes'")
+        dims[dim] = {str(a): _words(w, raw, str(a), error) for a, w in raw.items()}
+    counts = data.get("counts") or {}
+    if not isinstance(counts, dict):
+        raise error(data, "counts", "'counts' must map a slot to the one-valued slot of how many, like pets: pet_count")
+    for attr, slot in counts.items():
         if attr not in attributes:
-            raise error(raw, attr, f"grammar 'sets' names undeclared attribute {attr!r}; declare it under 'attributes'")
-        sets[str(attr)] = _words(words, raw, str(attr), error)
-    return Grammar(**lists, sets=sets)
+            raise error(counts, attr, f"grammar 'counts' names undeclared attribute {attr!r}; declare it under 'attributes'")
+        if not isinstance(slot, str) or slot not in attributes or attributes[slot].cardinality != "one":
+            raise error(counts, attr, f"grammar 'counts' {attr}: must name a declared one-valued attribute, not {slot!r}")
+    return Grammar(**lists, sets=dims["sets"], names=dims["names"], people=dims["people"],
+                   activities=dims["activities"], skills=dims["skills"], things=dims["things"],
+                   counts={str(a): str(c) for a, c in counts.items()})  # fmt: skip
 
 
 def _words(value: Any, parent: Any, key: str, error: Error) -> Words:
@@ -98,6 +135,11 @@ def from_plain(data: Any) -> Grammar | None:
             raise ValueError("not a grammar")
         return {k: tuple(v) for k, v in x.items()}
 
-    if not isinstance(data, dict) or set(data) != KEYS or not isinstance(data["sets"], dict):
+    if not isinstance(data, dict) or set(data) != KEYS or not all(isinstance(data[d], dict) for d in (*DIMENSIONS, "counts")):
         raise ValueError("not a grammar")
-    return Grammar(**{n: words(data[n]) for n in LISTS}, sets={str(a): words(w) for a, w in data["sets"].items()})
+    if not all(isinstance(a, str) and isinstance(c, str) for a, c in data["counts"].items()):
+        raise ValueError("not a grammar")
+    dims = {d: {str(a): words(w) for a, w in data[d].items()} for d in DIMENSIONS}
+    return Grammar(**{n: words(data[n]) for n in LISTS}, sets=dims["sets"], names=dims["names"],
+                   people=dims["people"], activities=dims["activities"], skills=dims["skills"],
+                   things=dims["things"], counts=dict(data["counts"]))  # fmt: skip

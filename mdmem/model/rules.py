@@ -102,7 +102,7 @@ class Rules:
     topics: dict[str, Topic] = field(default_factory=dict)
     dependencies: list[Dependency] = field(default_factory=list)
     path: str = "rules.yaml"
-    grammar: Grammar | None = None  # the words events and plans are read with (model/grammar.py)
+    grammar: Grammar | None = None  # the words the grammar of life reads (model/grammar.py)
     # Defaults made for attributes no rule names, kept: a cascade asks for each several times.
     _undeclared: dict[str, Attribute] = field(default_factory=dict, compare=False, repr=False)
     # attribute -> the dependencies into it, for the dependency count it was built at

@@ -7,54 +7,41 @@ of answer.py in the question's language, or, with `llm=`, hands the same facts t
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
 from mdmem.engine.plans import seen_on
 from mdmem.errors import MdmemError
 from mdmem.lang import phrases
-from mdmem.lang.detect import detect_lang
 from mdmem.lang.phrases import phrase
+from mdmem.lang.questions import PRONOUN, YES_NO
 from mdmem.lang.tokens import fold, tokens
-from mdmem.llm import LLMError, complete
+from mdmem.model import life
 from mdmem.model.factfile import DATE_RE, Fact
-from mdmem.model.rules import Rules, norm
+from mdmem.model.rules import Rules
 from mdmem.read import answer as tpl
+from mdmem.read import compose
+from mdmem.read.compose import EVIDENCE
 from mdmem.read.index import Index
-from mdmem.read.match import Question
+from mdmem.read.match import naming
+from mdmem.read.model_answer import llm_answer
+from mdmem.read.passages import Passage, PassageIndex
+from mdmem.read.question import BadDate, Question
+from mdmem.read.question import as_of as question_day
 from mdmem.read.retrieve import fact_json, premise, retrieve
-from mdmem.read.route import answers_alone, fact_values, labelled, old_values
-from mdmem.read.said import asks_what_was_said, passage_answer, recall
+from mdmem.read.route import of_someone_else, old_values, passage_route
+from mdmem.read.said import search
+from mdmem.read.spans import told_of
 from mdmem.store.vault import Vault
 
-PASSAGES = 3  # passages quoted when the words answer: enough to find it, few enough to read
+SURE_SPAN = 0.6  # a span this sure answers before facts that say less than the question asks
+PASSAGES = 3  # passages searched when the words answer: enough to find it, few enough to read
 
 # Phrases that say "uncertain/unknown" and "removed": the evaluator reads these (evaluate.py).
 UNCERTAIN_WORDS = phrases.UNCERTAIN_WORDS
 REMOVED_WORDS = phrases.REMOVED_WORDS
-
-_HISTORY = re.compile(
-    r"\b(?:over time|from (?:the )?earliest|earliest to latest|oldest to newest|in (?:chronological )?order"
-    r"|history|timeline|chronolog\w*|how (?:has|have|did) .{0,40}chang\w*|changes|list (?:all|every)"
-    r"|all (?:the )?\w+(?: \w+)? (?:i|we)(?:'ve| have) (?:ever )?\w+|every \w+ (?:i|we)(?:'ve| have)|so far)\b"
-    r"|变化|变过|换过|历史|历程|怎么变|如何变|先后|依次|顺序|从最早|按时间|一直以来|哪些.{0,6}过|过哪些|过几",
-    re.I,
-)
-_PAST = re.compile(
-    r"\b(?:used to|before|previous(?:ly)?|former(?:ly)?|earlier|in the past|originally|at first"
-    r"|prior|back then|once)\b|以前|之前|过去|原来|原先|曾经|先前|从前|当初|早先|一开始|上一[个份家]",
-    re.I,
-)
-_YES_NO = re.compile(
-    r"^\s*(?:do|does|did|is|are|am|was|were|have|has|can|could|should|will|would)\b"
-    r"|(?:吗|么|是不是|对吗|对不对|有没有|是否)\s*[？?]?\s*$",
-    re.I,
-)
-
 
 @dataclass
 class Answer:
@@ -69,18 +56,31 @@ class Answer:
     topic: str | None = None
     model: str | None = None
     evidence: list[dict[str, Any]] = field(default_factory=list)  # passages quoted
+    answer: str = ""  # the first line: the answer itself (compose.py)
+    type: str = "what"  # the question's type (lang/questions.py)
+    source: str = "none"  # what the first line comes from: fact | event | plan | passage | none
+    basis: list[dict[str, Any]] = field(default_factory=list)  # whose facts or words it states
+    confidence: float = 0.0
+    about: list[str] = field(default_factory=list)  # the people and speakers it was about
+    fact_objects: list[Fact] = field(default_factory=list, repr=False)  # the facts themselves
 
     def to_json(self) -> dict[str, Any]:
         return {
             "question": self.question,
-            "answer": self.text,
+            "answer": self.answer or self.text.split("\n", 1)[0],
+            "text": self.text,
             "lang": self.lang,
+            "type": self.type,
             "mode": self.mode,
             "as_of": self.as_of,
             "topic": self.topic,
             "model": self.model,
+            "source": self.source,
+            "confidence": self.confidence,
+            "basis": self.basis,
             "facts": self.facts,
             "evidence": self.evidence,
+            "about": self.about,
         }
 
 
@@ -101,86 +101,143 @@ def ask(
     llm: str | None = None,
     api_base: str | None = None,
     llm_options: dict[str, Any] | None = None,
+    evidence: int = EVIDENCE,
+    about: Iterable[str] = (),
 ) -> Answer:
-    """Answer a question from the vault: current state first, history when asked."""
+    """Answer a question from the vault: the answer on the first line, then its evidence.
+    `about`: whom the conversation's question before was about (its Answer.about); a question
+    that names no one and says 'she' or 'he' is about them when they are one person."""
     if as_of is not None and not _is_day(as_of):
         raise MdmemError(f"--as-of {as_of!r} is not a date; write it like 2025-06-01")
-    with Index(vault.root) as index:
-        # Each read refreshes the folders it reads; what changed is parsed once, for the
-        # snapshot too. A warm ask about one person stats that person's files only.
-        index.refresh_as_read(vault.parsed)
-        result = answer_from_index(index, vault.rules, question, as_of=as_of, entity=entity,
-                                   today=vault.now[:10])  # fmt: skip
-    if as_of is None:
-        route = _route(result, vault.rules)
+    if not question.strip():
+        raise MdmemError("the question is empty; ask it in words, like: mdmem ask \"Where do I live?\"")
+    if evidence < 0:
+        raise MdmemError(f"--evidence {evidence} is below 0; give how many quotes to show, like --evidence 3")
+    q = Question.of(question)
+    said = PassageIndex(vault.root, vault.meta)
+    try:
+        said.refresh()
+        with Index(vault.root) as index:
+            # Each read refreshes the folders it reads; what changed is parsed once, for the
+            # snapshot too. A warm ask about one person stats that person's files only.
+            index.refresh_as_read(vault.parsed)
+            q = _named(naming(q, index.entities(), said.speakers()), index)
+            q = _after(q, list(about), index.entities(), said.speakers())
+            unknown = [n for n in q.strangers if not said.search(tokens(n), limit=1)]
+            if unknown and not q.people and not q.speakers and entity is None:
+                result = Answer(question, "", q.lang, "none", as_of=as_of, type=q.type)
+                _finish(result, compose.nothing_about(unknown, q.lang))
+                return result
+            asked = as_of
+            if as_of is None:
+                try:
+                    asked = question_day(q, vault.now[:10])
+                except BadDate as bad:
+                    result = Answer(question, "", q.lang, "none", type=q.type)
+                    _finish(result, compose.Composed(phrase("bad_date", q.lang, date=str(bad))))
+                    return result
+            result = answer_from_index(index, vault.rules, q, as_of=asked, entity=entity, today=vault.now[:10])
+            if as_of is None and asked is not None and result.mode == "none":
+                result = answer_from_index(index, vault.rules, q, entity=entity, today=vault.now[:10])  # the time is the words'
+            if of_someone_else(q, vault.rules, result.facts):  # her brother's city is not hers
+                result = Answer(question, tpl.nothing(q.lang), q.lang, "none", as_of=as_of, type=q.type)
+        found: list[Passage] = []
+        # The state on a day the option names is the facts' alone; a day the question's words
+        # name ('What did Joanna watch on 1 May 2022?') may be answered by what was said then.
+        route = passage_route(result.mode, result.facts, q, vault.rules) if as_of is None else None
         if route is not None:
-            _from_passages(vault, result, instead=route == "instead")
+            found = _passages(said, q, result, instead=route == "instead")
+    finally:
+        said.close()
+    c = _compose(result, q, found, route, evidence)
+    result.about = [*q.speakers, *(p for p in q.people if fold(p) not in map(fold, q.speakers))]
+    _finish(result, c if evidence else replace(c, quotes=[], evidence=[]))  # --evidence 0: the answer alone
     if llm is not None:
         text = llm_answer(result, model=llm, api_base=api_base, options=llm_options)
         if text != result.text:  # else the model dropped what the template says: not its answer
             result.text, result.model = text, llm
+            result.answer = text.strip().split("\n", 1)[0]
     return result
 
 
-def _route(result: Answer, rules: Rules) -> str | None:
-    """How what was said joins the answer: None (the facts answer), "after" the facts, or
-    "instead" of facts that only share a word with the question (route.py)."""
-    if result.mode == "none" or asks_what_was_said(result.question):
-        return "after"
-    if result.mode not in ("current", "topic", "past", "history"):
-        return None
-    q = Question.of(result.question)
-    labels = labelled(q, rules, result.facts)
-    named = result.mode == "topic" or bool(labels)
-    # A question that takes an old value for current gets the correction: the fact is said
-    # (also when it names the value in part: "St. Brigid's" for "St. Brigid's Hospital").
-    asked = set(q.query)
-    named = named or any(asked & set(tokens(v, query=True)) for v in old_values(result.facts))
-    if answers_alone(q, rules, result.facts, labels):
-        return "after" if _by_words(result) else None
-    # A fact in doubt or removed is said even when only its words matched: that is news.
-    active = all(f.get("status") == "active" for f in result.facts)
-    return "after" if named or not active else "instead"
+def _after(q: Question, about: list[str], entities: list[str], speakers: list[str]) -> Question:
+    """'When did she start?' after a question about Caroline is about Caroline: a question
+    that names no one, with a third-person pronoun, after a question about one person."""
+    if len(about) != 1 or q.people or q.speakers or q.names or not PRONOUN.search(q.text):
+        return q
+    who = fold(about[0])
+    return replace(q, people=tuple(e for e in entities if fold(e) == who),
+                   speakers=tuple(s for s in speakers if fold(s) == who))  # fmt: skip
 
 
-def _by_words(result: Answer) -> bool:
-    """Whether the facts may say less than what was said, which is then quoted after them: no
-    fact was named by its slot, only hit by words of its value ('Why did Jon start his dance
-    studio?' hits his liking dancing), or one holds no name or a list that may be partial."""
-    if result.mode not in ("current", "topic"):
-        return False
-    facts = result.facts
-    named = [f for f in facts if f.get("score_rules", 0) > 0 or result.mode == "topic"]
-    # A fact that holds no name ('children: mentioned, not by name') or a list that may be
-    # partial says less than the words did.
-    partial = [f for f in facts if f.get("status") == "active" and (f.get("value") is None or isinstance(f.get("value"), list))]  # fmt: skip
-    return bool(partial) or not named and all(f.get("status") == "active" for f in facts)
+def _named(q: Question, index: Index) -> Question:
+    """The question without the capitalised words that are values of facts ('Is Google still
+    my employer?'): only the rest may be people memory knows nothing of."""
+    values = {n for n in q.strangers if index.search(tokens(n), limit=1)}
+    return replace(q, names=tuple(n for n in q.names if n not in values)) if values else q
 
 
-def _from_passages(vault: Vault, result: Answer, *, instead: bool = False) -> None:
-    """Quote what was said when no fact answers, or `instead` of facts that do not; after the
-    facts when the question asks for the words ('what did I tell you about…') or more than
-    they say: the structured state still comes first."""
-    found = recall(vault, result.question, limit=PASSAGES)
-    if not instead and result.mode != "history":
-        # After a fact, a passage that says only a value it no longer holds would answer the
-        # old value: the fact has already said what is current.
+def _finish(result: Answer, c: compose.Composed) -> None:
+    result.answer = c.first.split("\n", 1)[0]
+    result.text = "\n".join([c.first, *c.quotes])
+    result.source, result.basis, result.confidence = c.source, c.basis, c.confidence
+    result.evidence = c.evidence
+
+
+def _compose(result: Answer, q: Question, found: list[Passage], route: str | None, evidence: int) -> compose.Composed:  # fmt: skip
+    """The answer line and its evidence: the facts' sentence when they answer (quotes after
+    it when they may say less than the words did), else a span of the best passage."""
+    facts = result.fact_objects
+    spoken = compose.from_passages(q, found, result.lang, evidence=evidence) if found else None
+    typed = q.type in ("when", "where", "who", "how_many") and route == "after" and result.mode == "current"
+    told = result.mode != "none" and compose.from_facts(result.text, facts, q, result.lang)
+    life = bool(told) and told.source in ("event", "plan")  # type: ignore[union-attr]
+    if life and told and spoken is not None and q.type == "when" and compose.said_alike(facts, spoken):
+        told.first = spoken.first  # the same words, dated as said: 'the week before 21 January 2022'
+    if told and told.first != result.text:
+        typed = False  # an event's date or place, or a count of the fact's items, answers
+    if spoken is not None and (typed or route == "beside" and not life) and spoken.confidence >= SURE_SPAN:
+        # The facts say less than the words did, and the words hold the time, place, person
+        # or number asked, or the facts only share words with the question: the span is the
+        # answer; the facts' sentence comes first among the evidence.
+        spoken.quotes.insert(0, result.text)
+        return spoken
+    if result.mode != "none" and (route not in ("instead",) or spoken is None):
+        c = told or compose.from_facts(result.text, facts, q, result.lang)
+        if spoken is not None:
+            c.quotes, c.evidence = [*c.quotes, *spoken.quotes], spoken.evidence
+        elif found:  # no passage answers, but what was said may tell more than the facts
+            lines, c.evidence = compose.quoted(q, found, result.lang, evidence=evidence)
+            c.quotes = [*c.quotes, *lines]
+        return c
+    if spoken is None:
+        # No passage holds enough of the question to take an answer from: say so, and quote
+        # the closest of what was said (never as the answer) for the reader to judge.
+        result.mode, result.facts = "none", []
+        near = [p for p in found if compose.cover(q, p.text) >= compose.MIN_COVER]
+        lines, shown = compose.quoted(q, near, result.lang, evidence=evidence)
+        line = phrase("nothing_closest", result.lang) if lines else tpl.nothing(result.lang)
+        return compose.Composed(line, lines, shown)
+    result.mode, result.facts = "said", []
+    return spoken
+
+
+def _passages(said: PassageIndex, q: Question, result: Answer, *, instead: bool = False) -> list[Passage]:  # fmt: skip
+    """What was said that bears on the question, when no fact answers, `instead` of facts that
+    do not, or after the facts when the question asks for the words or more than they say.
+    After a fact, a passage that says only a value it no longer holds would answer the old
+    value: the fact has already said what is current."""
+    found = search(said, q, limit=PASSAGES)
+    if not instead and result.mode not in ("history", "as_of"):
         old = [fold(v) for v in old_values(result.facts)]
         found = [p for p in found if not any(v in fold(p.text) for v in old)]
-    if not found:
-        return
-    quoted = passage_answer(result.question, found, result.lang)
-    if result.mode == "none" or instead:
-        result.text, result.mode, result.facts = quoted, "said", []
-    else:
-        result.text = f"{result.text}\n{quoted}"
-    result.evidence = [p.to_json() for p in found]
+    return found
 
 
 def answer_from_index(
     index: Index,
     rules: Rules,
-    question: str,
+    question: str | Question,
     *,
     as_of: str | None = None,
     entity: str | None = None,
@@ -188,23 +245,27 @@ def answer_from_index(
 ) -> Answer:
     """The template answer from an up-to-date index (pure apart from reading the index); a plan
     whose day passed before `today` is answered as uncertain (engine/plans.py)."""
-    lang = detect_lang(question)
-    q = Question.of(question)
+    q = question if isinstance(question, Question) else naming(Question.of(question), index.entities(), [])
+    lang = q.lang
     matches, topic = retrieve(index, rules, q, entity=entity)
     for m in matches if today else []:
         m.fact = seen_on(m.fact, rules, str(today))
-    mode = "as_of" if as_of else "history" if _HISTORY.search(question) else "current"
-    if mode == "current" and _PAST.search(question):
+    # An event or a plan answers only a question about it: its words hold most of the
+    # question's, or the question names them ("my plans"): "When did Gina open her store?"
+    # is no question about her internship.
+    matches = [m for m in matches if not life.family(m.fact.attribute) or m.rules > 0 or told_of(q, m.fact)]
+    mode = "as_of" if as_of else "history" if q.history else "current"
+    if mode == "current" and q.past:
         mode = "past"
     if topic is not None and mode == "current":
         mode = "topic"
-    ans = Answer(question, "", lang, mode, as_of=as_of, topic=topic)
+    ans = Answer(q.text, "", lang, mode, as_of=as_of, topic=topic, type=q.type)
     if not matches:
         ans.mode = "none"
         ans.text = tpl.nothing(lang)
         return ans
     ans.facts = [fact_json(m) for m in matches]
-    facts = [m.fact for m in matches]
+    facts = ans.fact_objects = [m.fact for m in matches]
     if mode == "topic":
         assert topic is not None
         ans.text = tpl.topic_answer(facts, rules.topics[topic], rules, lang)
@@ -216,7 +277,7 @@ def answer_from_index(
             tpl.history_sentence(f, rules, lang, full=mode == "history") for f in facts
         )
     else:
-        yes_no = bool(_YES_NO.search(question))
+        yes_no = bool(YES_NO.search(q.text))
         ans.text = _join(_current(f, q, rules, lang, yes_no, index, facts) for f in facts)
     return ans
 
@@ -273,80 +334,3 @@ def _origin(fact: Fact, rules: Rules, lang: str, index: Index, answered: list[Fa
     if not found:
         return ""
     return tpl.origin_sentence(found[0], rules, lang, str(why.get("changed_at") or ""))
-
-
-# --- the model path --------------------------------------------------------------------------
-
-
-def llm_prompt(result: Answer) -> list[dict[str, str]]:
-    """The messages a model sees: the rules of the states, the retrieved facts, and the template
-    answer, whose values and state words the model's answer must keep."""
-    language = phrase("language_name", result.lang)
-    system = (
-        "You answer a person's question from an assistant's memory about them. Use only the"
-        " facts given; never guess. States: active = current and trusted; tentative = say it is"
-        " unconfirmed; uncertain = say it is uncertain, name the previous value and what"
-        " changed, and ask the pending question; expired = unknown now, say what it was until"
-        " when; deleted = say the information was removed at the person's request and never"
-        " reveal any value. Prefer current values; give history only when the question asks"
-        " about the past. The draft answer is correct: rephrase it, keeping every value, date"
-        " and state word it says (unknown, uncertain, removed …); never drop one."
-        f" Answer briefly in {language}."
-    )
-    payload = {
-        "question": result.question,
-        "as_of": result.as_of,
-        "mode": result.mode,
-        "facts": result.facts,
-        "draft_answer": result.text,
-    }
-    return [
-        {"role": "system", "content": system},
-        {"role": "user", "content": json.dumps(payload, ensure_ascii=False, indent=1)},
-    ]
-
-
-def _said(fact: dict[str, Any], dated: bool) -> list[str]:
-    """The values a fact's JSON holds (current and past), and with `dated` its dates."""
-    out = fact_values(fact)
-    past = [h for h in fact.get("history") or [] if isinstance(h, dict)]
-    if dated:
-        out += [str(d) for h in (fact, *past) for d in (h.get("valid_from"), h.get("valid_to")) if d]
-    return out
-
-
-def lost(template: str, text: str, facts: list[dict[str, Any]], mode: str = "current") -> list[str]:
-    """What the template answer says that a model's text drops: each value of the facts the
-    template names, their dates when they are history (a doubtful fact, a question about the
-    past), and its state words (unknown/uncertain, removed). Empty: nothing lost."""
-    t, m = norm(template), norm(text)
-    history = mode in ("history", "past", "as_of")
-    missing = [v for f in facts for v in _said(f, history or f.get("status") != "active")
-               if norm(v) in t and norm(v) not in m]  # fmt: skip
-    for words, name in ((UNCERTAIN_WORDS, "uncertain/unknown"), (REMOVED_WORDS, "removed")):
-        if any(norm(w) in t for w in words) and not any(norm(w) in m for w in words):
-            missing.append(f"that it is {name}")
-    return list(dict.fromkeys(missing))
-
-
-def llm_answer(
-    result: Answer,
-    *,
-    model: str,
-    api_base: str | None = None,
-    options: dict[str, Any] | None = None,
-) -> str:
-    """A fluent answer from a model through litellm, given exactly the retrieved facts; the
-    template answer when the model's drops a value, a date or a state word the template says."""
-    try:
-        text = complete(model, llm_prompt(result), api_base=api_base, **(options or {}))
-    except LLMError as e:
-        raise MdmemError(
-            f"the model {model!r} could not answer ({e}); check the model name and --api-base,"
-            " or ask without --llm"
-        ) from None
-    if not text.strip():
-        raise MdmemError(f"the model {model!r} returned an empty answer; try again or drop --llm")
-    if result.text and lost(result.text, text, result.facts, result.mode):
-        return result.text  # the model lost what memory says: the template's words stand
-    return text.strip()

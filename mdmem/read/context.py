@@ -381,3 +381,11 @@ def _prefixes(group: str) -> list[str]:
         return []
     parts = group.split("\n")
     return ["\n".join(parts[: n + 1]) for n in range(len(parts))]
+
+
+def answer_markdown(answer: Any) -> str:
+    """A '## Answer' section for `context --query`: the answer line `ask` gives, then its
+    evidence quoted, as `ask` prints them."""
+    title = "## 回答" if answer.lang == "zh" else "## Answer"
+    first, *evidence = answer.text.split("\n")
+    return f"{title}\n\n{first}\n" + "".join(f"\n- {line}" for line in evidence) + ("\n" if evidence else "")

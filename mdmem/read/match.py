@@ -11,7 +11,6 @@ city (哪个城市). ask.py adds the full-text score on top.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from mdmem.lang.tokens import (
     STOP,
@@ -24,64 +23,11 @@ from mdmem.lang.tokens import (
     words,
 )
 from mdmem.model.rules import Rules
+from mdmem.read.question import FUNCTION_WORD, Question, Unit
+
+__all__ = ["FUNCTION_WORD", "Question", "Unit"]
 
 LITERAL, GAPPED, STEMMED, PARTIAL_ZH, PARTIAL_EN = 1.0, 0.8, 0.8, 0.7, 0.6
-FUNCTION_WORD = 0.3
-
-
-@dataclass(frozen=True)
-class Unit:
-    """One word, or one Chinese character, of a question."""
-
-    text: str
-    stem: str
-    weight: float
-    cjk: bool
-
-
-@dataclass(frozen=True)
-class Question:
-    """A question in the forms the matchers compare against."""
-
-    text: str
-    folded: str
-    units: tuple[Unit, ...]
-    offsets: dict[int, int]  # folded-text offset of a CJK character → its unit
-    query: tuple[str, ...]  # full-text query tokens
-
-    @classmethod
-    def of(cls, text: str) -> Question:
-        from mdmem.lang.tokens import tokens
-
-        folded = fold(text)
-        units: list[Unit] = []
-        offsets: dict[int, int] = {}
-        for m in token_re().finditer(folded):
-            if m.group(1):
-                for i, c in enumerate(m.group(1)):
-                    offsets[m.start() + i] = len(units)
-                    units.append(Unit(c, c, FUNCTION_WORD if c in ZH_STOP_CHARS else 1.0, True))
-            else:
-                w = m.group(2)
-                weak = w in STOP or (len(w) == 1 and not w.isdigit())
-                units.append(Unit(w, stem(w), FUNCTION_WORD if weak else 1.0, False))
-        return cls(
-            text, folded, tuple(units), offsets, tuple(dict.fromkeys(tokens(text, query=True)))
-        )
-
-    @property
-    def stems(self) -> set[str]:
-        return {u.stem for u in self.units if not u.cjk and u.weight == 1.0}
-
-    def has_words(self, phrase: list[str]) -> list[int]:
-        """Unit positions of the first literal occurrence of a word sequence ([] if none)."""
-        n = len(phrase)
-        for i in range(len(self.units) - n + 1):
-            if all(
-                not self.units[i + k].cjk and self.units[i + k].text == phrase[k] for k in range(n)
-            ):
-                return list(range(i, i + n))
-        return []
 
 
 def residual(q: Question, spots: Iterable[int]) -> str:
@@ -230,6 +176,11 @@ def mentioned_entities(entities: list[str], q: Question) -> list[str]:
         elif set(spoken.split()) <= present and mentions(q, spoken):  # cheap test first
             out.append(e)
     return out
+
+
+def naming(q: Question, entities: list[str], speakers: list[str]) -> Question:
+    """The question with the entities and the speakers it names, read once at the door."""
+    return q.naming(mentioned_entities(entities, q), speakers)
 
 
 def value_spellings(rules: Rules, q: Question) -> list[str]:

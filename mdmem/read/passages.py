@@ -269,22 +269,28 @@ class PassageIndex:
                 "SELECT DISTINCT speaker FROM rows ORDER BY speaker")]  # fmt: skip
         return self._speakers
 
-    def search(self, question: str, *, speaker: str | None = None, limit: int = 3,
-               near: tuple[str, str] | None = None) -> list[Passage]:  # fmt: skip
-        """The passages that best match a question (BM25); those by `speaker`, and those said
-        within `near` (a period the question names, as ISO days), rank higher."""
-        words = sorted(set(tokens(question, query=True)))
+    def search(self, question: str | Iterable[str], *, speaker: str | None = None, limit: int = 3,
+               near: tuple[str, str] | None = None, only: Iterable[str] | None = None) -> list[Passage]:  # fmt: skip
+        """The passages that best match a question (its text, or its query tokens) by BM25;
+        those by `speaker`, and those said within `near` (a period the question names, as ISO
+        days), rank higher. `only`: the passages said by these speakers, none other."""
+        asked = tokens(question, query=True) if isinstance(question, str) else list(question)
+        words = sorted(set(asked))
         if speaker:
             words = [w for w in words if w not in set(tokens(speaker))]
         if not words:
             return []
         words = self._informative(words)
         match = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
+        who = sorted(set(only)) if only is not None else None
+        among = f" AND rowid IN (SELECT id FROM rows WHERE speaker IN ({','.join('?' * len(who))}))" if who else ""
+        if who == []:
+            return []
         # Rank inside FTS5 first (its C code, no join), then read only the best rows.
         best = self.db.execute(
             f"SELECT rowid, bm25(fts, 1.0, {BEFORE_WEIGHT}, {AFTER_WEIGHT}) AS rank FROM fts"
-            " WHERE fts MATCH ? ORDER BY rank, rowid LIMIT ?",
-            (match, limit * (30 if near else 10)),
+            f" WHERE fts MATCH ?{among} ORDER BY rank, rowid LIMIT ?",
+            (match, *(who or []), limit * (30 if near else 10)),
         ).fetchall()
         rows = [
             (*self.db.execute(

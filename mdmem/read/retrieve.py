@@ -19,7 +19,8 @@ from typing import Any
 from mdmem.lang.tokens import tokens, weight
 from mdmem.model.factfile import Fact
 from mdmem.model.rules import Rules
-from mdmem.read.answer import NOTE_SLOT, is_note
+from mdmem.model.slug import slugify
+from mdmem.read.answer import NOTE_SLOT
 from mdmem.read.index import Hit, Index
 from mdmem.read.infer import inferred
 from mdmem.read.life_answer import asks_for, family_slot
@@ -34,6 +35,7 @@ from mdmem.read.match import (
     topic_cover,
     value_spellings,
 )
+from mdmem.read.notes import asks_exact, asks_verbatim, best_notes
 from mdmem.store.vault import DEFAULT_ENTITY
 
 COLUMN_WEIGHT = {"name": 1.0, "value": 2.0, "history": 1.5, "body": 0.5}
@@ -48,16 +50,6 @@ _BROAD = re.compile(
     r"|情况|所有|全部|一切|都有什么|有哪些|都有|介绍|概况|总结|汇总|相关信息|都记得",
     re.I,
 )
-# Asking for a kept note by its words: the note whose text matches is the answer.
-_VERBATIM = re.compile(
-    r"\b(?:(?:asked|told) you to (?:remember|note|keep|save|store)|word for word|verbatim"
-    r"|exact (?:text|words?|wording|phrasing|quote|note|message|line)|exactly what"
-    r"|remember(?:ed)? exactly|in (?:my|your) own words|the note|my note)\b"
-    r"|让你记|叫你记|要你记|让你存|原话|原文|原样|一字不差|逐字|记下的|记住的|存下的",
-    re.I,
-)
-_EXACT = re.compile(r"\bexact(?:ly)?\b|准确|确切", re.I)  # weaker: 'my exact address' is a fact
-NOTE_MATCH = 1.0  # a note's text must share this much with the question (a word, a CJK pair)
 
 
 @dataclass
@@ -140,9 +132,16 @@ def retrieve(
     if entity is not None:
         return _retrieve(index, rules, q, [entity])
     known = index.entities()
-    named = mentioned_entities(known, q)
+    named = list(q.people) if q.resolved else mentioned_entities(known, q)
     if named:
         return _retrieve(index, rules, q, named)
+    if q.speakers or q.strangers:
+        # Someone is named who has no facts of their own: only what they own may answer
+        # (Caroline's dog), never someone else's fact.
+        scope = [e for e in known for s in q.speakers if e.startswith(slugify(s) + "-")]
+        if len(q.speakers) == 1 and not q.strangers and len(q.all_speakers) == 1 and DEFAULT_ENTITY in known:
+            scope.append(DEFAULT_ENTITY)  # the only speaker of the vault is its owner
+        return _retrieve(index, rules, q, scope) if scope else ([], None)
     if DEFAULT_ENTITY in known:  # the person by default; anyone else when that finds nothing
         found = _retrieve(index, rules, q, [DEFAULT_ENTITY])
         if found[0] or known == [DEFAULT_ENTITY]:
@@ -153,8 +152,8 @@ def retrieve(
 def _retrieve(
     index: Index, rules: Rules, q: Question, scope: list[str] | None
 ) -> tuple[list[Match], str | None]:
-    strong = _VERBATIM.search(q.text) is not None
-    notes = _best_notes(index, q, scope) if strong or _EXACT.search(q.text) else []
+    strong = asks_verbatim(q)
+    notes = [Match(f, score=s, text=s) for f, s in best_notes(index, q, scope)] if strong or asks_exact(q) else []
     if notes and strong:  # "发版前的检查要求原话是什么": that note, not the release facts
         return notes, None
     attr_spots = attribute_cover(rules, q)
@@ -335,38 +334,6 @@ def _dominates(theirs: dict[int, float], mine: dict[int, float], q: Question) ->
     surer = any(theirs[i] > mine[i] for i in content)
     extra = sum(w for i, w in theirs.items() if i not in mine and q.units[i].weight >= 1.0)
     return surer or extra >= 1.0
-
-
-def _best_notes(index: Index, q: Question, scope: list[str] | None) -> list[Match]:
-    """The kept note(s) whose own text best matches the question's words, cue words aside;
-    [] when no note shares a word (or a CJK pair) with it. Exact ties are all returned."""
-    rest = _EXACT.sub(" ", _VERBATIM.sub(" ", q.text))
-    query = set(tokens(rest, query=True)) - _NOTE_WORDS
-    if not query:
-        return []
-    scored = []
-    for fact in index.facts(numbered=NOTE_SLOT, entities=scope):
-        if fact.status == "deleted" or fact.value is None or not is_note(fact.attribute):
-            continue
-        text = fact.value if isinstance(fact.value, str) else " ".join(fact.value)
-        have = set(tokens(text))
-        s = sum(weight(t) for t in query & have)
-        if s >= NOTE_MATCH:
-            scored.append(Match(fact, score=s, text=s))
-    if not scored:
-        return []
-    scored.sort(key=lambda m: (-m.score, m.fact.entity != DEFAULT_ENTITY, m.fact.key))
-    return [m for m in scored if m.score == scored[0].score][:MAX_FACTS]
-
-
-# Words that ask for a note without saying which one.
-_NOTE_WORDS = frozenset(
-    tokens(
-        "note notes text wording word words quote said say saying told asked remember kept keep"
-        " saved save stored store exact exactly"
-    )
-    + ["记", "下", "原", "话", "文", "存", "让", "叫", "住"]
-)
 
 
 def _broad_topics(

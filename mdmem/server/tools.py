@@ -71,6 +71,7 @@ class Memory(Corrections):
     def __init__(self, root: Path | str, wait: float = 10.0) -> None:
         self.root = Path(root)
         self.wait = wait
+        self.last_about: list[str] = []  # whom the session's last question was about ('she' after it)
 
     def vault(self) -> Vault:
         """The vault as it is on disk now, a crash's unfinished transaction finished or undone."""
@@ -204,11 +205,16 @@ class Memory(Corrections):
                 description="Whom it is about (default: as named, else the user).", max_length=64
             ),
         ] = None,
+        evidence: Annotated[
+            int, Field(description="Quote this many passages after the answer (0: the answer alone).", ge=0, le=10)
+        ] = 3,
     ) -> dict[str, Any]:
-        """Answer a question from memory, with the facts behind the answer (values, status, history, why a fact is in doubt)."""
+        """Answer a question from memory: `answer` is the answer itself (one short line), `evidence` the quotes it rests on (date, speaker, words), `facts` the facts behind it (values, status, history, why a fact is in doubt), `confidence` 0-1. 'she'/'he' in a question that names no one means the person the question before was about."""
         from mdmem.read.ask import ask
 
-        answer = ask(self.vault(), question, as_of=_day(as_of, "as_of"), entity=_entity(entity))
+        answer = ask(self.vault(), question, as_of=_day(as_of, "as_of"), entity=_entity(entity),
+                     evidence=evidence, about=self.last_about)  # fmt: skip
+        self.last_about = answer.about
         return answer.to_json()
 
     def context(

@@ -21,6 +21,7 @@ from mdmem.errors import RulesError
 from mdmem.extract import prefilter
 from mdmem.files import atomic_write, current, read_required, sha256
 from mdmem.model.factfile import ACTIONS
+from mdmem.model.grammar import DIMENSIONS
 from mdmem.model.grammar import from_plain as grammar_from_plain
 from mdmem.model.rules import CARDINALITIES, STABILITIES, Attribute, Dependency, Rules, Topic
 from mdmem.model.rules_yaml import parse_rules
@@ -29,7 +30,7 @@ CACHE_FILE = "rules.cache.json"
 # The literal tests (extract/prefilter.py) of the rules' patterns, worked out once: parsing a
 # pack's patterns for them is most of what reading it for facts first costs a process.
 NEEDLES_FILE = "rules.needles.json"
-FORMAT = 1
+FORMAT = 2  # 2: the grammar carries the words of habits, names and people (names … things, counts)
 # The modules whose code decides whether a rules text validates and what it becomes: a cache
 # written by other code (another mdmem version, a local change) is foreign.
 _VALIDATORS = ("rules", "rules_yaml", "vocab", "yaml_nodes", "slug", "dag", "factfile", "yaml_text", "grammar")
@@ -133,7 +134,9 @@ def from_plain(data: Any, path: str) -> Rules:
             cardinality=cardinality, values=tuple(_texts(g) for g in _list(values)),
             extract_patterns=_texts(extract), invalidate_patterns=_texts(invalidate), path=path,
         )  # fmt: skip
-    _need(rules.grammar is None or all(a in rules.attributes for a in rules.grammar.sets))
+    g = rules.grammar
+    _need(g is None or all(a in rules.attributes for d in DIMENSIONS for a in g.dimension(d)))
+    _need(g is None or all(a in rules.attributes and c in rules.attributes for a, c in g.counts.items()))
     for name, label, aliases, attributes in _rows(data["topics"], 4):
         names = _texts(attributes)
         _need(all(a in rules.attributes for a in names) and name not in rules.topics)

@@ -39,6 +39,7 @@ ASKED = [
     ("用户：我欠了信用卡三万块。\n用户：关于我欠钱的事别往你那儿存。", "三万", "用户：我在深圳工作。"),
     ("用户：别存下来：我下个月要做手术。", "手术", "用户：我在深圳工作。"),
     ("用户：我的银行卡密码是778899。\n用户：刚才那个密码你帮我去掉吧。", "778899", "用户：我在深圳工作。"),
+    ("User: My phone number is 07700900123.\nUser: I want you to delete my phone number.", "07700900123", "User: I work at Acme."),
 ]
 
 
@@ -60,6 +61,11 @@ NOT_ASKED = [
     "User: My gym is Urban Sports Club.\n> please delete that from your memory\nUser: that's what the poster said.",
     "User: My gym is Urban Sports Club. Did you delete that?",
     "User: My gym is Urban Sports Club. I deleted the app from my phone.",
+    # Someone telling what they do or did with a verb of forgetting: no request, nothing lost.
+    "User: My gym is Urban Sports Club. It helps me clear my head.",
+    "User: My gym is Urban Sports Club. I'll drop my kids at school first.",
+    "User: My gym is Urban Sports Club. I had to drop my car off at the garage.",
+    "User: My gym is Urban Sports Club and I cycle there. I'll get rid of my bike soon.",
     "用户：我的健身房是超级猩猩。别提了，算了。",
     "用户：我的健身房是超级猩猩。千万别删这个。",
 ]

@@ -92,7 +92,10 @@ def test_ask_answers_when_from_the_event(tmp_path: Path) -> None:
     v = vault(tmp_path, "2023-07-08T12:00:00Z")
     ingest_text(v, MAY, source="may.md")
     answer = ask(v, "When did Dana do the fun run?")
-    assert answer.text.startswith("Dana's event “10k fun run for the animal shelter” was on 2023-05-07")
+    # The answer first (issue 27): the event's date, worded as it was said, then its sentence.
+    first, second = answer.text.split("\n")[:2]
+    assert first == "Sunday, 7 May 2023" and answer.source == "event"
+    assert second.startswith("Dana's event “10k fun run for the animal shelter” was on 2023-05-07")
     assert answer.facts[0]["key"] == "dana/event-2023-05-07-10k_fun_run_for_the_animal_shelter"
 
 

@@ -133,3 +133,31 @@ def test_a_cascade_keeps_the_kind_and_items_of_what_it_archives():
     gym = out["user/gym"]
     assert gym.value == "FitX Berlin" and gym.kind is None
     assert gym.history[-1]["kind"] == "plan" and gym.history[-1]["value"] == "FitX Munich"
+
+
+def test_one_item_of_a_list_ends_into_history_with_its_own_period_and_the_rest_stays():
+    held = {
+        "user/pets": Fact("user", "pets", ["Max", "Pixie"], valid_from="2021-01-01",
+                          items={"Pixie": {"valid_from": "2023-04-02"}}),
+        "user/pet_food": Fact("user", "pet_food", "kibble", valid_from="2025-01-01"),
+    }  # fmt: skip
+    plan, out = run(held, st("pets", "pixie", kind="invalidate"))
+    assert [d for _, d in plan.decisions] == ["UPDATE"]
+    pets = out["user/pets"]
+    assert pets.value == ["Max"] and pets.items == {} and pets.status == "active"
+    gone = pets.history[-1]
+    assert (gone["value"], gone["valid_from"], gone["valid_to"]) == ("Pixie", "2023-04-02", "2026-02-10")
+    assert gone["reason"] == "no longer true, said the person"
+    assert out["user/pet_food"].status == "uncertain"  # the list changed: what hangs on it is asked
+
+
+def test_the_last_item_ending_expires_the_list_and_an_item_never_held_changes_nothing():
+    held = {"user/likes": Fact("user", "likes", ["bowling"], valid_from="2025-01-01",
+                               items={"bowling": {"polarity": "dislike"}})}  # fmt: skip
+    none, _ = run(held, st("likes", "chess", kind="invalidate"))
+    assert [d for _, d in none.decisions] == ["NOOP"]
+    plan, out = run(held, st("likes", "bowling", kind="invalidate"))
+    likes = out["user/likes"]
+    assert [d for _, d in plan.decisions] == ["EXPIRE"]
+    assert likes.status == "expired" and likes.value is None
+    assert likes.history[-1]["items"] == {"bowling": {"polarity": "dislike"}}

@@ -223,7 +223,10 @@ def test_no_date_in_plain_numbers():
     ],
 )
 def test_generic_forms(text, key, value):
-    assert brief(said(f"User: {text}\n")) == [("assert", key, value)]
+    got = brief(said(f"User: {text}\n"))
+    if key == "sister/name":  # the grammar also lists her with the speaker's siblings
+        got = [g for g in got if g[1] != "user/siblings"]
+    assert got == [("assert", key, value)]
 
 
 def test_generic_slot_named_by_a_declared_label_takes_plain_words():
@@ -260,15 +263,12 @@ CHITCHAT = [
     "My goal is to give kids a loving home.",
     "My job was tough but it gave me the push I needed.",
     "My art is about expressing my trans experience.",
-    "My favorite is the amazing banana split sundae - I enjoy it after dinner.",
-    "My favorite thing is Hawaiian pizza.",
     "My customer base is the main focus right now.",
     "My Unity strategy game is finally finished!",
     "My mood is terrible now.",
     "My dream is to create a safe and loving home for these kids.",
     "Our bond with him was so special and something I cherish.",
     "My family is my motivation and they keep me going.",
-    "My pup Toby is German Shephard and loves cute sweaters.",
     "The weather is Great today.",
     "I'll never forget that day.",
     "Don't forget to bring snacks!",
@@ -288,6 +288,22 @@ CHITCHAT = [
 @pytest.mark.parametrize("text", CHITCHAT)
 def test_chitchat_is_not_a_fact(text):
     assert said(f"Caroline: {text}\nMelanie: ha\nCaroline: ok\n") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "liked"),
+    [
+        ("My favorite is the amazing banana split sundae - I enjoy it after dinner.", "amazing banana split sundae"),
+        ("My favorite thing is Hawaiian pizza.", "Hawaiian pizza"),
+    ],
+)
+def test_a_favourite_is_a_preference_and_no_slot_of_its_own(text, liked):
+    assert [(s.key, s.value, s.polarity) for s in said(f"Caroline: {text}\nMelanie: ha\n")] == [("caroline/likes", liked, "like")]
+
+
+def test_a_pet_named_in_passing_is_kept_and_its_breed_is_no_slot():
+    sts = said("Caroline: My pup Toby is German Shephard and loves cute sweaters.\nMelanie: ha\n")
+    assert [(s.key, s.value) for s in sts] == [("caroline/pets", "Toby")]
 
 
 # --- forget requests ------------------------------------------------------------------------
@@ -730,7 +746,7 @@ def test_children_are_many(text, children):
     sts = said(f"User: {text}\n")
     assert [s.value for s in sts if s.attribute == "children"] == children
     _, plan = plan_of(f"User: {text}\n", {})
-    assert plan.changes[-1].after.value == children
+    assert [c.after.value for c in plan.changes if c.key == "user/children"][-1] == children
 
 
 @pytest.mark.parametrize(

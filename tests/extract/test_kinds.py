@@ -70,7 +70,9 @@ def test_unnamed_relations_exist_without_names():
     assert kinds("User: 我老公今天加班。") == [("user/partner", None, "unnamed", "")]
     assert kinds("User: My ex-husband called.") == []
     # the name said in the same sentence wins; the unnamed mention adds nothing
-    assert kinds("User: My wife, Anna, is a nurse.") == [("user/partner", "Anna", "", "")]
+    assert kinds("User: My wife, Anna, is a nurse.") == [
+        ("user/partner", "Anna", "", ""), ("anna/relation", "wife", "", ""), ("anna/job_title", "nurse", "", ""),
+    ]  # fmt: skip
 
 
 def test_a_forget_request_names_a_slot_it_does_not_state():
@@ -224,7 +226,7 @@ def test_generic_copular_forms_stay_narrow(text):
     [
         ("I work as a counselor.", [("user/job_title", "counselor")]),
         ("We have three dogs named Pepper, Precious and Panda.",
-         [("user/pets", "Pepper"), ("user/pets", "Precious"), ("user/pets", "Panda")]),
+         [("user/pets", "Pepper"), ("user/pets", "Precious"), ("user/pets", "Panda"), ("user/pet_count", "3")]),
         ("My favorite game is CS:GO.", [("user/favorite_game", "CS:GO")]),
         ("My gym is Urban Sports Club", [("user/gym", "Urban Sports Club")]),
         ("I go to FitX now", [("user/gym", "FitX")]),

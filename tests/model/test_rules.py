@@ -121,3 +121,38 @@ def test_an_undeclared_attribute_is_made_once_and_changes_no_equality() -> None:
     assert rules.attribute("shoe_size") is made
     assert rules.attribute("home_city").declared
     assert rules == other
+
+
+def test_grammar_words_load_per_dimension_attribute_and_language() -> None:
+    r = rules(
+        """
+        attributes:
+          pets:
+            cardinality: many
+          pet_count: {}
+        grammar:
+          names:
+            pets: {en: [dog, parrot], zh: [狗]}
+          counts: {pets: pet_count}
+        """
+    )
+    g = r.grammar
+    assert g is not None and g.counts == {"pets": "pet_count"}
+    assert g.names == {"pets": {"en": ("dog", "parrot"), "zh": ("狗",)}}
+    assert g.dimension("people") == {}
+
+
+@pytest.mark.parametrize(
+    ("grammar", "line", "words"),
+    [
+        ("{nouns: {pets: {en: [dog]}}}", 4, "unknown key 'nouns' in grammar"),
+        ("{names: [dog]}", 4, "'names' must map attributes to their words"),
+        ("{names: {cats: {en: [cat]}}}", 4, "names undeclared attribute 'cats'"),
+        ("{names: {pets: [dog]}}", 4, "'pets' must map languages to word lists"),
+        ("{names: {pets: {en: [dog]}}, counts: {pets: nothing}}", 4, "must name a declared one-valued attribute"),
+        ("{names: {pets: {en: [dog]}}, counts: {pets: pets}}", 4, "must name a declared one-valued attribute"),
+    ],
+)
+def test_bad_grammar_words_are_refused_with_their_line(grammar: str, line: int, words: str) -> None:
+    e = error(f"attributes:\n  pets:\n    cardinality: many\ngrammar: {grammar}\n")
+    assert words in str(e) and e.line == line, str(e)

@@ -156,7 +156,13 @@ def test_attributes(pack: str) -> None:
             patterns = spec.get(key, [])
             assert isinstance(patterns, list), f"{where}: {key} must be a list"
             assert all(isinstance(p, str) and p for p in patterns), f"{where}: empty {key}"
-        assert spec.get("extract"), f"{where}: no extract patterns"
+        # A slot the grammar fills (rules.md#grammar) needs no patterns of its own: one
+        # with grammar words, a count another names, a person's `relation`, `habits`.
+        grammar = load(pack).get("grammar") or {}
+        worded = {a for d in ("names", "people", "activities", "skills", "things") for a in grammar.get(d) or {}}
+        counts = set((grammar.get("counts") or {}).values())
+        filled = attr in worded or attr in counts or attr in ("relation", "habits")
+        assert spec.get("extract") or filled, f"{where}: no extract patterns"
 
 
 @pytest.mark.parametrize("pack", PACKS)
@@ -177,6 +183,11 @@ def test_patterns_compile_with_a_value_group(pack: str) -> None:
 @pytest.mark.parametrize("pack", PACKS)
 def test_every_attribute_speaks_english_and_chinese(pack: str) -> None:
     for attr, spec in load(pack)["attributes"].items():
+        for dim, words in (load(pack).get("grammar") or {}).items():
+            if isinstance(words, dict) and isinstance(words.get(attr), dict):
+                assert {"en", "zh"} <= set(words[attr]), f"{pack}:{attr}: grammar {dim} needs en and zh words"
+        if "extract" not in spec:
+            continue
         extract = spec["extract"]
         assert any(CJK.search(p) for p in extract), f"{pack}:{attr}: no Chinese pattern"
         assert any(p.startswith(("(?i)", "(?ix)")) for p in extract), (

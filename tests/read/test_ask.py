@@ -15,7 +15,8 @@ from mdmem import Vault
 from mdmem.cli import app
 from mdmem.errors import MdmemError
 from mdmem.eval.evaluate import says_any
-from mdmem.read.ask import REMOVED_WORDS, UNCERTAIN_WORDS, ask, llm_prompt
+from mdmem.read.ask import REMOVED_WORDS, UNCERTAIN_WORDS, ask
+from mdmem.read.model_answer import llm_prompt
 from tests.conftest import make_vault
 
 runner = CliRunner()
@@ -452,8 +453,8 @@ def test_cli_ask_text_json_and_as_of(moved: Vault) -> None:
     )
     data = json.loads(r.stdout)
     assert data["as_of"] == "2025-06-01" and "Guangzhou" in data["answer"]
-    r = runner.invoke(app, ["ask", "Where do I live?", "--as-of", "June", "--vault", root])
-    assert r.exit_code == 2
+    r = runner.invoke(app, ["ask", "Where do I live?", "--as-of", "2025-13", "--vault", root])
+    assert r.exit_code == 2 and "--as-of" in r.output and "no month 13" in r.output
 
 
 # --- a forgotten value appears in no output of any command --------------------------------

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from mdmem import Vault
-from mdmem.read.ask import ask, llm_prompt, lost
+from mdmem.read.ask import ask
+from mdmem.read.model_answer import llm_prompt, lost
 from tests.conftest import make_vault
 
 

@@ -8,14 +8,12 @@ from pathlib import Path
 import pytest
 
 from mdmem.model.episode import Episode, Said, episode_path, render
+from mdmem.read.compose import from_passages
+from mdmem.read.match import naming
 from mdmem.read.passages import MAX_CHARS, PassageIndex, named_speaker, split_passages
-from mdmem.read.said import (
-    asks_what_was_said,
-    is_when_question,
-    named_period,
-    passage_answer,
-    resolved,
-)
+from mdmem.read.question import Question, named_period
+from mdmem.read.said import quote
+from mdmem.read.spans import when_text
 
 
 def _write(root: Path, date: str, source: str, *messages: tuple[str, str]) -> Path:
@@ -92,30 +90,34 @@ def test_long_messages_are_split_and_a_huge_line_is_cut() -> None:
 
 
 def test_when_questions_resolve_relative_dates_against_the_session() -> None:
-    assert resolved("I went to a support group yesterday.", "2023-05-08", "en") == "7 May 2023"
-    assert resolved("I painted a lake sunrise last year.", "2023-05-08", "en") == "2022"
-    assert resolved("昨天我去了", "2023-05-08", "zh") == "2023年5月7日"
-    assert resolved("I like lakes.", "2023-05-08", "en") is None
-    assert is_when_question("When did Caroline go to the support group?")
-    assert is_when_question("卡罗琳什么时候去的？")
-    assert not is_when_question("Where does Caroline live?")
+    assert when_text("I went to a support group yesterday.", "2023-05-08", "en") == "7 May 2023"
+    assert when_text("I painted a lake sunrise last year.", "2023-05-08", "en") == "2022"
+    assert when_text("昨天我去了", "2023-05-08", "zh") == "2023年5月7日"
+    # No time words: what it tells happened by the day it was said.
+    assert when_text("I like lakes.", "2023-05-08", "en") == "8 May 2023"
+    assert Question.of("When did Caroline go to the support group?").type == "when"
+    assert Question.of("卡罗琳什么时候去的？").type == "when"
+    assert Question.of("Where does Caroline live?").type != "when"
 
 
 def test_quotes_are_verbatim_with_date_and_speaker(root: Path) -> None:
     idx = PassageIndex(root, root / ".mdmem")
     idx.refresh()
     q = "When did Caroline go to the LGBTQ support group?"
-    text = passage_answer(q, idx.search(q, limit=1), "en")
-    assert text == ("On 8 May 2023 Caroline said: “I went to a LGBTQ support group yesterday."
-                    " It was powerful.” (that is 7 May 2023)")  # fmt: skip
-    assert asks_what_was_said("Recite the exact error log I shared")
-    assert asks_what_was_said("我跟你说过什么？")
-    assert not asks_what_was_said("Where do I live?")
+    found = idx.search(q, limit=1)
+    assert quote(found[0], "en") == (
+        "On 8 May 2023 Caroline said: “I went to a LGBTQ support group yesterday. It was powerful.”"
+    )
+    # The date the words tell, resolved against the session, is the answer's first line.
+    answered = from_passages(naming(Question.of(q), [], idx.speakers()), found, "en")
+    assert answered is not None and answered.first == "7 May 2023"
+    assert answered.quotes == [quote(found[0], "en")]
+    assert Question.of("Recite the exact error log I shared").said
+    assert Question.of("我跟你说过什么？").said
+    assert not Question.of("Where do I live?").said
 
 
 def test_a_period_named_outright_ranks_passages_said_then() -> None:
-    from mdmem.read.said import named_period
-
     assert named_period("What cake did Joanna make in May 2022?") == ("2022-04-24", "2022-06-07")
     assert named_period("Why did she reschedule on September 8, 2023?") == (
         "2023-09-01",
@@ -148,10 +150,11 @@ def test_context_query_adds_what_was_said_after_the_facts(tmp_path: Path) -> Non
     runner = CliRunner()
     args = ["context", "--vault", str(tmp_path / "s"), "--query", "the noodle place downstairs"]
     text = runner.invoke(app, args).output
-    facts, said = text.split("## What was said")
-    assert "Shanghai" in facts and "noodle place downstairs" in said.splitlines()[2]
+    facts, said = text.split("## Answer")
+    assert "Shanghai" in facts and "noodle place downstairs" in said
     data = json.loads(runner.invoke(app, [*args, "--json"]).output)
     assert "noodle place" in data["passages"][0]["text"]
+    assert data["answer"]["answer"] == said.strip().splitlines()[0]
     assert "passages" not in json.loads(runner.invoke(app, args[:3] + ["--json"]).output)
 
 

@@ -94,7 +94,7 @@ CORRUPTIONS = {
         f.read_bytes().replace(rules_cache.code_fingerprint().encode(), b"0" * 64)
     ),
     "other format": lambda f: f.write_bytes(
-        f.read_bytes().replace(b'"mdmem_rules_cache": 1', b'"mdmem_rules_cache": 99')
+        f.read_bytes().replace(b'"mdmem_rules_cache": %d' % rules_cache.FORMAT, b'"mdmem_rules_cache": 99')
     ),
     "a value validation refuses": lambda f: _rewrite_payload(
         f, lambda d: {**d, "attributes": [[*a[:3], "extreme", *a[4:]] for a in d["attributes"]]}

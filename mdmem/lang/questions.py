@@ -1,0 +1,125 @@
+"""What kind of answer a question wants, per language: when / where / who / how many / yes-no / what.
+
+Each language has its rules in order; the first that matches gives the type, else "what".
+read/question.py reads a question once with these; the composer (read/compose.py) picks the
+span of a passage by the type. A third language adds its table here.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+TYPES = ("when", "where", "who", "how_many", "yes_no", "what")
+
+# Modes of a question about facts (read/ask.py): every value over time, earlier values, the
+# words themselves. English and Chinese together: a question mixing them is read by both.
+HISTORY = re.compile(
+    r"\b(?:over time|from (?:the )?earliest|earliest to latest|oldest to newest|in (?:chronological )?order"
+    r"|history|timeline|chronolog\w*|how (?:has|have|did) .{0,40}chang\w*|changes|list (?:all|every)"
+    r"|all (?:the )?\w+(?: \w+)? (?:i|we)(?:'ve| have) (?:ever )?\w+|every \w+ (?:i|we)(?:'ve| have)|so far)\b"
+    r"|变化|变过|换过|历史|历程|怎么变|如何变|先后|依次|顺序|从最早|按时间|一直以来|哪些.{0,6}过|过哪些|过几",
+    re.I,
+)
+PAST = re.compile(
+    r"\b(?:used to|before|previous(?:ly)?|former(?:ly)?|earlier|in the past|originally|at first"
+    r"|prior|back then|once)\b|以前|之前|过去|原来|原先|曾经|先前|从前|当初|早先|一开始|上一[个份家]",
+    re.I,
+)
+YES_NO = re.compile(
+    r"^\s*(?:do|does|did|is|are|am|was|were|have|has|can|could|should|will|would)\b"
+    r"|(?:吗|么|是不是|对吗|对不对|有没有|是否)\s*[？?]?\s*$",
+    re.I,
+)
+SAID = re.compile(
+    r"\b(?:what|everything) (?:did|have) (?:i|we|you|he|she|they|\w+) (?:tell|told|say|said|share|shared|mention|mentioned)\b"
+    r"|\b(?:recite|word for word|verbatim|exact (?:words|text|log|message|quote)|quote)\b"
+    r"|我(?:跟你|和你|对你)?(?:说过|讲过|提过|分享过)|原话|原文|逐字|一字不差",
+    re.I,
+)
+
+_EN = (
+    ("when", r"^\W*(?:and |so )?when\b|\bwhat (?:date|day|year|month|time|week)\b|\bhow long ago\b"
+             r"|\b(?:in |on )?which (?:day|date|year|month|week)\b|\bsince when\b"),
+    ("how_many", r"\bhow (?:many|much|often)\b|\bnumber of\b|\bhow many times\b"),
+    ("where", r"^\W*where\b|\bwhere (?:do|does|did|is|are|was|were|has|have)\b"
+              r"|\b(?:which|what) (?:city|cities|country|countries|town|place|places|state|states"
+              r"|location|neighbou?rhood|district|address)\b"),
+    ("who", r"^\W*(?:who|whom|whose)\b|\bwho (?:is|was|are|were|did|does|do)\b"),
+    ("yes_no", r"^\W*(?:do|does|did|is|are|am|was|were|have|has|had|can|could|should|will|would"
+               r"|may|might)\b|\byes or no\b"),
+)  # fmt: skip
+_ZH = (
+    ("when", r"什么时候|哪天|哪一天|何时|几号|哪年|哪一年|哪个月|几月|几点|多久以前"),
+    ("how_many", r"多少|几[个只次位本家条项种岁口回趟年]"),
+    ("where", r"哪里|哪儿|在哪|去哪|从哪|哪个城市|哪座城市|什么地方|哪个国家|哪国|住哪"),
+    ("who", r"谁|哪位"),
+    ("yes_no", r"(?:吗|(?<![什怎那这多])么)\s*[？?]?\s*$|是不是|有没有|是否|对吗|对不对"),
+)
+RULES: dict[str, tuple[tuple[str, str], ...]] = {"en": _EN, "zh": _ZH}
+# A relative or friend a question is about, as its subject ("Where does her brother live?",
+# "What is Melanie's mom's job?", 她哥哥住哪): its answer is that person's, never a fact of the one whose relative it is.
+KIN = re.compile(
+    r"\b(?:do|does|did|is|was|are|were|has|have|had|will|would|can|could)\s+"
+    r"(?:my|your|his|her|their|our|[A-Z][a-z]+['’]s)\s+(?:(?:best|close|old|older|younger|little|big|new)\s+)?"
+    r"(mom|mum|mother|dad|father|parents?|sisters?|brothers?|siblings?|wife|husband|partner|boyfriend"
+    r"|girlfriend|sons?|daughters?|kids?|children|grandma|grandmother|grandpa|grandfather|aunt|uncle"
+    r"|cousins?|friends?|neighbou?rs?|boss|coworkers?|colleagues?|mentor|teacher|coach)\b"
+    r"|(?:我|你|他|她)的?(妈妈|母亲|爸爸|父亲|父母|哥哥|姐姐|弟弟|妹妹|老公|老婆|丈夫|妻子|男朋友|女朋友|儿子|女儿|孩子"
+    r"|朋友|邻居|老板|同事|老师)",
+)
+
+# A person spoken of by a pronoun only ("When did she start?", 她什么时候开始的): in a
+# conversation, the one the question before named (read/ask.py `about`).
+PRONOUN = re.compile(r"\b(?:she|her|hers|herself|he|him|his|himself)\b|[她他]", re.I)
+
+# Chinese characters that ask rather than say what a question is about (叫什么, 谁, 几个, 多少,
+# 哪, 名字): a passage need not hold them to answer it.
+ZH_ASKING = frozenset("叫谁几多少哪名字吗呢何")
+
+# A question that asks for several things ("What activities…", "Which cities…", 哪些): the
+# composer gathers items across passages and facts, and counts them for "how many".
+_LIST = {
+    "en": r"\b(?:what|which) (?:\w+ )?(?:kinds|types|sorts) of\b|\bwhat are\b|\bwhich (?:\w+ ){0,2}\w+s\b"
+          r"|\bwhat (?:\w+ )?(?!(?:does|is|was|has|goes|gets|makes|likes|kinds?|types?)\b)\w+[^s\W]s (?:do|does|did|has|have|are|were)\b"
+          r"|\b(?:list|name) (?:all|some|the)\b"
+          r"|\bhow many\b",
+    "zh": r"哪些|什么.{0,4}们|几[个只种项]|多少[个只种项]|都有",
+}  # fmt: skip
+# The words that ask why and how, inside "what": the composer takes the reason or the means.
+_WHY = {"en": r"^\W*why\b|\bwhat (?:made|makes|motivated|inspired|prompted)\b|\bfor what reason\b"
+              r"|\bwhat (?:is|was) the reason\b",
+        "zh": r"为什么|为啥|为何|怎么会|什么原因"}  # fmt: skip
+_HOW = {"en": r"^\W*how (?:do|does|did|is|was|are|were|has|have|can|could)\b", "zh": r"怎么|如何|怎样"}
+
+
+@cache
+def _compiled(lang: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple((t, re.compile(p, re.I)) for t, p in RULES.get(lang, _EN))
+
+
+@cache
+def _one(table: str, lang: str) -> re.Pattern[str]:
+    src = {"list": _LIST, "why": _WHY, "how": _HOW}[table]
+    return re.compile(src.get(lang) or src["en"], re.I)
+
+
+def question_type(text: str, lang: str) -> str:
+    """The answer a question wants: when, where, who, how_many, yes_no or what."""
+    for name, rx in _compiled(lang):
+        if rx.search(text):
+            return name
+    return "what"
+
+
+def asks_for_list(text: str, lang: str) -> bool:
+    """Whether the question asks for several things (gathered, deduplicated, counted)."""
+    return bool(_one("list", lang).search(text))
+
+
+def asks_why(text: str, lang: str) -> bool:
+    return bool(_one("why", lang).search(text))
+
+
+def asks_how(text: str, lang: str) -> bool:
+    return bool(_one("how", lang).search(text))

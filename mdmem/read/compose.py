@@ -1,0 +1,211 @@
+"""The answer first: one line that answers, then at most a quote or two of what was said.
+
+The line comes, in order, from a fact (its state sentence, as ask.py words it), an event or a
+plan (its date, place or company, by the question's type), or a span taken from the best
+passage (spans.py); when nothing answers, one line says so. A question that names a person is
+answered from that person's facts and words only. The evidence after the line is the passage
+the span was taken from, trimmed to the sentence that holds it, then the next best passages
+(`evidence` of them in all), each with its date and speaker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from mdmem.lang.phrases import phrase
+from mdmem.lang.tokens import fold, tokens
+from mdmem.model.factfile import Fact
+from mdmem.read.days import notation_text
+from mdmem.read.passages import Passage
+from mdmem.read.question import Question
+from mdmem.read.said import quote
+from mdmem.read.spans import Span, best_sentence, cover, span
+
+EVIDENCE = 3  # quotes after the answer line unless more or fewer are asked for (docs/reading.md)
+LIST_ITEMS = 4  # items gathered for a question that asks for several things
+MAX_LINE = 100  # a gathered list stops before the line grows past this
+QUOTE_CHARS = 200  # a passage longer than this is quoted by the sentence that holds the answer
+MIN_COVER = 0.1  # a passage holding less of the question answers nothing of it
+
+
+@dataclass
+class Composed:
+    """The answer line, the evidence quoted after it, and what the line rests on."""
+
+    first: str
+    quotes: list[str] = field(default_factory=list)
+    evidence: list[dict[str, Any]] = field(default_factory=list)
+    source: str = "none"  # fact | event | plan | passage | none
+    basis: list[dict[str, Any]] = field(default_factory=list)  # whose facts or words
+    confidence: float = 0.0
+
+
+def nothing_about(names: list[str], lang: str) -> Composed:
+    """'I know nothing about Zoe.': the question names someone memory has never heard of."""
+    who = phrase("list_sep", lang).join(names)
+    return Composed(phrase("nothing_about", lang, who=who))
+
+
+def from_facts(text: str, facts: list[Fact], q: Question, lang: str) -> Composed:
+    """The facts' sentence as the line; an event or plan answers its when, where or who."""
+    life = [f for f in facts if f.kind in ("event", "plan")]
+    first = text
+    source = "fact"
+    quotes: list[str] = []
+    if life and q.type in ("when", "where", "who"):
+        said = _life_answer(life[0], q.type, lang)
+        if said:  # the date, place or company; the event's sentence comes with the evidence
+            first, source, quotes = said, str(life[0].kind), [text]
+    listed = [f for f in facts if f.status == "active" and isinstance(f.value, list) and f.value]
+    if q.type == "how_many" and len(listed) == 1 and "\n" not in text:
+        items = [str(v) for v in listed[0].value]  # type: ignore[union-attr]
+        first, quotes = counted(items, lang), [text]  # the count, then the fact that holds it
+    sure = {"active": 0.9, "tentative": 0.6, "deleted": 0.9}
+    return Composed(
+        first, quotes, source=source,
+        basis=[{"entity": f.entity, "attribute": f.attribute} for f in facts],
+        confidence=min((sure.get(f.status, 0.5) for f in facts), default=0.0),
+    )  # fmt: skip
+
+
+_COUNTS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+
+
+def counted(items: list[str], lang: str) -> str:
+    """'Three: Ash, Birch and Cedar.' / '3个：豆包、花卷、年糕。'."""
+    if lang == "zh":
+        return f"{len(items)}个：{_join(items, lang)}。"
+    n = len(items)
+    return f"{_COUNTS[n].capitalize() if n < len(_COUNTS) else n}: {_join(items, lang)}."
+
+
+def _life_answer(fact: Fact, kind: str, lang: str) -> str | None:
+    """An event's or plan's own date, place or company (fields of events-interface)."""
+    key = {"when": "when" if fact.kind == "event" else "due", "where": "where", "who": "with"}[kind]
+    raw = getattr(fact, key, None) or fact.extra.get(key)
+    if not raw:
+        return None
+    if key in ("when", "due"):
+        return notation_text(str(raw), lang)
+    if isinstance(raw, list):
+        return phrase("list_sep", lang).join(str(x) for x in raw)
+    return str(raw)
+
+
+def said_alike(facts: list[Fact], spoken: Composed) -> bool:
+    """Whether the best passage holds the time words of the event or plan that answers."""
+    said = next((f.when_said for f in facts if f.kind in ("event", "plan")), None)
+    return bool(said and spoken.evidence and fold(said) in fold(str(spoken.evidence[0].get("quote", ""))))
+
+
+def own(q: Question, found: list[Passage]) -> list[Passage]:
+    """The passages the answer may be taken from: those said by the people the question
+    names (a reply by someone else is context, never their fact)."""
+    if q.speakers:
+        named = {fold(s) for s in q.speakers}
+        return [p for p in found if fold(p.speaker) in named]
+    if q.strangers:  # someone known only from what others said of them: those words
+        return [p for p in found if any(fold(n) in fold(p.text) for n in q.strangers)]
+    return list(found)
+
+
+def from_passages(q: Question, found: list[Passage], lang: str, *, evidence: int = EVIDENCE) -> Composed | None:  # fmt: skip
+    """The span of the best passage as the line, the passages quoted after it; None when no
+    passage of the right person holds enough of the question."""
+    mine = [(p, span(q, p.text, p.date, lang)) for p in own(q, found)]
+    mine = [(p, s) for p, s in mine if s.cover >= MIN_COVER]
+    if not mine:
+        return None
+    ranked = sorted(enumerate(mine), key=lambda x: (-(x[1][1].cover - 0.1 * x[0]), x[0]))
+    best, sp = ranked[0][1]
+    first = sp.text
+    if q.many and q.type not in ("when", "yes_no", "how_many"):
+        first = _gathered([s for _, (_, s) in ranked], lang) or first
+    first = first or sp.sentence.strip()
+    quotes, shown = _quotes(found, best, sp.sentence, q, lang, evidence)
+    return Composed(
+        first[:1].upper() + first[1:] if lang != "zh" else first, quotes, shown, "passage",
+        [{"speaker": best.speaker, "episode": best.episode, "anchor": best.anchor}],
+        round(min(0.85, 0.3 + 0.6 * sp.cover), 2),
+    )  # fmt: skip
+
+
+def _gathered(spans: list[Span], lang: str) -> str:
+    """Items from several passages, each once, in order of rank, joined as a list."""
+    items: list[str] = []
+    seen: list[set[str]] = []
+    for s in spans:
+        toks = set(tokens(s.text))
+        if not toks or s.cover < MIN_COVER or any(toks <= t or t <= toks for t in seen):
+            continue
+        joined = _join([*items, s.text], lang)
+        if items and (len(joined) > MAX_LINE or len(items) >= LIST_ITEMS):
+            break
+        items.append(s.text)
+        seen.append(toks)
+    return _join(items, lang)
+
+
+def _join(items: list[str], lang: str) -> str:
+    if len(items) < 2:
+        return "".join(items)
+    return phrase("list_sep", lang).join(items[:-1]) + phrase("list_last", lang) + items[-1]
+
+
+def quoted(q: Question, found: list[Passage], lang: str, *, evidence: int = EVIDENCE) -> tuple[list[str], list[dict[str, Any]]]:  # fmt: skip
+    """What was said, quoted after facts that answer, when no passage holds enough of the
+    question to answer it: the passages in the order found, each trimmed to its best sentence."""
+    return _quotes(found, found[0], None, q, lang, evidence) if found and evidence else ([], [])
+
+
+def _quotes(found: list[Passage], best: Passage, sentence: str | None, q: Question, lang: str, n: int) -> tuple[list[str], list[dict[str, Any]]]:  # fmt: skip
+    """The basis passage first, trimmed to its sentence, then the next best, `n` in all; a
+    question passage carries its reply on its line."""
+    order = [best, *[p for p in found if p is not best]]
+    lines: list[str] = []
+    shown: list[dict[str, Any]] = []
+    for p in order:
+        if len(lines) >= n:
+            break
+        if p.reply and shown and shown[-1]["anchor"] != _before(found, p):
+            continue  # a reply quoted only with its question
+        text = trimmed(p.text, sentence if p is best and sentence else _sentence_for(q, p.text))
+        line = quote(replace(p, text=text, reply=False), lang)
+        reply = _reply_of(found, p) if p.asks else None
+        if reply is not None:
+            r = trimmed(reply.text, _sentence_for(q, reply.text))
+            line += ("" if lang == "zh" else " ") + quote(replace(reply, text=r), lang)
+            shown.append({**p.to_json(), "quote": text})
+            shown.append({**reply.to_json(), "quote": r})
+        else:
+            shown.append({**p.to_json(), "quote": text})
+        lines.append(line)
+    return lines, shown
+
+
+def _before(found: list[Passage], p: Passage) -> str | None:
+    i = found.index(p)
+    return found[i - 1].anchor if i > 0 else None
+
+
+def _reply_of(found: list[Passage], p: Passage) -> Passage | None:
+    i = found.index(p) if p in found else -1
+    nxt = found[i + 1] if 0 <= i < len(found) - 1 else None
+    return nxt if nxt is not None and nxt.reply and nxt.episode == p.episode else None
+
+
+def _sentence_for(q: Question, text: str) -> str:
+    return best_sentence(q, text)[0]
+
+
+def trimmed(text: str, sentence: str) -> str:
+    """A passage as quoted: whole when short, else the sentence that holds the answer with
+    '…' where words were left out."""
+    if len(text) <= QUOTE_CHARS or sentence not in text:
+        return text
+    at = text.find(sentence)
+    return ("…" if at > 0 else "") + sentence + ("…" if at + len(sentence) < len(text.rstrip()) else "")
+
+
+__all__ = ["EVIDENCE", "Composed", "cover", "from_facts", "from_passages", "nothing_about", "own"]

@@ -1,0 +1,351 @@
+"""Spans taken from what was said: the words of a passage that answer a question, never more.
+
+A passage is cut into sentences; the sentence that shares most of the question's words holds
+the answer. From it the question's type takes its span (when → the resolved date of what it
+tells, where → the place, who → the person, how many → the number, why → the reason, what →
+the clause the question's words leave over). Nothing is paraphrased: a span is words of the
+passage (a date is the passage's own time words resolved against its session's day).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from mdmem.lang.questions import ZH_ASKING
+from mdmem.lang.tokens import fold, is_cjk, stem, tokens, weight
+from mdmem.model.factfile import Fact
+from mdmem.read.days import MONTHS, WEEKDAYS, day_text, period_text
+from mdmem.read.question import Question
+
+_SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+[\"'”’)]*|$)")
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’.\-]*[A-Za-z0-9]|[A-Za-z0-9]")
+_CLAUSE = re.compile(r"[,;:()\u2013\u2014，；：]| - ")
+# Words that carry no answer: who is speaking, to be and to have, fillers, frames.
+_FRAME = frozenset(
+    ["i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we", "we're", "we've", "our", "us", "you", "you're", "your", "he", "she", "him", "her", "his", "they", "them", "their", "it", "it's", "its", "this", "that", "these", "those", "there", "here", "is", "am", "are", "was", "were", "be", "been", "being", "have", "has", "had", "do", "does", "did", "done", "got", "get", "gets", "getting", "so", "really", "just", "also", "too", "very", "actually", "pretty", "totally", "definitely", "quite", "a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with", "from", "by", "about", "as", "into", "some", "any", "all", "lot", "lots", "kind", "sort", "thing", "things", "stuff", "one", "ones", "what", "which", "who", "when", "where", "why", "how", "yeah", "yes", "no", "oh", "wow", "hey", "hi", "thanks", "thank", "well", "like", "can", "could", "would", "should", "will", "gonna", "wanna", "now", "then", "still", "always", "ever", "even", "much", "many", "more", "most", "not", "never", "if", "than", "because", "'cause", "cause", "since", "while", "during", "after", "before", "up", "out", "over", "off", "again", "around", "last", "ago", "recently", "today", "yesterday", "tonight", "week", "weekend", "month", "year", "new", "great", "awesome", "amazing", "cool", "nice", "good", "way", "glad", "happy", "sure", "fun", "bit", "little"]
+)
+_EDGE = frozenset(
+    ["a", "an", "the", "my", "our", "your", "his", "her", "their", "its", "some", "any", "this", "that", "these", "those", "to", "of", "in", "on", "at", "for", "with", "from", "by", "and", "or", "but", "so", "as", "into", "about", "is", "am", "are", "was", "were", "be", "been", "have", "has", "had", "do", "did", "really", "just", "also", "too", "very", "actually", "yesterday", "today", "recently", "lately", "now", "then", "there", "here", "again", "last", "week", "weekend", "ago", "which", "who", "that", "when", "where", "it", "i", "we", "you", "he", "she", "they", "me", "us"]
+)
+_REASON = re.compile(
+    r"\b(?:because|'cause|cause|since|so that|as it|due to|thanks to|in order to)\b\s*", re.I
+)
+_NUMBER = re.compile(
+    r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|once|twice"
+    r"|a couple|a few|several|both)\b", re.I,
+)  # fmt: skip
+_NOT = re.compile(r"\b(?:not|never|no|n't|nope|haven't|hasn't|didn't|don't|doesn't|wasn't|isn't)\b|不|没", re.I)
+_PLACE_CUE = re.compile(r"\b(?:in|at|to|from|near|around|visit(?:ed|ing)?|went to|moved to|live in)\s+$", re.I)
+_INTERJECTIONS = frozenset(["hey", "hi", "wow", "thanks", "thank", "yeah", "yes", "oh", "congrats", "sorry", "ok", "okay", "well", "so", "and", "but", "hello", "cool", "great", "aw", "awesome"])
+_RELATIONS = re.compile(
+    r"\bmy (?:(?:best|close|old|new) )?(mom|mother|dad|father|parents|sister|brother|sibling|siblings|wife|husband"
+    r"|partner|boyfriend|girlfriend|son|daughter|kids|children|grandma|grandmother|grandpa|grandfather|aunt|uncle"
+    r"|cousin|friend|friends|family|neighbou?r|boss|coworkers?|colleagues?|team|teammates|mentor|teacher|coach)\b",
+    re.I,
+)  # fmt: skip
+# Time words whose span is fuzzy: said as a span before the day they were said, not as a day.
+_FUZZY = re.compile(
+    r"\b(?:last|this past|the past|past) (week|weekend)\b|\b(?:a|one) week ago\b|\b(a few|few|couple of|a couple of) days ago\b"
+    r"|\bthe other day\b",
+    re.I,
+)  # fmt: skip
+_POINTING = re.compile(r"\W*(?:here'?s|here is|look at|check (?:it|this) out|this is)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Span:
+    """What a passage answers: the text, the sentence it was taken from, and how surely."""
+
+    text: str
+    sentence: str
+    cover: float  # share of the question's content words the sentence holds (0..1)
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.findall(text) if s.strip()]
+
+
+def _stems(text: str) -> set[str]:
+    return set(tokens(text, query=True))
+
+
+def cover(q: Question, text: str) -> float:
+    """The share of the question's content that the text holds: its words by weight, and its
+    Chinese content characters (function characters and the ones that only ask, 叫 谁 几,
+    aside), each counted as a word: a Chinese answer seldom repeats the question's character
+    pairs ('我的狗叫什么' is answered by '我家狗狗旺财'). A character that stands beside another
+    content character is held only with it (另一半 is not held by 一只)."""
+    asked = [t for t in q.query if not is_cjk(t) and fold(t) not in _speaker_words(q)]
+    held, chars = 0, 0
+    names = _speaker_words(q)
+    units = q.units
+    content = [u.cjk and u.weight >= 1.0 and u.text not in ZH_ASKING and u.text not in names for u in units]
+    for i, u in enumerate(units):
+        if not content[i]:
+            continue
+        chars += 1
+        pairs = [units[j].text + units[j + 1].text for j in (i - 1, i) if 0 <= j < len(units) - 1 and content[j] and content[j + 1]]  # fmt: skip
+        held += any(p in text for p in pairs) if pairs else u.text in text
+    total = sum(weight(t) for t in asked) + chars
+    if not total:
+        return 0.0
+    have = _stems(text)
+    return (sum(weight(t) for t in asked if t in have) + held) / total
+
+
+LIFE_COVER = 0.6  # how much of a question an event or plan must hold to answer it
+
+
+def told_of(q: Question, fact: Fact) -> bool:
+    """Whether an event or plan is what the question asks about: what happened, where and
+    with whom hold at least LIFE_COVER of the question's content."""
+    said = " ".join(str(x) for x in (fact.value, fact.where, *(fact.with_ or ())) if x)
+    return cover(q, said) >= LIFE_COVER
+
+
+def _speaker_words(q: Question) -> set[str]:
+    return {stem(fold(w)) for p in (*q.speakers, *q.people) for w in re.split(r"[\s_-]+", p) if w}
+
+
+def best_sentence(q: Question, text: str) -> tuple[str, float]:
+    """The sentence of text that holds most of the question (the first of equals); a question
+    or a sentence that only points at a picture says less than a statement."""
+    best, score, kept = text.strip(), -1.0, 0.0
+    for s in sentences(text) or [text]:
+        c = cover(q, s)
+        worth = c * (0.5 if s.rstrip().endswith(("?", "？")) or _POINTING.match(s) else 1.0)
+        if worth > score:
+            best, score, kept = s, worth, c
+    return best, kept
+
+
+def span(q: Question, text: str, said_on: str, lang: str) -> Span:
+    """The words of a passage that answer the question, by its type."""
+    sentence, c = best_sentence(q, text)
+    if q.type == "when":
+        return Span(when_text(sentence, said_on, lang, whole=text), sentence, c)
+    if is_cjk(sentence):
+        return Span(_clause_zh(q, sentence), sentence, c)
+    # A question about a relative ("Where does her brother live?") is answered by the clause
+    # that speaks of them ('my brother lives in Delft'), not by the speaker's own news.
+    focus = next((k for k in _clauses(sentence) if re.search(rf"\b{re.escape(q.kin)}\b", k, re.I)), sentence) if q.kin else sentence  # fmt: skip
+    found = None
+    if q.type == "yes_no":
+        found = ("No" if _NOT.search(focus) else "Yes") if c >= 0.5 else None
+    elif q.type == "where":  # a place after 'in', 'at', 'to' first, in any sentence of it
+        cued = [c for c in (_cued_place(q, t) for t in [focus, *sentences(text)]) if c]
+        found = cued[0] if cued else _place(q, focus)
+    elif q.type == "who":
+        found = next((w for w in (_person(q, t) for t in [focus, *sentences(text)]) if w), None)
+    elif q.type == "how_many":
+        m = _NUMBER.search(focus)
+        found = m.group(1) if m else None
+    if found is None and q.why:
+        m = _REASON.search(sentence)
+        found = _trim(_CLAUSE.split(sentence[m.end():])[0]) if m else None
+    if found is not None:
+        return Span(found, sentence, c)
+    left = _leftover(q, sentence)
+    if left is None or left[0] < WEAK:
+        # The sentence only echoes the question ('I wanted to feel closer to my faith'): the
+        # answer is in the sentence beside it ('Just yesterday I joined a nearby church').
+        near = _beside(q, text, sentence)
+        if near is not None and (left is None or near[0] > left[0]):
+            return Span(near[1], near[2], c)
+    return Span(left[1] if left else _trim(sentence), sentence, c)
+
+
+WEAK = 2.0  # a leftover worth less than this says little: the next sentence may say more
+NEAR = 0.7  # what a sentence beside the best one is worth against it
+
+
+def _beside(q: Question, text: str, sentence: str) -> tuple[float, str, str] | None:
+    """The best leftover of the sentences before and after `sentence` in the passage, with
+    the stretch of the passage that holds both sentences (quoted as the evidence)."""
+    parts = sentences(text)
+    if sentence not in parts:
+        return None
+    i = parts.index(sentence)
+    best = None
+    for j in (i + 1, i - 1):
+        if not 0 <= j < len(parts) or parts[j].rstrip().endswith(("?", "？")):
+            continue
+        left = _leftover(q, parts[j])
+        if left is not None and (best is None or left[0] * NEAR > best[0]):
+            a, b = (sentence, parts[j]) if j > i else (parts[j], sentence)
+            start, end = text.find(a), text.find(b) + len(b)
+            held = text[start:end] if 0 <= start < end else sentence
+            best = (left[0] * NEAR, left[1], held)
+    return best
+
+
+def when_text(sentence: str, said_on: str, lang: str, *, whole: str = "") -> str:
+    """The time a sentence tells, resolved against the day it was said: '7 May 2023', 'May
+    2023', 'the week before 16 May 2023'; the day it was said when it names none."""
+    from mdmem.extract.dates import find_when  # its patterns compile only when a span needs them
+
+    fuzzy = _FUZZY.search(sentence)
+    if fuzzy and lang != "zh":
+        unit = fuzzy.group(1) or ("days" if "day" in fuzzy.group(0) else "week")
+        what = {"week": "the week", "weekend": "the weekend"}.get(unit.lower(), f"{unit} days")
+        if "other day" in fuzzy.group(0).lower():
+            what = "a few days"
+        return f"{what} before {day_text(said_on, lang)}"
+    for text in (sentence, whole):
+        found = find_when(text, said_on) if text else None
+        if found is not None and not found.open_start:
+            said = period_text(found.start, found.through, lang)
+            # 'last Friday' is said with its day of the week: 'Friday, 21 January 2022'.
+            day = date.fromisoformat(found.start)
+            named = re.search(rf"\b{WEEKDAYS[day.weekday()]}\b", text, re.I) or (lang == "zh" and re.search(r"(?:周|星期|礼拜)[一二三四五六日天]", text))
+            one = found.through is None or (date.fromisoformat(found.through) - day).days == 1
+            return day_text(found.start, lang, weekday=True) if named and one else said
+    return day_text(said_on, lang)
+
+
+def _words(sentence: str) -> list[re.Match[str]]:
+    return list(_WORD.finditer(sentence))
+
+
+def _asked(q: Question, word: str) -> bool:
+    w = fold(word).replace("’", "'")
+    return stem(w) in q.stems or w in q.stems
+
+
+# Words that open a new clause inside a sentence: a span never runs across them.
+_CLAUSE_WORDS = frozenset(
+    ["but", "because", "cause", "'cause", "when", "while", "which", "who", "so", "though", "although",
+     "if", "since", "until", "whereas", "plus", "then"]
+)  # fmt: skip
+_QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]")
+
+
+def _clauses(sentence: str) -> list[str]:
+    """A sentence cut at punctuation and at the words that open a clause."""
+    out = []
+    for part in _CLAUSE.split(sentence):
+        start = 0
+        for m in _words(part):
+            if fold(m.group(0)).replace("’", "'") in _CLAUSE_WORDS:
+                out.append(part[start : m.start()])
+                start = m.end()
+        out.append(part[start:])
+    return [c for c in out if c.strip()]
+
+
+def _head(q: Question) -> set[str]:
+    """The stems of the noun a what/which question asks for ('What kind of flooring', 'What
+    color glow', 'Which Disney movie'): a span right before it takes it along ('Marley
+    flooring', 'running group')."""
+    m = re.search(r"\b(?:what|which)\s+(?:kinds?\s+of\s+|types?\s+of\s+|sorts?\s+of\s+)?((?:[A-Za-z'-]+\s+){0,2}?[A-Za-z'-]+)"
+                  r"\s+(?:did|does|do|is|was|are|were|has|have|had|can|could|would|will)\b", q.text, re.I)  # fmt: skip
+    return {stem(fold(w)) for w in m.group(1).split()} if m else set()
+
+
+def _leftover(q: Question, sentence: str) -> tuple[float, str] | None:
+    """The run of words the question does not use, within one clause, that says most: 'I took
+    my turtles to the beach in Tampa' for 'What did Nate take to the beach in Tampa?' leaves
+    'turtles'. A run right after a word of the question (its object) counts double, one
+    between two of its words ('shared my book with my writers group') three times; names and
+    quoted titles say more than other words; a long run says less. (worth, words) or None."""
+    best: tuple[float, str] | None = None
+    head = _head(q)
+    speakers = {fold(w) for p in q.all_speakers for w in p.split()}
+    for clause in _clauses(sentence):
+        ws = _words(clause)
+        run: list[re.Match[str]] = []
+        after = False
+        for i, m in enumerate([*ws, None]):
+            if m is not None and not _asked(q, m.group(0)):
+                if not run:
+                    after = i > 0 and _asked(q, ws[i - 1].group(0))
+                run.append(m)
+                continue
+            content = [r for r in run if fold(r.group(0)).replace("’", "'") not in _FRAME]
+            if content:
+                end = run[-1].end()
+                if m is not None and stem(fold(m.group(0))) in head:
+                    end = m.end()  # the noun asked for comes along: 'Marley flooring'
+                text = _trim(clause[run[0].start() : end])
+                named = sum(1 for r in content if r.group(0)[:1].isupper() and r.start() > 0
+                            and fold(r.group(0)) not in speakers)  # fmt: skip
+                place = 3.0 if after and m is not None else 2.0 if after or end > run[-1].end() else 1.0
+                worth = (min(len(content), 4) + named) * place - 0.2 * max(0, len(run) - 6)
+                if _QUOTED.search(clause[run[0].start() : end]):
+                    worth += 2.0
+                if text and (best is None or worth > best[0]):
+                    best = (worth, text)
+            run = []
+    return best
+
+
+_WHEN_WORDS = frozenset((*MONTHS, *WEEKDAYS))  # 'December I joined a choir' starts at 'joined'
+# Words a span never starts with: the edge words and the frame words that carry no answer
+# ("I'm after Marley flooring" is 'Marley flooring'), never a negation.
+_LEAD = _EDGE | (_FRAME - {"not", "never", "no"})
+
+
+def _trim(text: str) -> str:
+    """A span without the little words at its ends ('my turtles to the' → 'turtles')."""
+    ws = _words(text)
+    while ws and (fold(ws[0].group(0)).replace("’", "'") in _LEAD or ws[0].group(0) in _WHEN_WORDS):
+        ws.pop(0)
+    while ws and fold(ws[-1].group(0)).replace("’", "'") in _EDGE:
+        ws.pop()
+    if not ws:
+        return ""
+    return text[ws[0].start() : ws[-1].end()].strip(" ,;:'\"“”")
+
+
+def _names(q: Question, sentence: str) -> list[tuple[int, str]]:
+    """Capitalised runs of the sentence (its first word only after a cue), not the question's
+    own names: (offset, text)."""
+    out = []
+    ws = _words(sentence)
+    speakers = {fold(w) for p in q.all_speakers for w in p.split()}
+    i = 0
+    while i < len(ws):
+        w = ws[i].group(0)
+        if w[:1].isupper() and fold(w) not in _INTERJECTIONS and w not in ("I", "I'm", "I've") and not _asked(q, w) and fold(w) not in speakers:
+            j = i
+            while j + 1 < len(ws) and ws[j + 1].group(0)[:1].isupper():
+                j += 1
+            first = ws[i].start() == 0 or sentence[: ws[i].start()].rstrip()[-1:] in ".!?\"“"
+            if not first or j > i:
+                out.append((ws[i].start(), sentence[ws[i].start() : ws[j].end()]))
+            i = j + 1
+            continue
+        i += 1
+    return out
+
+
+def _cued_place(q: Question, sentence: str) -> str | None:
+    return next((n for at, n in _names(q, sentence) if _PLACE_CUE.search(sentence[:at])), None)
+
+
+def _place(q: Question, sentence: str) -> str | None:
+    names = _names(q, sentence)
+    cued = [n for at, n in names if _PLACE_CUE.search(sentence[:at])]
+    if cued or names:
+        return (cued or [n for _, n in names])[0]
+    m = re.search(r"\b(?:in|at|to|near)\s+((?:the|a|an|my|our)\s+)?([a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})", sentence)
+    return _trim(m.group(0)) if m else None
+
+
+def _person(q: Question, sentence: str) -> str | None:
+    names = [n for _, n in _names(q, sentence) if fold(n) not in _speaker_words(q)]
+    if names:
+        return names[0]
+    m = _RELATIONS.search(sentence)
+    if m:
+        who = q.speakers[0] if q.speakers else ""
+        return f"{who}'s {m.group(1)}" if who else m.group(0)
+    return None
+
+
+def _clause_zh(q: Question, sentence: str) -> str:
+    """A Chinese sentence's clause that holds most of the question."""
+    parts = [p.strip(" 。！？") for p in _CLAUSE.split(sentence) if p.strip(" 。！？")]
+    return max(parts, key=lambda p: cover(q, p), default=sentence)
