@@ -62,6 +62,9 @@ def slugify(text: str) -> str:
     return text + "_" if text in RESERVED else text
 
 
+VERBATIM_SLOT = "note"  # where a verbatim request with no slot of its own is kept: note, note_2, …
+
+
 def is_fact_name(name: str) -> bool:
     """A file name that can hold a fact. Editors' swap, backup and temporary files either
     start with a dot (.home_city.md.swp) or do not end in .md (home_city.md~), so this is all."""
