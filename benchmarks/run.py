@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -58,7 +59,7 @@ BEGIN, END = "<!-- bench:begin (written by benchmarks/run.py --write; do not edi
 RESULTS = HERE / "results"
 
 
-def to_json(row: Row, smaller: dict[str, Row]) -> dict:
+def to_json(row: Row, smaller: dict[str, Row], code: str) -> dict:
     base = row.case.rsplit(", ", 1)[0]
     targets = [{"text": t.describe(), "met": row.met(t, smaller.get(base)), "got": row.counted(t)} for t in row.targets]
     return {
@@ -66,7 +67,7 @@ def to_json(row: Row, smaller: dict[str, Row]) -> dict:
         "wall": row.med("wall"), "cpu": row.med("cpu"), "rss": row.med("rss"),
         "floor_wall": row.med("wall", True), "floor_cpu": row.med("cpu", True),
         "floor_rss": row.med("rss", True), "ratio": row.ratio, "wall_ratio": row.wall_ratio,
-        "targets": targets, "note": row.note, "load": list(row.load),
+        "targets": targets, "note": row.note, "load": list(row.load), "code": code,
     }  # fmt: skip
 
 
@@ -92,9 +93,12 @@ def _x(ratio: float) -> str:
 def render(results: dict, before: dict) -> str:
     """The Markdown block: one row per figure, the earlier figure beside it when known."""
     meta = results.get("meta", {})
+    # Rows re-run later at other code say so; the header names the code most rows ran.
+    codes = Counter(r.get("code", meta.get("code", "?")) for r in results.get("rows", []))
+    code = codes.most_common(1)[0][0] if codes else meta.get("code", "?")
     lines = [
         BEGIN,
-        f"Measured {meta.get('date', '?')} on {meta.get('machine', '?')}, code {meta.get('code', '?')};"
+        f"Measured {meta.get('date', '?')} on {meta.get('machine', '?')}, code {code} (a row run at other code names it);"
         f" before: {before.get('meta', {}).get('code', '—')} ({before.get('meta', {}).get('date', '—')})."
         " Each figure is the median of interleaved runs beside its floor in the same run; the ratio is"
         " the median of the per-pair CPU ratios; load is the 1-minute average before → after the case.",
@@ -110,6 +114,7 @@ def render(results: dict, before: dict) -> str:
                         + (f" ({t['got']:.0f})" if t.get("got") is not None else "") for t in r["targets"])  # fmt: skip
         floor = r["floor"] or "—"
         note = f" ({r['note']})" if r["note"] else ""
+        note += f" [code {r['code']}]" if r.get("code", code) != code else ""
         lines.append(
             f"| {r['case']}: {r['figure']}{note} | {r['runs']} | {_s(r['wall'])} | {_s(r['cpu'])} |"
             f" {r['rss']:.0f} MiB | {floor} | {_s(r['floor_cpu'])} |"
@@ -132,7 +137,7 @@ def write_block(path: Path, block: str) -> None:
 def merge(results: dict, rows: list[Row], ctx: Ctx, src: Path) -> dict:
     """The results with these rows put in (by case name: a case run again replaces its row)."""
     smaller = {r.case.rsplit(", ", 1)[0]: r for r in rows if r.case.endswith(f"{ctx.sizes[0]:,}")}
-    fresh = {r.case: to_json(r, smaller) for r in rows}
+    fresh = {r.case: to_json(r, smaller, commit(src)) for r in rows}
     order = [r["case"] for r in results["rows"]]
     order += [c for c in fresh if c not in order]
     merged = {r["case"]: r for r in results["rows"]} | fresh
