@@ -58,9 +58,12 @@ def from_facts(text: str, facts: list[Fact], q: Question, lang: str) -> Composed
         if said:  # the date, place or company; the event's sentence comes with the evidence
             first, source, quotes = said, str(life[0].kind), [text]
     listed = [f for f in facts if f.status == "active" and isinstance(f.value, list) and f.value]
+    counts = [f for f in facts if f.status == "active" and isinstance(f.value, str) and f.value.isdigit()]
     if q.type == "how_many" and len(listed) == 1 and "\n" not in text:
         items = [str(v) for v in listed[0].value]  # type: ignore[union-attr]
         first, quotes = counted(items, lang), [text]  # the count, then the fact that holds it
+    elif q.type == "how_many" and len(counts) == 1 and not listed:
+        first, quotes = number(int(str(counts[0].value)), lang), [text]  # "I have two kids": 'Two'
     sure = {"active": 0.9, "tentative": 0.6, "deleted": 0.9}
     return Composed(
         first, quotes, source=source,
@@ -72,12 +75,18 @@ def from_facts(text: str, facts: list[Fact], q: Question, lang: str) -> Composed
 _COUNTS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 
 
+def number(n: int, lang: str) -> str:
+    """'Two' / '2个': a count said on its own."""
+    if lang == "zh":
+        return f"{n}个"
+    return _COUNTS[n].capitalize() if n < len(_COUNTS) else str(n)
+
+
 def counted(items: list[str], lang: str) -> str:
     """'Three: Ash, Birch and Cedar.' / '3个：豆包、花卷、年糕。'."""
     if lang == "zh":
         return f"{len(items)}个：{_join(items, lang)}。"
-    n = len(items)
-    return f"{_COUNTS[n].capitalize() if n < len(_COUNTS) else n}: {_join(items, lang)}."
+    return f"{number(len(items), lang)}: {_join(items, lang)}."
 
 
 def _life_answer(fact: Fact, kind: str, lang: str) -> str | None:

@@ -302,8 +302,11 @@ def _neighbours(
             out.add(key)
             continue
         mine = spots.get(m.fact.attribute, {})
+        # A count's slot never outranks the list it counts ("我有几只宠物": the pets answer it).
+        count = rules.grammar.counts.get(m.fact.attribute) if rules.grammar else None
         if mine and any(
-            attr not in held and _dominates(theirs, mine, q) for attr, theirs in spots.items()
+            attr not in held and attr != count and _dominates(theirs, mine, q)
+            for attr, theirs in spots.items()
         ):
             out.add(key)
     return out
