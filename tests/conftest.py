@@ -55,8 +55,9 @@ def sample_vault(tmp_path: Path) -> Vault:
     return Vault(dest)
 
 
-# A pack's tables: they name attributes and words of every language, never what a person said.
-RULES_FILES = ("rules.yaml", ".mdmem/rules.good.yaml", ".mdmem/rules.cache.json")
+# A pack's tables, and what mdmem works out of them (rules.needles.json: its patterns' literal
+# words): they name attributes and words of every language, never what a person said.
+RULES_FILES = ("rules.yaml", ".mdmem/rules.good.yaml", ".mdmem/rules.cache.json", ".mdmem/rules.needles.json")
 
 
 def holds(text: str, words: str) -> bool:

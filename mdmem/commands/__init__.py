@@ -96,6 +96,12 @@ def main(argv: list[str] | None = None) -> None:
         opts = parse_ask(args[1:])
         if opts is not None:
             sys.exit(run_ask(opts))
+    if args[0] in ("check", "sync"):  # with nothing changed these cost a stat walk: no typer
+        from mdmem.commands import plain
+
+        parse, run = (plain.parse_check, plain.run_check) if args[0] == "check" else (plain.parse_sync, plain.run_sync)
+        if (plain_opts := parse(args[1:])) is not None:
+            sys.exit(run(plain_opts))  # type: ignore[arg-type]
     if args[0] == "mcp":  # stdio with plain options: the server starts without typer
         from mdmem.commands.fast import parse_mcp, run_mcp
 

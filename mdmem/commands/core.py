@@ -19,7 +19,6 @@ from mdmem.commands.app import (
     WaitOpt,
     command,
     err,
-    here_line,
     open_vault,
     print_json,
     report_result,
@@ -232,17 +231,13 @@ def graph(
 @command()
 def check(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
     """Validate rules.yaml, the fact files, episodes and links; exit 1 on any problem."""
+    from mdmem.commands.plain import check_report
+
     v = open_vault(vault)
-    problems = v.check()
-    warnings = v.name_warnings() if not problems or problems[-1].path != "rules.yaml" else []
-    if as_json:
-        print_json([{"path": p.path, "line": p.line, "message": p.message, "level": p.level}
-                    for p in [*problems, *warnings]])  # fmt: skip
-    else:
-        for p in [*problems, *warnings]:
-            say(here_line(v, str(p)))
-        if not problems:
-            also = f"; {len(warnings)} warning{'s' * (len(warnings) != 1)}" if warnings else ""
-            typer.echo(f"OK: {len(v.facts)} facts, rules valid{also}.", err=True)
-    if problems:
-        raise typer.Exit(1)
+    out, to_stderr, code = check_report(v, v.check(), as_json)
+    for line in out:
+        typer.echo(line) if as_json else say(line)
+    for line in to_stderr:
+        typer.echo(line, err=True)
+    if code:
+        raise typer.Exit(code)

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from mdmem.commands import render
 from mdmem.commands.app import (
     DryRunOpt,
     JsonOpt,
@@ -33,8 +32,8 @@ def sync(
     as_json: JsonOpt = False,
 ) -> None:
     """Apply hand edits made since mdmem last wrote the files; exit 1 if some are left to fix."""
+    from mdmem.commands.plain import sync_report
     from mdmem.edit.sync import sync as run_sync
-    from mdmem.edit.watch import result_lines
 
     v = open_vault(vault, wait)
     result = run_sync(v, dry_run=dry_run)
@@ -52,17 +51,17 @@ def sync(
                 ],
             }
         )
+        code = 1 if result.problems else 0
     else:
-        for line in result_lines(result):
-            render.prose(render.escape(here_line(v, line)))
-        if result.dry_run and result.plan.changes:
-            typer.echo("(dry run: nothing was written)", err=True)
-        elif result.entry:
-            typer.echo(f"Synced; journal entry {result.entry['id']}.", err=True)
-        elif not (result.actions or result.problems or result.rules or result.reindexed):
-            typer.echo("Nothing to sync.", err=True)
-    if result.problems:
-        raise typer.Exit(1)
+        from mdmem.commands import render
+
+        out, err, code = sync_report(v, result)
+        for line in out:
+            render.prose(render.escape(line))
+        for line in err:
+            typer.echo(line, err=True)
+    if code:
+        raise typer.Exit(code)
 
 
 @command()

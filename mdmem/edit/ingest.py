@@ -8,8 +8,10 @@ have left, and writes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
+import sqlite3
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -28,7 +30,7 @@ from mdmem.edit.reprocess import only_new
 from mdmem.edit.requested import honour
 from mdmem.edit.sources import TRANSCRIPT_TYPES, PassedOver, SourceFile, transcript_files
 from mdmem.engine.decide import Plan, Statement, plan_statements
-from mdmem.errors import RefusedError, TranscriptError
+from mdmem.errors import MdmemError, RefusedError, TranscriptError
 from mdmem.extract.finder import Extraction, Finder
 from mdmem.extract.guard import is_warning
 from mdmem.extract.importers.registry import by_name
@@ -44,8 +46,10 @@ from mdmem.files import sha256
 from mdmem.model.factfile import Fact
 from mdmem.model.limits import MAX_SPEAKERS
 from mdmem.model.slug import fact_path
+from mdmem.read.passages import PassageIndex
 from mdmem.store.forget_apply import Forgot
 from mdmem.store.journal import live_entries
+from mdmem.store.rules_cache import load_needles, save_needles
 from mdmem.store.vault import ExtraOps, Vault, refuse_broken
 
 DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -72,7 +76,19 @@ class _Session:
         self.extractor = extractor or extract  # the rule finder unless another was chosen
         self.seen = ingested_sources(vault)
         self.applied = applied_index(vault)  # kept up to date as this run applies messages
+        load_needles(vault.meta)  # the pack's literal tests, worked out by an earlier run
         self.shadow: dict[str, Fact] | None = None
+        self.episodes: set[str] = set()  # the episode files this run wrote
+
+    def close(self) -> None:
+        """Keep what this run worked out for the next command: the pack's literal tests, and
+        the passages of the episodes it wrote, indexed now so that no read pays for them."""
+        if self.dry_run:
+            return
+        if self.extractor is extract:
+            save_needles(self.vault.meta, self.vault.rules)
+        if self.episodes:
+            index_passages(self.vault, self.episodes)
 
     def facts(self) -> dict[str, Fact]:
         if self.dry_run:
@@ -176,6 +192,7 @@ class _Session:
                 res.entry = self.vault.apply(Plan(), command="ingest", source=info, extra=extra)
         if not res.errors:
             self.seen[digest] = res.entry
+        self.episodes.update(res.episodes)
         self.applied.setdefault(source, (set(), 0))[0].update(i.split(":", 1)[-1] for i in applied)
         return res
 
@@ -216,6 +233,16 @@ class _Session:
             if change.after is not None:
                 facts[change.key] = change.after
         return plan
+
+
+def index_passages(vault: Vault, rels: Iterable[str]) -> None:
+    """Index these episode files' passages for search; a cache: if not now, the next read."""
+    with contextlib.suppress(sqlite3.Error, OSError, MdmemError):
+        index = PassageIndex(vault.root, vault.meta)
+        try:
+            index.update(rels)
+        finally:
+            index.close()
 
 
 def _with_forget(res: IngestResult, plan: Plan) -> Plan:
@@ -267,7 +294,9 @@ def ingest_text(vault: Vault, text: str, *, source: str = "<text>", date: str | 
     default = date or vault.now[:10]
     messages = parse_transcript(text, source=source, default_time=default)
     session = _Session(vault, dry_run=dry_run, extractor=extractor)
-    return session.run(messages, sha256(text), source, default)
+    result = session.run(messages, sha256(text), source, default)
+    session.close()
+    return result
 
 
 def ingest_paths(vault: Vault, paths: Sequence[str | Path], *, date: str | None = None,
@@ -296,6 +325,7 @@ def ingest_paths(vault: Vault, paths: Sequence[str | Path], *, date: str | None 
                 if r.source != f.name:  # a conversation of an export
                     advance.conversation(r.title or r.source)
             advance(f.name)
+    session.close()
     if commit and not dry_run:
         sha = gitcommit.commit_results(vault, results)
         for r in results:

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from mdmem.edit import reload
-from mdmem.edit.edits import Action, Edit, EditPlan, keep_layout, plan_edits
+from mdmem.edit.edits import Action, Edit, EditPlan, describe, keep_layout, plan_edits
 from mdmem.edit.forget import scrub_search_caches
 from mdmem.engine.decide import Plan
 from mdmem.errors import MdmemError, RulesError
@@ -23,14 +23,14 @@ from mdmem.model.factfile import Fact
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
 from mdmem.read.passages import PassageIndex
-from mdmem.store import links, scrub
+from mdmem.store import scrub
 from mdmem.store.forget_apply import forget_gone, redacted_places
 from mdmem.store.lastgood import good_rules, journal_facts
 from mdmem.store.manifest import Manifest
 from mdmem.store.redaction import Cut, Redaction
 from mdmem.store.snapshot import Snapshot
 from mdmem.store.snapshot_entry import Entry, decode
-from mdmem.store.vault import PASSAGES_FILE, ExtraOps, Problem, Vault
+from mdmem.store.vault import PASSAGES_FILE, RULES_FILE, ExtraOps, Problem, Vault
 from mdmem.store.walk import EMPTY_PROBLEM, empty_written, stat_sig
 
 ATTEMPTS = 3  # a file saved again while sync planned is planned again
@@ -50,6 +50,28 @@ class SyncResult:
     dry_run: bool = False
     reindexed: list[str] = field(default_factory=list)  # episodes edited by hand, re-read for search
     cuts: list[Cut] = field(default_factory=list)  # what a fact deleted by hand took from the episodes
+
+
+def result_lines(result: SyncResult) -> list[str]:
+    """One readable line per thing sync did or found: file, what changed, what cascaded."""
+    lines = []
+    if result.baseline is not None:
+        lines.append(f"first sync here: took {result.baseline} files as they are (the baseline)")
+    if result.rules:
+        lines.append(f"{RULES_FILE}: {result.rules}: {result.rules_note}")
+    for a in result.actions:
+        where = f"{a.rel}:{a.line}" if a.kind == "broken" and a.line else a.rel
+        text = a.message.removeprefix(f"line {a.line}: ") if a.kind == "broken" else a.message
+        cascaded = a.cascaded()
+        if cascaded:
+            text += "; cascaded: " + ", ".join(describe(c) for c in cascaded)
+        lines.append(f"{where}: {text}")
+    for p in result.problems:
+        if p.path == RULES_FILE or not any(a.rel == p.path for a in result.actions):
+            lines.append(str(p))
+    for rel in result.reindexed:
+        lines.append(f"{rel}: re-read into the passage index (edited by hand)")
+    return lines
 
 
 class _Moved(Exception):
@@ -83,16 +105,15 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
             vault.root, lambda: vault.manifest.data, lambda: journal_facts(vault.journal.entries())
         )
         rules = _rules(vault, result)
-        relink = links.stale(vault.meta, rules)  # rules' edges changed since the files were linked
         manifest = str(stat_sig(vault.manifest.path))  # written atomically: a new inode each time
-        if result.rules != "reloaded" and not relink and snap.agrees(manifest):
+        if result.rules != "reloaded" and snap.agrees(manifest):
             return result  # no file and no manifest changed since a sync found nothing to do
         written = vault.manifest.data
-        if not vault.manifest.path.exists() and next(vault.journal.entries(), None) is not None:
+        if not vault.manifest.path.exists():  # mdmem wrote nothing here (a clone, a generator)
             result.baseline = _baseline(vault, snap, dry_run)
             written = vault.manifest.data
         edits = find_edits(vault, snap, written)
-        if not edits and result.rules != "reloaded" and not relink:  # the usual case: parse nothing
+        if not edits and result.rules != "reloaded":  # the usual case: parse nothing
             if not dry_run:
                 if result.baseline is not None:
                     vault.manifest.save()
@@ -100,14 +121,12 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
                 if result.baseline is None:
                     snap.agree(manifest)
             return result
-        facts = snap.facts(vault.root)[0]
+        # All a cascade from these edits can reach: the edited entities' facts and those of
+        # every entity a learned dependency touches (one edit reads one person's, not 100,000).
+        facts = snap.facts_of_entities({e.key.split("/")[0] for e in edits})
         planned = plan_edits(facts, rules, edits, now=vault.now)
         words = _forget_deleted(vault, rules, facts, edits, planned, result)
         result.actions, result.plan = planned.actions, planned.plan
-        planned_keys = {c.key for c in planned.plan.changes}
-        unlinked = {e.key for e in edits if e.kind != "deleted"} - planned_keys
-        if relink:  # a hand edit left as it is keeps its links till mdmem writes it
-            planned.plan.changes += links.relink(facts, rules, unlinked | planned_keys)
         result.problems += [Problem(e.rel, e.line, e.problem) for e in edits if e.kind == "broken"]
         result.problems += _new_cycle(rules, facts, edits, planned, result.rules == "reloaded")
         if dry_run:
@@ -120,7 +139,6 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
                 vault.manifest.data[rel] = digest
         if planned.plan.changes:
             files = sorted({e.rel for e in edits if e.kind != "broken"})
-            files += ["rules.yaml"] if any(c.decision == links.DECISION for c in planned.plan.changes) else []  # fmt: skip
             source: dict[str, Any] = {"kind": "edit", "files": files}
             if words.cuts:  # which messages lost words (never the words)
                 source["redacted"] = redacted_places(words.cuts)
@@ -135,8 +153,6 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
             reload.save(vault.meta, theirs, vault.manifest.data, reload.load(vault.meta))
         elif planned.adopt or result.baseline is not None:
             vault.manifest.save()
-        if relink and not unlinked:
-            links.record(vault.meta, rules)
         snap.settle([e.rel for e in edits if e.kind == "deleted"])
         wrote = sorted({f"facts/{c.key}.md" for c in planned.plan.changes})
         if wrote:
@@ -204,10 +220,6 @@ def _in_their_layout(vault: Vault, edits: list[Edit], plan: Plan, theirs: dict[s
                 if text is not None:
                     out.append((e.rel, keep_layout(text, saved, after)))
                     theirs[e.rel] = text
-        for c in plan.changes:  # relinked by new rules: only the links change, in their layout too
-            text = read_text(vault.root / f"facts/{c.key}.md") if c.decision == links.DECISION else None
-            if text is not None and c.before is not None and c.after is not None:
-                out.append((f"facts/{c.key}.md", keep_layout(text, c.before, c.after)))
         return out
 
     return ops
@@ -290,8 +302,9 @@ def _day(entry: Entry) -> str:
 
 
 def _baseline(vault: Vault, snap: Snapshot, dry_run: bool) -> int:
-    """A fresh clone: take the files as they are, without acting on them."""
-    good = {rel: e.sha for rel, e in snap.entries.items() if e.problem is None}
+    """mdmem wrote nothing here (a fresh clone, files a generator or a person made): take the
+    files that parse as they are, without acting on them or rewriting one."""
+    good = snap.good_shas()
     if not dry_run:
         vault.manifest.data.update(good)
     return len(good)
@@ -306,7 +319,7 @@ def _rules(vault: Vault, result: SyncResult) -> Rules:
     if state.error is not None:
         result.rules = "refused"
         result.rules_note = "keeping the last good rules until it is fixed"
-        result.problems.append(Problem("rules.yaml", state.error.line, state.error.bare_message))
+        result.problems.append(Problem(RULES_FILE, state.error.line, state.error.bare_message))
         return state.rules
     if state.previous is None:
         return state.rules

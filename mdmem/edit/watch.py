@@ -25,8 +25,7 @@ from typing import Any
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from mdmem.edit.edits import describe
-from mdmem.edit.sync import SyncResult, sync
+from mdmem.edit.sync import SyncResult, result_lines, sync
 from mdmem.errors import MdmemError, VaultLocked
 from mdmem.files import current, read_text, sha256
 from mdmem.model.slug import is_fact_name
@@ -37,28 +36,6 @@ from mdmem.store.vault import RULES_FILE, Vault
 DEBOUNCE = 0.3  # seconds of quiet before a sync
 IGNORED_EVENTS = ("opened", "closed_no_write")  # reading a file is not a change
 ANY = "*"  # a pending marker: sync whatever the files hold
-
-
-def result_lines(result: SyncResult) -> list[str]:
-    """One readable line per thing sync did or found: file, what changed, what cascaded."""
-    lines = []
-    if result.baseline is not None:
-        lines.append(f"first sync here: took {result.baseline} files as they are (the baseline)")
-    if result.rules:
-        lines.append(f"{RULES_FILE}: {result.rules}: {result.rules_note}")
-    for a in result.actions:
-        where = f"{a.rel}:{a.line}" if a.kind == "broken" and a.line else a.rel
-        text = a.message.removeprefix(f"line {a.line}: ") if a.kind == "broken" else a.message
-        cascaded = a.cascaded()
-        if cascaded:
-            text += "; cascaded: " + ", ".join(describe(c) for c in cascaded)
-        lines.append(f"{where}: {text}")
-    for p in result.problems:
-        if p.path == RULES_FILE or not any(a.rel == p.path for a in result.actions):
-            lines.append(str(p))
-    for rel in result.reindexed:
-        lines.append(f"{rel}: re-read into the passage index (edited by hand)")
-    return lines
 
 
 class Watcher:

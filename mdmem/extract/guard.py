@@ -23,6 +23,8 @@ from typing import Any
 
 import regex
 
+from mdmem.extract.prefilter import Pattern
+
 MAX_PIECE = 1000  # characters a pattern may scan at once; real sentences are far shorter
 MESSAGE_BUDGET = 2.0  # seconds to read one message for facts before it is skipped
 # Candidate statements weighed per message: weighing is not interruptible (it updates the
@@ -67,7 +69,7 @@ class Budget:
         if time.monotonic() >= self.deadline:
             raise Runaway(self.seconds)
 
-    def finditer(self, rx: re.Pattern[str], text: str) -> Iterator[Any]:
+    def finditer(self, rx: Pattern, text: str) -> Iterator[Any]:
         """`rx.finditer(text)` run by the `regex` engine under the time left; Runaway if it
         runs out. The matches have `re`'s interface (groupdict, start, end)."""
         if rx.pattern in self.slow:
@@ -88,9 +90,10 @@ def is_warning(note: str) -> bool:
     return UNREAD in note
 
 
-def timed(rx: re.Pattern[str]) -> Any:
-    """The same pattern compiled by the `regex` module (which takes a timeout), cached.
-    Validated by `re` already; `regex` in VERSION0 reads `re`'s syntax the same way."""
+def timed(rx: Pattern) -> Any:
+    """The same pattern compiled by the `regex` module (which takes a timeout), cached; from
+    its text and flags alone, so a `prefilter.Source` is never compiled by `re` as well.
+    Validated by `re` when its rules were; `regex` in VERSION0 reads `re`'s syntax the same way."""
     key = (rx.pattern, rx.flags & _FLAGS)
     found = _COMPILED.get(key)
     if found is None:

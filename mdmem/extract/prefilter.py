@@ -4,6 +4,11 @@ For each pattern we compute a set of lower-cased strings of which every match mu
 at least one ("moved"/"relocated" for the home-city patterns). Checking `in` on a sentence
 costs nanoseconds; running a pack's hundred-odd patterns on every sentence of a long chat
 costs seconds. A pattern we cannot analyse simply runs every time.
+
+Patterns are paid for once: a rule pack's patterns are given as `Source`s, compiled only for
+a message whose text passes their literal tests (by the engine that runs them, guard.timed),
+and the literal tests themselves, which take parsing every pattern, are kept across processes
+(`known_needles` / `prime`, stored beside the rules cache by store/rules_cache.py).
 """
 
 from __future__ import annotations
@@ -26,7 +31,29 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _CACHE: dict[tuple[str, int], tuple[_Alts, ...]] = {}
 
 
-def required(pattern: re.Pattern[str]) -> tuple[_Alts, ...]:
+class Source:
+    """A pattern's text and flags, compiled by `re` only when something asks it more than
+    those: the rule finder runs it through guard.timed (the `regex` engine, compiled there),
+    and only for a message whose text passes its literal tests."""
+
+    __slots__ = ("pattern", "flags", "_rx")
+
+    def __init__(self, pattern: str, flags: int = re.UNICODE) -> None:
+        self.pattern, self.flags = pattern, flags
+        self._rx: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> Any:  # groupindex, search, …: compiled now, once
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if self._rx is None:
+            self._rx = re.compile(self.pattern, self.flags)
+        return getattr(self._rx, name)
+
+
+Pattern = re.Pattern[str] | Source
+
+
+def required(pattern: Pattern) -> tuple[_Alts, ...]:
     """Sets of strings (lower-cased): each match contains one string of every set."""
     key = (pattern.pattern, pattern.flags)
     if key not in _CACHE:  # parsing a pack's patterns takes a noticeable fraction of a second
@@ -34,7 +61,26 @@ def required(pattern: re.Pattern[str]) -> tuple[_Alts, ...]:
     return _CACHE[key]
 
 
-def _required(pattern: re.Pattern[str]) -> tuple[_Alts, ...]:
+def known_needles(sources: Iterable[str]) -> dict[str, list[list[str]]]:
+    """The literal tests of those of these `Source` patterns worked out so far (here or by
+    `prime`), JSON-ready, for the next process."""
+    out = {}
+    for src in sources:
+        found = _CACHE.get((src, re.UNICODE))
+        if found is not None:
+            out[src] = [sorted(alts) for alts in found]
+    return out
+
+
+def prime(needles: dict[str, list[list[str]]]) -> None:
+    """Take the literal tests another process worked out (`known_needles`) for these sources."""
+    for src, alts in needles.items():
+        key = (src, re.UNICODE)
+        if key not in _CACHE:
+            _CACHE[key] = tuple(frozenset(a) for a in alts)
+
+
+def _required(pattern: Pattern) -> tuple[_Alts, ...]:
     if _p is None:
         return ()
     try:
@@ -102,14 +148,12 @@ class Guarded:
 
     __slots__ = ("rx", "needles", "_tests")
 
-    def __init__(self, rx: re.Pattern[str]) -> None:
+    def __init__(self, rx: Pattern) -> None:
         self.rx = rx
         self.needles = required(rx)
         # Few needles: `in` is fastest. Many (a list of sixty cities): one alternation, whose
         # compiled first-character set lets the regex engine skip most positions.
-        self._tests = tuple(
-            tuple(alts) if len(alts) <= 4 else _alternation(alts) for alts in self.needles
-        )
+        self._tests = tuple(tuple(alts) if len(alts) <= 4 else _AnyOf(alts) for alts in self.needles)
 
     def may_match(self, lowered: str) -> bool:
         """False only when the pattern certainly cannot match (`lowered` is the lower-cased text)."""
@@ -122,11 +166,26 @@ class Guarded:
         return True
 
 
+class _AnyOf:
+    """A search for any of many needles, compiled the first time a text asks it."""
+
+    __slots__ = ("alts", "rx")
+
+    def __init__(self, alts: _Alts) -> None:
+        self.alts = alts
+        self.rx: re.Pattern[str] | None = None
+
+    def search(self, text: str) -> re.Match[str] | None:
+        if self.rx is None:
+            self.rx = _alternation(self.alts)
+        return self.rx.search(text)
+
+
 def _alternation(alts: _Alts) -> re.Pattern[str]:
     return re.compile("|".join(re.escape(a) for a in sorted(alts, key=lambda a: (-len(a), a))))
 
 
-def guard(rx: re.Pattern[str]) -> Guarded:
+def guard(rx: Pattern) -> Guarded:
     """Wrap a compiled pattern with its literal prefilter."""
     return Guarded(rx)
 
@@ -134,7 +193,7 @@ def guard(rx: re.Pattern[str]) -> Guarded:
 class PatternSet(Generic[T]):
     """Many guarded patterns; `candidates` finds the few a text could match in one pass."""
 
-    def __init__(self, items: Iterable[tuple[T, re.Pattern[str]]]) -> None:
+    def __init__(self, items: Iterable[tuple[T, Pattern]]) -> None:
         self.items = [(tag, guard(rx)) for tag, rx in items]
         self._always: list[int] = []
         by_needle: dict[str, list[int]] = {}

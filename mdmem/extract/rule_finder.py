@@ -32,7 +32,7 @@ from mdmem.extract.guard import (
 )
 from mdmem.extract.happenings import find_happenings
 from mdmem.extract.modality import is_joke, is_question, sentences
-from mdmem.extract.prefilter import PatternSet
+from mdmem.extract.prefilter import Pattern, PatternSet, Source
 from mdmem.extract.requests import find_correction, find_dependencies, find_forget, find_verbatims
 from mdmem.extract.speakers import speaker_entities
 from mdmem.extract.transcript import Message, is_human_role
@@ -53,10 +53,10 @@ def rule_patterns(rules: Rules) -> PatternSet[tuple[str, str]]:
     cached = _PATTERNS.get(id(rules))
     if cached is not None and cached[0] is rules:
         return cached[1]
-    items = []
-    for name, attr in rules.attributes.items():
-        items += [((name, "assert"), rx) for rx in attr.extract]
-        items += [((name, "invalidate"), rx) for rx in attr.invalidate]
+    items: list[tuple[tuple[str, str], Pattern]] = []
+    for name, attr in rules.attributes.items():  # as sources: compiled only when a message may match
+        items += [((name, "assert"), Source(p)) for p in attr.extract_patterns]
+        items += [((name, "invalidate"), Source(p)) for p in attr.invalidate_patterns]
     pset = PatternSet(items)
     if len(_PATTERNS) > 8:
         _PATTERNS.clear()

@@ -28,13 +28,13 @@ from mdmem.extract.transcript import Message
 from mdmem.extract.values import split_items
 from mdmem.model.factfile import Fact, Value
 from mdmem.model.rules import Rules
+from mdmem.model.slug import VERBATIM_SLOT
 
 # How far from a statement a date said in passing is looked for, either way: a clause of a
 # thousand characters with no comma is a pasted log, and the date patterns are quadratic in it.
 WHEN_WINDOW = 240
 # Past-tense words that end what they name now: "I quit Crumb Bakery", "I left Lumen".
 _ENDING = re.compile(r"\b(?:quit|left|lost|stopped|gave\s+up)\b", re.I)
-VERBATIM_SLOT = "note"  # where a verbatim request with no slot of its own is kept: note, note_2, …
 
 
 class Extractor(PastValues, MemberCounts):

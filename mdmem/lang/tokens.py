@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from functools import cache
@@ -41,6 +42,7 @@ ZH_STOP_BIGRAMS = _set(
 )
 
 
+@functools.lru_cache(maxsize=1 << 16)  # words repeat: an index build stems each once
 def stem(word: str) -> str:
     """Light English normalisation: plural, -ing, -ed and a final -e go (moved, moving, move → mov)."""
     w = word
@@ -65,6 +67,8 @@ def stem(word: str) -> str:
 
 def fold(text: str) -> str:
     """NFKC (full/half width) and case-folded: the form every comparison uses."""
+    if text.isascii():  # NFKC leaves ASCII as it is, and its case-fold is lower()
+        return text.lower()
     return unicodedata.normalize("NFKC", text).casefold()
 
 

@@ -1,13 +1,14 @@
-"""A fast road through `factfile.parse` for the files mdmem wrote itself, proven by rendering.
+"""A fast road through `factfile.parse` for frontmatter in the simple layout mdmem writes.
 
 A cold start parses every fact file, and the YAML parser is most of that time. mdmem's own
 emitter (model/emit.py) writes a small, regular subset of YAML: block mappings and indentless
 sequences, plain or single-quoted one-line text, `[]` and `{}`. This module reads only that
-subset, builds the Fact with `factfile.from_mapping` (the same validation), and then renders
-it back: only when `render(fact)` gives exactly the file's text is the fact returned, since
-`parse(render(fact)) == fact` is the round trip the file format guarantees (tested with
-hypothesis). Anything else (a person's layout, comments, `|` blocks, double quotes, anchors,
-tags, a problem to report) returns None, and the caller parses the file in full.
+subset and builds the Fact with `factfile.from_mapping` (the same validation). Within the
+subset, YAML as mdmem loads it (model/yaml_text.py: every plain scalar but null stays text)
+reads the same values, so no proof by rendering is needed; anything outside it (a comment, a
+`|` block, double quotes, anchors, tags, a tab, a character YAML reads as a line break or
+refuses, a problem to report) returns None, and the caller parses the file in full.
+tests/model/test_fastparse.py checks both roads agree on rendered and on edited bytes.
 """
 
 from __future__ import annotations
@@ -16,12 +17,15 @@ import re
 from typing import Any
 
 from mdmem.errors import MdmemError
-from mdmem.model.factfile import Fact, from_mapping, render
+from mdmem.model.factfile import Fact, from_mapping
 from mdmem.model.limits import fact_text_problem
 
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NULLS = frozenset(("null", "Null", "NULL", "~"))
 _NOT_PLAIN = frozenset("'\"|>[]{}&*!%@`#?,")
+# What YAML does not read as the plain character it is: tabs and other controls, the line
+# breaks beyond \n (NEL, LS, PS), a byte-order mark, anything outside its printable set.
+_UNSAFE = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
 
 
 class _Doubt(Exception):
@@ -35,7 +39,10 @@ def parse_canonical(text: str, path: str, expect: tuple[str, str] | None) -> Fac
     end = text.find("\n---\n", 3)
     if end < 0:
         return None
-    lines = text[4 : end + 1].split("\n")
+    head = text[4 : end + 1]
+    if _UNSAFE.search(head):
+        return None
+    lines = head.split("\n")
     lines.pop()  # after the last line break
     try:
         data = _mapping(lines)
@@ -44,10 +51,9 @@ def parse_canonical(text: str, path: str, expect: tuple[str, str] | None) -> Fac
     if expect is not None and (data.get("entity"), data.get("attribute")) != expect:
         return None  # the full parse says what is wrong
     try:
-        fact = from_mapping(data, body=text[end + 5 :], path=path)
+        return from_mapping(data, body=text[end + 5 :], path=path)
     except MdmemError:
         return None
-    return fact if render(fact) == text else None
 
 
 def _mapping(lines: list[str]) -> dict[str, Any]:
@@ -117,6 +123,6 @@ def _scalar(s: str) -> Any:
         return []
     if s == "{}":
         return {}
-    if first in _NOT_PLAIN or first in "-:" or " #" in s or ": " in s or s.startswith(" "):
+    if first in _NOT_PLAIN or first in "-: " or " #" in s or ": " in s or s[-1] == ":":
         raise _Doubt
     return None if s in _NULLS else s

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from pathlib import Path
@@ -22,6 +23,11 @@ def check_slug(name: str, kind: str = "attribute") -> str:
     NFKC, so that look-alikes are one name: full-width ａｂ is ab, ﬁ is fi."""
     if not isinstance(name, str):
         raise SlugError(f"{kind} must be text, got {type(name).__name__}")
+    return _checked(name, kind)  # a vault's names repeat: each is checked once a process
+
+
+@functools.lru_cache(maxsize=8192)  # refusals raise, and are never cached
+def _checked(name: str, kind: str) -> str:
     slug = unicodedata.normalize("NFKC", name)
     if "\x00" in slug:
         raise SlugError(f"{kind} {slug!r} contains a NUL byte")
@@ -54,6 +60,9 @@ def slugify(text: str) -> str:
     text = re.sub(r"_+", "_", text).strip("_-.")
     text = text[:MAX_SLUG].rstrip("_-")
     return text + "_" if text in RESERVED else text
+
+
+VERBATIM_SLOT = "note"  # where a verbatim request with no slot of its own is kept: note, note_2, …
 
 
 def is_fact_name(name: str) -> bool:

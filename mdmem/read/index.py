@@ -15,7 +15,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,13 +26,15 @@ from mdmem.model import life
 from mdmem.model.factfile import Fact, parse
 from mdmem.model.fastparse import parse_canonical
 from mdmem.model.slug import check_slug
-from mdmem.read.index_rows import fact_record, fact_tokens, load_record, owner_token, vanished
-from mdmem.store.cachedb import CACHE_FILE, connect, discard, paused_gc
-from mdmem.store.snapshot import RACY_NS
-from mdmem.store.walk import Sig, entity_folders, walk, walk_digest, walk_paths
+from mdmem.read import index_refresh
+from mdmem.read.index_refresh import Parser, Refresh
+from mdmem.read.index_rows import fact_record, fact_tokens, load_record, owner_token
+from mdmem.store.cachedb import CACHE_FILE, connect, discard
+from mdmem.store.snapshot import is_racy
+from mdmem.store.walk import Sig, entity_folders, sig_of
 
 INDEX_FILE = CACHE_FILE  # shared with the snapshot's tables
-SCHEMA = 6  # bump when the tokenizer or the tables change: the index is rebuilt
+SCHEMA = 7  # bump when the tokenizer, the tables or the stored record change: rebuilt
 COLUMNS = ("name", "value", "body", "history")
 BM25_WEIGHTS = (2.0, 3.0, 0.5, 1.5, 0.0)  # name, value, body, history, owner
 
@@ -44,13 +46,10 @@ CREATE TABLE IF NOT EXISTS files(
     size INTEGER NOT NULL, ino INTEGER NOT NULL,
     status TEXT NOT NULL, data TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS files_attr ON files(attribute, entity);
+CREATE TABLE IF NOT EXISTS folders(entity TEXT PRIMARY KEY, digest TEXT NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
     name, value, body, history, owner, tokenize='unicode61 remove_diacritics 0');
 """
-
-
-# Changed files' facts, parsed elsewhere: None for a file that does not parse.
-Parser = Callable[[list[str]], Mapping[str, Fact | None]]
 
 
 @dataclass(frozen=True)
@@ -60,18 +59,6 @@ class Hit:
     fact: Fact
     rank: float  # FTS5 bm25: lower is better
     matched: dict[str, set[str]]
-
-
-@dataclass(frozen=True)
-class Refresh:
-    """What one refresh did."""
-
-    added: int
-    updated: int
-    removed: int
-    broken: int
-    scrubbed: bool
-    seconds: float
 
 
 class Index:
@@ -109,7 +96,8 @@ class Index:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version not in (0, SCHEMA):  # another schema: its tables go, the snapshot's stay
             db.executescript("BEGIN IMMEDIATE; DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS"
-                             " files; DROP TABLE IF EXISTS meta; COMMIT")  # fmt: skip
+                             " files; DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS folders;"
+                             " COMMIT")  # fmt: skip
             version = 0
         db.executescript(_DDL)
         if version == 0:
@@ -153,61 +141,7 @@ class Index:
 
         `parsed(paths)` may give changed files' facts already parsed (None: does not parse),
         as `Vault.parsed` does from the snapshot; a file it does not give is parsed here."""
-        started = time.perf_counter()
-        scope = None if entities is None else sorted(set(entities))
-        folders = walk(self.root, scope)
-        digest = walk_digest(folders) if scope is None else None  # of the whole vault only
-        if digest is not None and digest == self._meta("sweep"):
-            return Refresh(0, 0, 0, 0, False, time.perf_counter() - started)
-        current = dict(walk_paths(folders))
-        stored = self._stored_stats(scope)
-        changed = [p for p, st in current.items() if stored.get(p) != st]
-        gone = [p for p in stored if p not in current]
-        if not changed and not gone:
-            if digest is not None:
-                self._set_meta("sweep", digest)
-            return Refresh(0, 0, 0, 0, False, time.perf_counter() - started)
-        # Parsed (by the snapshot, which saves to this database) before this takes the lock.
-        given = parsed(changed) if parsed is not None and changed else {}
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            stored = self._stored_stats(scope)  # another reader may have refreshed meanwhile
-            changed = [p for p, st in current.items() if stored.get(p) != st]
-            gone = [p for p in stored if p not in current]
-            added = updated = broken = 0
-            scrub = False
-            with paused_gc():  # rows and tokens of many files: acyclic
-                for rel in changed:
-                    fact = given[rel] if rel in given else self._parse(rel)
-                    if fact is None:
-                        broken += 1  # its last good row (if any) keeps serving reads
-                        continue
-                    old = self._row(rel) if rel in stored else None  # none on a first build
-                    if old is not None:
-                        scrub |= vanished(old[1], rel, fact)
-                        self._delete(old[0])
-                        updated += 1
-                    else:
-                        added += 1
-                    self._insert(rel, fact, current[rel])
-            for rel in gone:
-                old = self._row(rel)  # in stored: gone is what was stored and is not there
-                if old is not None:
-                    scrub = True
-                    self._delete(old[0])
-            if scrub:
-                # Merge the FTS segments so deleted postings are rewritten, not just masked.
-                self.db.execute("INSERT INTO fts(fts) VALUES('optimize')")
-            if added or updated or gone:
-                self._set_meta("entities", json.dumps(self._entities_now()))
-            # A broken file is looked at again next time: no digest that would skip it.
-            if digest is not None:
-                self._set_meta("sweep", digest if not broken else "")
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        return Refresh(added, updated, len(gone), broken, scrub, time.perf_counter() - started)
+        return index_refresh.refresh(self, parsed, entities)
 
     def rebuild(self) -> Refresh:
         """Forget everything indexed and index every file again."""
@@ -215,10 +149,11 @@ class Index:
         self.db.execute("DELETE FROM files")
         self.db.execute("DELETE FROM fts")
         self.db.execute("DELETE FROM meta")
+        self.db.execute("DELETE FROM folders")
         self.db.execute("COMMIT")
         return self.refresh()
 
-    def _stored_stats(self, entities: list[str] | None = None) -> dict[str, Sig]:
+    def stored_stats(self, entities: list[str] | None = None) -> dict[str, Sig]:
         sql = "SELECT path, mtime_ns, ctime_ns, size, ino FROM files"
         if entities is None:
             return {p: (m, c, s, i) for p, m, c, s, i in self.db.execute(sql)}
@@ -229,25 +164,45 @@ class Index:
             out.update({p: (m, c, s, i) for p, m, c, s, i in rows})
         return out
 
-    def _meta(self, key: str) -> str | None:
+    def folder_digests(self, entities: list[str] | None) -> dict[str, str]:
+        """Entity → the digest of its folder as last indexed ('' for one holding rows whose
+        digest is not recorded), of all entities or these."""
+        out = {e: "" for e in json.loads(self.meta("entities") or "[]")}
+        out.update(self.db.execute("SELECT entity, digest FROM folders"))
+        if entities is not None:
+            wanted = set(entities)
+            out = {e: d for e, d in out.items() if e in wanted}
+        return out
+
+    def stats_of(self, rels: list[str]) -> dict[str, Sig]:
+        """The stored signatures of these paths (those indexed)."""
+        out: dict[str, Sig] = {}
+        for i in range(0, len(rels), 500):
+            part = rels[i : i + 500]
+            rows = self.db.execute("SELECT path, mtime_ns, ctime_ns, size, ino FROM files WHERE"
+                                   f" path IN ({','.join('?' * len(part))})", part)  # fmt: skip
+            out.update({p: (m, c, s, i) for p, m, c, s, i in rows})
+        return out
+
+    def meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT v FROM meta WHERE k = ?", (key,)).fetchone()
         return row[0] if row else None
 
-    def _set_meta(self, key: str, value: str) -> None:
+    def set_meta(self, key: str, value: str) -> None:
         self.db.execute("INSERT OR REPLACE INTO meta VALUES(?, ?)", (key, value))
 
-    def _row(self, rel: str) -> tuple[int, str] | None:
+    def row(self, rel: str) -> tuple[int, str] | None:
         return self.db.execute("SELECT id, data FROM files WHERE path = ?", (rel,)).fetchone()
 
-    def _delete(self, rowid: int) -> None:
+    def delete(self, rowid: int) -> None:
         self.db.execute("DELETE FROM files WHERE id = ?", (rowid,))
         self.db.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
 
-    def _insert(self, rel: str, fact: Fact, sig: Sig) -> None:
+    def insert(self, rel: str, fact: Fact, sig: Sig, text: str) -> None:
         cur = self.db.execute(
             "INSERT INTO files(path, entity, attribute, mtime_ns, ctime_ns, size, ino, status, data)"
             " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (rel, fact.entity, fact.attribute, *sig, fact.status, fact_record(fact)),
+            (rel, fact.entity, fact.attribute, *sig, fact.status, text),
         )
         cols = fact_tokens(fact)
         self.db.execute(
@@ -255,7 +210,7 @@ class Index:
             (cur.lastrowid, *(cols[c] for c in COLUMNS), owner_token(fact.entity)),
         )
 
-    def _parse(self, rel: str) -> Fact | None:
+    def parse(self, rel: str) -> tuple[Fact, str] | None:
         _, entity, name = rel.split("/", 2)
         try:
             expect = (check_slug(entity, "entity"), check_slug(name[:-3]))
@@ -263,11 +218,12 @@ class Index:
             if data is None:
                 return None
             text = data.decode("utf-8")
-            return parse_canonical(text, rel, expect) or parse(text, rel, expect=expect)
+            fact = parse_canonical(text, rel, expect) or parse(text, rel, expect=expect)
         except (MdmemError, UnicodeDecodeError, OSError):
             return None
+        return fact, fact_record(fact)
 
-    def _entities_now(self) -> list[str]:
+    def entities_now(self) -> list[str]:
         return [e for (e,) in self.db.execute("SELECT DISTINCT entity FROM files ORDER BY entity")]
 
     # --- reading ---------------------------------------------------------------------------
@@ -276,10 +232,10 @@ class Index:
         """Every entity that has a fact file."""
         if self._lazy and not self._all_fresh and not self._folders_seen():
             listed = set(entity_folders(self.root))  # folders added or removed by hand
-            stored = set(json.loads(self._meta("entities") or "[]"))
+            stored = set(json.loads(self.meta("entities") or "[]"))
             self._ensure(sorted(listed ^ stored))
             self._folders_seen(record=True)
-        found = self._meta("entities")
+        found = self.meta("entities")
         return json.loads(found) if found else []
 
     def _folders_seen(self, record: bool = False) -> bool:
@@ -291,9 +247,9 @@ class Index:
             return False
         sig = f"{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
         if not record:
-            return self._meta("folders") == sig
-        if time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) > RACY_NS:
-            self._set_meta("folders", sig)
+            return self.meta("folders") == sig
+        if not is_racy(sig_of(st), time.time_ns()):
+            self.set_meta("folders", sig)
         return True
 
     def search(

@@ -7,7 +7,8 @@ import json
 from typing import Any
 
 from mdmem.lang.tokens import tokens
-from mdmem.model.factfile import Fact, from_mapping
+from mdmem.model.factfile import Fact
+from mdmem.store.snapshot_entry import decode, encode, row_text
 
 
 def fact_tokens(fact: Fact) -> dict[str, str]:
@@ -33,16 +34,16 @@ def _text(value: Any) -> str:
 
 
 def fact_record(fact: Fact) -> str:
-    """The stored form of a fact: its canonical mapping and body as JSON."""
-    return json.dumps(
-        {"fact": fact.to_mapping(), "body": fact.body}, ensure_ascii=False, sort_keys=True
-    )
+    """The stored form of a fact: every field as JSON, as the snapshot stores it
+    (store/snapshot_entry.py), so a row is read back without validating it again. A value
+    JSON cannot keep (a tag typed by hand) is kept as its text."""
+    row = encode(fact)
+    return row_text(row) or json.dumps(row, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
 def load_record(data: str, path: str) -> Fact:
-    """A fact from its stored record."""
-    rec = json.loads(data)
-    return from_mapping(rec["fact"], body=rec.get("body", ""), path=path)
+    """A fact from its stored record (only ever made from a parsed fact)."""
+    return decode(json.loads(data))
 
 
 def vanished(old_data: str, old_path: str, new: Fact) -> bool:

@@ -3,6 +3,7 @@
 A passage is one message of an episode, or a part of a long one (split at sentence ends, so
 a pasted log does not drown every other passage). The index lives beside the fact index under
 `.mdmem/` and, like it, is derived: delete it and the next read rebuilds it from `episodes/`.
+An ingest indexes the files it wrote (`update`), so that no read pays for what it wrote.
 """
 
 from __future__ import annotations
@@ -166,12 +167,27 @@ class PassageIndex:
     def refresh(self) -> int:
         """Re-read the episode files that changed since the last refresh; how many did."""
         known = dict(self.db.execute("SELECT path, sig FROM files"))
-        seen: set[str] = set()
+        listed = list(_episode_files(self.root))
+        seen = {rel for rel, _ in listed}
+        return self._reindex(listed, known, sorted(set(known) - seen))
+
+    def update(self, rels: Iterable[str]) -> int:
+        """`refresh` of just these episode files (those an ingest wrote): the next read finds
+        them indexed and reads none of them again; any other change waits for `refresh`."""
+        listed, known = [], {}
+        for rel in sorted(set(rels)):
+            with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+                listed.append((rel, os.stat(self.root / rel)))
+            for (sig,) in self.db.execute("SELECT sig FROM files WHERE path=?", (rel,)):
+                known[rel] = sig
+        return self._reindex(listed, known, [])
+
+    def _reindex(self, listed: list[tuple[str, os.stat_result]], known: dict[str, str], gone: list[str]) -> int:  # fmt: skip
+        """Index the listed files whose signature is not the known one, drop the gone ones."""
         changed = 0
         vanished = False  # words gone from a file: their index entries must go too
         self.problems, self.reread = [], []
-        for rel, st in _episode_files(self.root):
-            seen.add(rel)
+        for rel, st in listed:
             sig = _sig(st)
             if known.get(rel) == sig:
                 continue
@@ -211,7 +227,7 @@ class PassageIndex:
                     (cur.lastrowid, body, before, after),
                 )
             self.db.execute("INSERT OR REPLACE INTO files VALUES(?, ?)", (rel, sig))
-        for rel in sorted(set(known) - seen):
+        for rel in gone:
             changed += 1
             self.reread.append(rel)
             vanished = vanished or bool(self._drop(rel))

@@ -38,7 +38,9 @@ def check(v: Vault) -> list[Problem]:
     snap = v._refreshed()  # reads no fact but those a dependency cycle can pass through
     links = {p.path for p in linked}
     problems = [*unfinished, *linked, *(Problem(*p) for p in snap.problems() if p[0] not in links)]
-    problems += [Problem(rel, None, EMPTY_PROBLEM) for rel in empty_written(v.root, v.manifest.data)]
+    present = snap.shas()  # every file the walk listed; an empty one it passed over is not
+    absent = [rel for rel in v.manifest.data if rel not in present]  # emptied, or deleted
+    problems += [Problem(rel, None, EMPTY_PROBLEM) for rel in empty_written(v.root, absent)]
     problems += episode_problems(v.root, links)
     facts = snap.cycle_facts()
     # Rules' edges alone cannot close a cycle (validation refuses one); learned ones can.
@@ -93,10 +95,13 @@ def episode_problems(root: Path, links: set[str]) -> list[Problem]:
 def name_problems(v: Vault) -> list[Problem]:
     """Warnings about attribute names (`names.name_warnings`), reading only the facts whose
     file name (the attribute) rules.yaml does not declare."""
-    snap = v._refreshed()
+    snap = v._snap or v._refreshed()  # as `check` just refreshed it, if it did
     declared = v.rules.attributes
-    rels = [rel for rel in snap.entries if rel.rsplit("/", 1)[-1][:-3] not in declared]
-    facts = {f"{f.entity}/{f.attribute}": f for f in snap.facts_of(rels).values() if f is not None}
+    rels = [rel for rel in snap.shas() if rel.rsplit("/", 1)[-1][:-3] not in declared]  # no entry read
+    if not rels:
+        return []
+    found = [rec[0] for rec in snap.records_of(rels).values() if rec is not None]
+    facts = {f"{f.entity}/{f.attribute}": f for f in found}
     return [Problem(path, None, why, "warning") for path, why in name_warnings(v.rules, facts)]
 
 

@@ -6,25 +6,22 @@ depend on. They link to the path whether or not that fact exists yet, so a fact'
 change because another fact appeared or went (no writes to other files; Obsidian shows a fact
 not known yet as an unresolved note). The reverse direction is Obsidian's backlinks pane.
 
-`Vault.apply` sets them on every fact it writes; `mdmem sync` rewrites the files whose links
-the rules changed, noticed by a digest of the rules' edges kept under `.mdmem/`.
+`Vault.apply` sets them on every fact it writes, and only then: links are derived, so a file
+is never rewritten for them alone (a rules change, a vault written before links existed, files
+another program wrote). A file gets its new links the next time mdmem writes it for another
+reason; until then Obsidian draws the links it has.
 """
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Mapping
-from pathlib import Path
-
-from mdmem.engine.cascade import Change
 from mdmem.engine.decide import Plan
-from mdmem.files import atomic_write, read_text
 from mdmem.model.factfile import Fact
 from mdmem.model.graph import learned_dependencies
 from mdmem.model.rules import Rules
 
-LINKS_FILE = "links.digest"  # under .mdmem/: the rules' edges the files were last linked for
-DECISION = "LINKS"  # a journal change that only refreshed the links
+# A journal change that only refreshed the links: earlier versions relinked files after a rules
+# change, and their journals hold such changes (`mdmem log` still shows them).
+DECISION = "LINKS"
 
 
 def upstream(fact: Fact, rules: Rules) -> list[str]:
@@ -46,30 +43,3 @@ def linked(plan: Plan, rules: Rules) -> dict[str, Fact | None]:
             change.after.upstream = upstream(change.after, rules)
         final[change.key] = change.after
     return final
-
-
-def relink(facts: Mapping[str, Fact], rules: Rules, skip: set[str]) -> list[Change]:
-    """A LINKS change for every fact (not in skip) whose links differ from what rules give."""
-    out = []
-    for key in sorted(set(facts) - skip):
-        fact = facts[key]
-        want = upstream(fact, rules)
-        if fact.upstream != want:
-            out.append(Change(key, DECISION, fact, fact.evolve(upstream=want)))
-    return out
-
-
-def digest(rules: Rules) -> str:
-    """What of the rules the links depend on: the (when, then) edges."""
-    edges = sorted({f"{d.when}\t{d.then}" for d in rules.dependencies})
-    return hashlib.sha256("\n".join(edges).encode()).hexdigest()[:16]
-
-
-def stale(meta: Path, rules: Rules) -> bool:
-    """Whether the files were last linked for other rules (or never: a vault made before links)."""
-    return (read_text(meta / LINKS_FILE) or "").strip() != digest(rules)
-
-
-def record(meta: Path, rules: Rules) -> None:
-    """Remember that every fact file is linked for these rules."""
-    atomic_write(meta / LINKS_FILE, digest(rules) + "\n")

@@ -40,6 +40,7 @@ class Manifest:
         return data is None or sha256(data) != self.data.get(rel)
 
     def save(self) -> None:
-        atomic_write(
-            self.path, json.dumps(self.data, sort_keys=True, ensure_ascii=False, indent=0) + "\n"
-        )
+        # One line, by the C encoder (an indent takes the pure-Python one: 10x slower, which
+        # at 100,000 files was most of a one-file sync).
+        text = json.dumps(self.data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        atomic_write(self.path, text + "\n")

@@ -19,9 +19,9 @@ from collections.abc import Iterable, Mapping
 
 from mdmem.engine.decide import Statement
 from mdmem.errors import RefusedError
-from mdmem.extract.weigh import VERBATIM_SLOT
 from mdmem.model.factfile import Fact
 from mdmem.model.rules import Rules
+from mdmem.model.slug import VERBATIM_SLOT  # not extract.weigh's: a read would import the extractor
 
 SLOT_KINDS = (None, "none", "unnamed")  # fact kinds that are values of a slot rules.yaml may declare
 CLOSE = 0.85  # how alike a name and a declared one must be for `check` to call it a likely typo

@@ -17,6 +17,12 @@ def packs_dir() -> Path | None:
     return None
 
 
+def is_own_pack(path: Path) -> bool:
+    """Whether path is one of mdmem's own packs (validated by its tests)."""
+    folder = packs_dir()
+    return folder is not None and path.resolve().parent == folder.resolve()
+
+
 def pack_path(pack: str) -> Path:
     """A pack name ('personal', or one a package registers under `mdmem.packs`) or a rules path."""
     path = Path(pack)

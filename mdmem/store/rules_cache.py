@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from mdmem.errors import RulesError
+from mdmem.extract import prefilter
 from mdmem.files import atomic_write, current, read_required, sha256
 from mdmem.model.factfile import ACTIONS
 from mdmem.model.grammar import DIMENSIONS
@@ -26,6 +27,9 @@ from mdmem.model.rules import CARDINALITIES, STABILITIES, Attribute, Dependency,
 from mdmem.model.rules_yaml import parse_rules
 
 CACHE_FILE = "rules.cache.json"
+# The literal tests (extract/prefilter.py) of the rules' patterns, worked out once: parsing a
+# pack's patterns for them is most of what reading it for facts first costs a process.
+NEEDLES_FILE = "rules.needles.json"
 FORMAT = 2  # 2: the grammar carries the words of habits, names and people (names … things, counts)
 # The modules whose code decides whether a rules text validates and what it becomes: a cache
 # written by other code (another mdmem version, a local change) is foreign.
@@ -177,3 +181,47 @@ def _texts(x: Any) -> tuple[str, ...]:
 def _textmap(x: Any) -> dict[str, str]:
     _need(isinstance(x, dict) and all(isinstance(v, str) for v in x.values()))
     return x  # type: ignore[no-any-return]
+
+
+def _needles_code() -> str:
+    """SHA-256 of the code that works the literal tests out (another mdmem's are foreign)."""
+    try:
+        return sha256((Path(__file__).resolve().parent.parent / "extract" / "prefilter.py").read_bytes())
+    except OSError:
+        return "no-source"
+
+
+def load_needles(meta: Path) -> None:
+    """Hand the literal tests kept under meta to the prefilter (a missing, torn or foreign
+    file is no cache: they are worked out again)."""
+    try:
+        data = json.loads((meta / NEEDLES_FILE).read_bytes())
+        if not isinstance(data, dict) or data.get("code") != _needles_code():
+            return
+        needles = data["needles"]
+        ok = isinstance(needles, dict) and all(
+            isinstance(v, list) and all(isinstance(a, list) and all(isinstance(n, str) for n in a) for a in v)
+            for v in needles.values()
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return
+    if ok:
+        prefilter.prime(needles)
+
+
+def save_needles(meta: Path, rules: Rules) -> None:
+    """Keep the literal tests of these rules' patterns worked out by this process, if the file
+    under meta lacks some (a read-only vault goes without)."""
+    sources = [p for a in rules.attributes.values() for p in (*a.extract_patterns, *a.invalidate_patterns)]
+    known = prefilter.known_needles(sources)
+    try:
+        data = json.loads((meta / NEEDLES_FILE).read_bytes())
+        kept = data["needles"] if data.get("code") == _needles_code() else {}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        kept = {}
+    if not isinstance(kept, dict) or all(src in kept for src in known):
+        return
+    text = json.dumps({"code": _needles_code(), "needles": {**kept, **known}}, ensure_ascii=False,
+                      sort_keys=True, separators=(",", ":"))  # fmt: skip
+    with contextlib.suppress(OSError):
+        atomic_write(meta / NEEDLES_FILE, text + "\n", durable=False)

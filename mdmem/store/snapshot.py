@@ -12,24 +12,31 @@ it is rebuilt (edits not yet synced then fall back to the journal).
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from mdmem import boundary
-from mdmem.errors import SlugError
 from mdmem.files import current, sha256
 from mdmem.model.factfile import Fact
-from mdmem.model.slug import split_key
 from mdmem.store.cachedb import CACHE_FILE, paused_gc
 from mdmem.store.snapshot_db import SnapStore, changed, everything
-from mdmem.store.snapshot_entry import Entry, decode, new_entry
-from mdmem.store.walk import stat_paths, walk, walk_digest, walk_paths
+from mdmem.store.snapshot_entry import Entry, Record, decode, new_entry, row_text
+from mdmem.store.snapshot_queries import SnapshotQueries, locked
+from mdmem.store.walk import (
+    Sig,
+    digest_of,
+    folder_digest,
+    iter_walk,
+    stat_paths,
+    walk,
+    walk_digest,
+    walk_paths,
+)
 
 SNAPSHOT_FILE = CACHE_FILE
 # A file modified this close to the moment it was read may be rewritten within the file
@@ -39,23 +46,9 @@ RACY_NS = 2_000_000_000
 # Saving costs about as much as reading a few hundred files, so an ordinary read saves the
 # snapshot only after reading at least this many; `sync` and `watch` always save it.
 SAVE_AFTER = 200
+FILL_CHUNK = 1000  # files parsed and saved at a time when a snapshot is filled (`_fill`)
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _locked(method: F) -> F:
-    """One thread at a time per snapshot: a process shares one copy between its Vaults."""
-
-    @functools.wraps(method)
-    def wrapper(self: Snapshot, *args: Any, **kwargs: Any) -> Any:
-        # Snapshots build acyclic data only; each folder is walked to (and checked) once a call.
-        with self._mutex, paused_gc(), boundary.batch():
-            return method(self, *args, **kwargs)
-
-    return wrapper  # type: ignore[return-value]
-
-
-class Snapshot:
+class Snapshot(SnapshotQueries):
     """The snapshot of one vault; `open` it, `refresh` it against the files, read `facts()`."""
 
     def __init__(self, meta: Path) -> None:
@@ -72,6 +65,8 @@ class Snapshot:
         self._gen: str | None = None  # the save the entries are of (None: never saved)
         self._sweep: str | None = None  # digest of the last walk that left every entry settled
         self._saved_sweep: str | None = None
+        self._absorbing = False  # filling an empty snapshot chunk by chunk (`absorb`)
+        self._unsettled = False  # an entry absorbed was racy or volatile: no sweep digest
         self._mutex = threading.RLock()
 
     @property
@@ -123,7 +118,7 @@ class Snapshot:
 
     # --- parsed facts -----------------------------------------------------------------------
 
-    @_locked
+    @locked
     def load_rows(self, root: Path, rels: list[str] | None = None) -> None:
         """Read the parsed facts of entries read from the database (of just `rels`, if given)."""
         entries, gone = self.entries, self._gone
@@ -161,7 +156,7 @@ class Snapshot:
 
     # --- saving -------------------------------------------------------------------------------
 
-    @_locked
+    @locked
     def save(self, root: Path, force: bool = False) -> None:
         """Write what changed, if (unless forced) reading it again would cost more; and the
         digest of a walk that found nothing to change, so the next check reads no entry.
@@ -188,7 +183,7 @@ class Snapshot:
 
     # --- bringing it up to date -----------------------------------------------------------------
 
-    @_locked
+    @locked
     def refresh(
         self,
         root: Path,
@@ -205,6 +200,9 @@ class Snapshot:
         """
         now_ns, base = time.time_ns(), str(root)
         self.read = self.parsed = 0
+        if only is None and self._entries is None and not self.store.any_entry():
+            self._fill(root, written, journaled)  # never filled: a chunk at a time
+            return
         folders = walk(root) if only is None else None
         digest = walk_digest(folders) if folders is not None else None
         swept = self._sweep if self._entries is not None else digest and self.store.meta("sweep")
@@ -234,17 +232,15 @@ class Snapshot:
                 found.discard(rel)  # removed while we looked: it is gone
                 continue
             self.read += 1
-            digest = sha256(data)
-            racy = now_ns - sig[0] < RACY_NS
-            if old is not None and old.sha == digest and not old.volatile:
+            sha = sha256(data)
+            racy = is_racy(sig, now_ns)
+            if old is not None and old.sha == sha and not old.volatile:
                 old.sig, old.racy = sig, racy
                 changed[rel] = old
                 continue
             if old is not None and old.good_sha and old.row is None:
                 self.load_rows(root, [rel])  # the last good state must survive this change
-            changed[rel] = new_entry(
-                rel, data, digest, sig, racy, old, last_written, last_journaled, refused
-            )
+            changed[rel] = new_entry(rel, data, sha, sig, racy, old, last_written, last_journaled, refused)  # fmt: skip
             self.parsed += 1
             self.rows_touched.add(rel)
         checked = entries.keys() if only is None else [r for r in only if r in entries]
@@ -267,134 +263,129 @@ class Snapshot:
             settled = not any(e.racy or e.volatile for e in self.entries.values())
             self._sweep = digest if settled else None
 
-    @_locked
+    @property
+    def absorbing(self) -> bool:
+        """Whether this copy is filling an empty snapshot chunk by chunk (`absorb`)."""
+        return self._absorbing
+
+    @locked
+    def absorb(
+        self,
+        root: Path,
+        rels: list[str],
+        written: Callable[[], Mapping[str, str]],
+        journaled: Callable[[], Mapping[str, Fact | None]],
+    ) -> dict[str, Record | None] | None:
+        """`records_of(rels)` for a snapshot never filled: the files are parsed and their entries
+        saved at once, not kept, so the first read of a vault holds one chunk of parses in
+        memory, not the vault's. None when the snapshot holds entries it did not absorb (or
+        another process saved meanwhile): `refresh` those instead."""
+        if self._entries is not None:
+            return None
+        if not self._absorbing:
+            if self.store.meta("gen") is not None and self.store.any_entry():
+                return None
+            self._absorbing, self._gen = True, self.store.meta("gen")
+        return self._absorb(root, rels, written, journaled, keep=True)
+
+    def _absorb(self, root: Path, rels: list[str], written: Callable[[], Mapping[str, str]],
+                journaled: Callable[[], Mapping[str, Fact | None]], keep: bool) -> dict[str, Record | None]:  # fmt: skip
+        now_ns, base = time.time_ns(), str(root)
+        put: list[Any] = []
+        rows: list[Any] = []
+        out: dict[str, Record | None] = {}
+        for rel, sig in stat_paths(root, rels):
+            refused = None
+            try:
+                data = current(f"{base}/{rel}")  # through the vault's boundary
+            except (IsADirectoryError, NotADirectoryError):
+                continue
+            except boundary.OutsideVault as err:  # a link out of the vault: never read, a problem
+                data, refused = b"", err.bare_message
+            if data is None:
+                continue
+            e = new_entry(rel, data, sha256(data), sig, is_racy(sig, now_ns), None, written, journaled, refused)  # fmt: skip
+            self._unsettled |= e.racy or e.volatile
+            if keep and e.problem is None and e.row is not None and e.text is not None:
+                out[rel] = (decode(e.row), e.text)
+            elif keep and (e.problem is not None or e.row is None):
+                out[rel] = None  # does not parse: nothing to index
+            if e.volatile:  # values JSON cannot keep: the index parses it itself, and so does
+                continue  # the next refresh (as every process does for such a file)
+            put.append(e.db_row(rel, False))
+            text = e.text if e.text is not None else (row_text(e.row) if e.row else None)
+            if text is not None and e.good_sha is not None:  # (a broken file's: the journal's)
+                rows.append((rel, e.good_sha, text))
+        gen = os.urandom(8).hex()
+        if self.store.append(self._gen, gen, put, rows):
+            self._gen = gen
+        else:  # saved by another process meanwhile, or not writable: refresh from now on
+            self._absorbing = False
+        return out
+
+    def _fill(self, root: Path, written: Callable[[], Mapping[str, str]],
+              journaled: Callable[[], Mapping[str, Fact | None]]) -> None:  # fmt: skip
+        """A full refresh of a snapshot never filled: the walk absorbed a chunk at a time, and
+        its digest recorded when every entry settled, as `refresh` does; nothing kept."""
+        self._absorbing, self._gen, self._unsettled = True, self.store.meta("gen"), False
+        last_written, last_journaled = functools.cache(written), functools.cache(journaled)
+        digests: list[str] = []
+        chunk: list[str] = []
+        for folder in iter_walk(root):
+            digests.append(folder_digest(folder))
+            chunk += [rel for rel, _ in walk_paths([folder])]
+            if len(chunk) >= FILL_CHUNK or not self._absorbing:
+                self._absorb(root, chunk, last_written, last_journaled, keep=False)
+                self.read += len(chunk)
+                chunk = []
+        if chunk:
+            self._absorb(root, chunk, last_written, last_journaled, keep=False)
+            self.read += len(chunk)
+        self.parsed = self.read
+        if self._absorbing:
+            self._sweep = None if self._unsettled else digest_of(digests)
+        else:  # another process saved meanwhile: what it saved is read and refreshed instead
+            self.refresh(root, written, journaled)
+
+    @locked
+    def release(self, rels: list[str]) -> None:
+        """Let go of these files' parses once saved (read again from the database if needed):
+        a caller going through a whole vault in chunks holds one chunk of them."""
+        for rel in rels:
+            e = self._entries.get(rel) if self._entries is not None else None
+            if e is not None and e.row is not None and e.good_sha and rel not in self.rows_touched and not e.volatile:
+                e.row = None
+                self._rows_loaded = False
+
+    @locked
     def settle(self, rels: list[str]) -> None:
         """Forget vanished files that `sync` has dealt with."""
         for rel in rels:
             if self.gone.pop(rel, None) is not None:
                 self.touched.add(rel)
 
-    # --- reading --------------------------------------------------------------------------------
+    # --- reading (the rest is snapshot_queries.py's) ---------------------------------------------
 
-    @_locked
-    def facts_of(self, rels: list[str]) -> dict[str, Fact | None]:
-        """The facts of these files as last refreshed: None for one that does not parse, and
-        nothing for one the snapshot does not hold."""
-        self.load_rows(self.meta.parent, rels)
-        out: dict[str, Fact | None] = {}
-        for rel in rels:
-            e = self.entries.get(rel)
-            if e is not None and e.problem is not None:
-                out[rel] = None
-            elif e is not None and e.row is not None:
-                out[rel] = decode(e.row)
-        return out
-
-    @_locked
+    @locked
     def agrees(self, manifest: str) -> bool:
         """Whether `sync` found no edit in these very files against this very manifest."""
         settled = self._sweep is not None and self._sweep == self._saved_sweep
         return settled and self.store.meta("agreed") == f"{self._sweep} {manifest}"
 
-    @_locked
+    @locked
     def agree(self, manifest: str) -> None:
         """Note that `sync` found no edit (kept until the files or the saved entries change)."""
         if self._sweep is not None and self._sweep == self._saved_sweep and not self.touched:
             self.store.note("agreed", f"{self._sweep} {manifest}", self.store.meta("gen"))
 
-    @_locked
-    def shas(self) -> dict[str, str]:
-        """Path -> SHA-256 of each present file (without reading the entries if not read)."""
-        if self._entries is None:
-            return self.store.shas()
-        return {rel: e.sha for rel, e in self._entries.items()}
 
-    @_locked
-    def problems(self) -> list[tuple[str, int | None, str]]:
-        """(path, line, message) of each file that does not parse, in path order."""
-        broken = self._select("problem IS NOT NULL", (), lambda r, e: e.problem is not None)
-        return [(rel, *e.problem) for rel, e in broken.items() if e.problem is not None]
-
-    @_locked
-    def cycle_facts(self) -> dict[str, Fact]:
-        """The facts that parse of every entity a dependency cycle can pass through.
-
-        Rules alone cannot close a loop (rules.yaml is refused with one), so a cycle takes a
-        `depends_on` edge, and each entity on it holds the dependent or the trigger of one. No
-        path enters those entities from outside, so their facts' graph finds the cycle the
-        whole vault's graph would, and the same one first.
-        """
-        learned = self._select("learned = 1 AND problem IS NULL", (),
-                               lambda r, e: e.learned and e.problem is None)  # fmt: skip
-        entities: set[str] = set()
-        for rel, e in self._with_rows(learned).items():
-            row = e.row or {}
-            entity = row.get("entity", rel.split("/")[1])
-            entities.add(entity)
-            for dep in row.get("depends_on") or []:
-                with contextlib.suppress(SlugError, KeyError, TypeError, AttributeError):
-                    entities.add(split_key(dep["on"], entity)[0])  # as the graph reads it
-        if len(entities) > 200:
-            self.entries  # noqa: B018 - many: one read of all beats many small ones
-        ranges = [(f"facts/{ent}/", f"facts/{ent}0") for ent in sorted(entities)]
-        where = " OR ".join("(path >= ? AND path < ?)" for _ in ranges)
-        chosen = self._select(f"({where or '0'})", [x for r in ranges for x in r],
-                              lambda r, e: r.split("/")[1] in entities)  # fmt: skip
-        out: dict[str, Fact] = {}
-        for e in self._with_rows(chosen).values():
-            if e.problem is None and e.row is not None:
-                out[f"{e.row['entity']}/{e.row['attribute']}"] = decode(e.row)
-        return out
-
-    def _select(self, where: str, args: Any, keep: Callable[[str, Entry], bool]) -> dict[str, Entry]:  # fmt: skip
-        """The present entries `keep` accepts: from memory, or only these from the database."""
-        if self._entries is not None:
-            return {r: e for r, e in self._entries.items() if keep(r, e)}
-        return self.store.entries(f"{where} AND gone = 0", args)[0]
-
-    def _with_rows(self, chosen: dict[str, Entry]) -> dict[str, Entry]:
-        """These entries with their parsed facts read."""
-        if self._entries is None:
-            rows = self.store.rows(list(chosen))
-            for rel, e in chosen.items():
-                kept = rows.get(rel)
-                if kept is not None and kept[0] == e.good_sha:
-                    e.row = kept[1]
-            if all(e.row is not None or e.good_sha is None for e in chosen.values()):
-                return chosen
-            chosen = {r: self.entries[r] for r in chosen if r in self.entries}  # lost: healed
-        self.load_rows(self.meta.parent, list(chosen))
-        return chosen
-
-    @_locked
-    def facts(
-        self, root: Path
-    ) -> tuple[dict[str, Fact], list[tuple[str, int | None, str]], dict[str, Fact]]:
-        """(facts that parse, problems as (path, line, message), facts to serve reads from).
-
-        The last mapping adds, for each file that no longer parses, its last good state.
-        """
-        self.load_rows(root)
-        good: dict[str, Fact] = {}
-        last_good: dict[str, Fact] = {}
-        problems: list[tuple[str, int | None, str]] = []
-        new = Fact.__new__
-        with paused_gc(freeze=True):
-            for rel, e in self.entries.items():
-                row = e.row
-                if e.problem is not None:
-                    problems.append((rel, *e.problem))
-                if row is None:
-                    continue
-                fact = new(Fact)
-                fact.__dict__ = dict(row)
-                key = f"{row['entity']}/{row['attribute']}"
-                if e.problem is None:
-                    good[key] = fact
-                else:
-                    last_good[key] = fact
-        served = dict(sorted({**good, **last_good}.items())) if last_good else good
-        return good, problems, served
+def is_racy(sig: Sig, now_ns: int) -> bool:
+    """Whether a file was modified so recently that a rewrite within the file system's
+    timestamp granularity could leave its signature as it is: its bytes are compared until it
+    is older. A modification time ahead of now (set by hand, a clock that ran ahead or was set
+    back) is not racy: any later write stamps the clock as it is, which differs from it; were
+    it counted as just written, the file would be read again by every scan, forever."""
+    return 0 <= now_ns - sig[0] < RACY_NS
 
 
 _OPEN: dict[str, Snapshot] = {}

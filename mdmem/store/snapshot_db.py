@@ -112,6 +112,37 @@ class SnapStore:
             return {}, {}
         return live, gone
 
+    def any_entry(self) -> bool:
+        """Whether the snapshot holds any entry at all."""
+        try:
+            return self.conn().execute("SELECT 1 FROM snap LIMIT 1").fetchone() is not None
+        except sqlite3.Error:
+            self.reset()
+            return False
+
+    def append(self, gen: str | None, new_gen: str, put: list[Any], rows: list[Any]) -> bool:
+        """Add entries and rows in one transaction if the saved generation is still `gen`;
+        False (nothing written) otherwise, or when the database cannot be written."""
+        try:
+            db = self.conn()
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                row = db.execute("SELECT v FROM snap_meta WHERE k = 'gen'").fetchone()
+                if (row[0] if row else None) != gen:
+                    db.execute("ROLLBACK")
+                    return False
+                db.executemany(_PUT, put)
+                db.executemany("INSERT OR REPLACE INTO snap_rows VALUES(?, ?, ?)", rows)
+                db.execute("INSERT OR REPLACE INTO snap_meta VALUES('gen', ?)", (new_gen,))
+                db.execute("DELETE FROM snap_meta WHERE k IN ('sweep', 'agreed')")
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        except (sqlite3.Error, OSError):
+            return False
+        return True
+
     def shas(self) -> dict[str, str]:
         """Path -> SHA-256 of every present file's entry."""
         try:
@@ -119,6 +150,23 @@ class SnapStore:
         except sqlite3.Error:
             self.reset()
             return {}
+
+    def good_shas(self) -> dict[str, str]:
+        """Path -> SHA-256 of every present entry whose bytes parse."""
+        try:
+            return dict(self.conn().execute("SELECT path, sha FROM snap WHERE gone = 0 AND problem IS NULL"))
+        except sqlite3.Error:
+            self.reset()
+            return {}
+
+    def count_good(self) -> int:
+        """How many present entries have a last good state ('' in `good`: the current bytes)."""
+        try:
+            row = self.conn().execute("SELECT count(*) FROM snap WHERE gone = 0 AND good IS NOT NULL").fetchone()
+        except sqlite3.Error:
+            self.reset()
+            return 0
+        return int(row[0])
 
     def rows(self, rels: Iterable[str] | None) -> Rows:
         """(sha, parse) of these paths' stored rows (of every path when None)."""

@@ -22,6 +22,7 @@ NAMES = tuple(f.name for f in dataclasses.fields(Fact))
 
 Row = dict[str, Any]  # every field of a Fact, by name
 Parsed = tuple[str, Row]  # (sha256 of some bytes, their parse)
+Record = tuple[Fact, str]  # a parsed fact and its row as stored (JSON text)
 
 
 def encode(fact: Fact) -> Row:

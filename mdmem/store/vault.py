@@ -8,23 +8,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mdmem import boundary
 from mdmem.engine.decide import Plan, Statement, plan_statements
-from mdmem.errors import RefusedError, VaultLocked, VaultNotFound
-from mdmem.files import atomic_write
+from mdmem.errors import RefusedError, RulesError, VaultLocked, VaultNotFound
+from mdmem.files import atomic_write, read_required, sha256
 from mdmem.model.factfile import Fact, render
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
-from mdmem.model.rules_yaml import load_rules
+from mdmem.model.rules_yaml import parse_rules
 from mdmem.model.slug import check_slug
 from mdmem.store import scrub, txn
 from mdmem.store.cachedb import paused_gc, settle_journals
-from mdmem.store.check import check, name_problems
 from mdmem.store.episodes import fact_values
 from mdmem.store.fact_paths import fact_rels
-from mdmem.store.forget_apply import Forgot, forget_facts
 from mdmem.store.guards import (
     Problem,
     refuse_broken,
@@ -34,15 +32,22 @@ from mdmem.store.guards import (
     shas_of,
 )
 from mdmem.store.journal import Journal, make_entry
-from mdmem.store.lastgood import good_rules, journal_facts
+from mdmem.store.lastgood import GOOD_RULES_FILE, good_rules, journal_facts
 from mdmem.store.links import linked
 from mdmem.store.lock import VaultLock
 from mdmem.store.manifest import Manifest
-from mdmem.store.names import checked_names, did_you_mean, known_names
-from mdmem.store.packs import pack_path
+from mdmem.store.packs import is_own_pack, pack_path
+from mdmem.store.rules_cache import CACHE_FILE as RULES_CACHE
+from mdmem.store.rules_cache import write_cache
 from mdmem.store.snapshot import SAVE_AFTER, Snapshot
+from mdmem.store.snapshot_entry import Record
 from mdmem.store.walk import fact_files
 from mdmem.temps import remove_temps
+
+# check, names and forget_apply are imported where used: they reach the extractor (hundreds of
+# regexes compiled at import), which a read (`ask`, a plain `check`) never needs.
+if TYPE_CHECKING:
+    from mdmem.store.forget_apply import Forgot
 
 DEFAULT_ENTITY = "user"
 ExtraOps = Callable[[str], Sequence[tuple[str, str | None]]]  # journal id -> (path, text or None)
@@ -118,10 +123,18 @@ class Vault:
         if (root / RULES_FILE).exists():
             raise RefusedError(f"{root / RULES_FILE} already exists; not overwriting it")
         source = pack_path(pack)
-        load_rules(source)  # refuse a broken pack before creating anything
+        text = read_required(source, RulesError, "not found")
+        # Refuse a broken pack before creating anything. mdmem's own packs are validated
+        # by its tests, so their regexes are not compiled here (a few hundred compiles, most
+        # of what `init` cost); any other pack is checked in full.
+        rules = parse_rules(text, str(source), lazy=is_own_pack(source))
         (root / "facts").mkdir(parents=True, exist_ok=True)
         root = Path(boundary.register(root.resolve()))  # what follows is written inside it only
         atomic_write(root / RULES_FILE, Path(source).read_bytes(), expect=None)
+        # Validated: the next command reads it from the cache, without parsing it again.
+        with contextlib.suppress(OSError):
+            write_cache(root / ".mdmem" / RULES_CACHE, sha256(text), rules)
+            atomic_write(root / ".mdmem" / GOOD_RULES_FILE, text, durable=False)
         atomic_write(root / ".mdmem" / ".gitignore", META_GITIGNORE)
         if not (root / ".gitignore").exists():  # a person's own is theirs
             atomic_write(root / ".gitignore", ROOT_GITIGNORE)
@@ -164,20 +177,28 @@ class Vault:
         snap.save(self.root)
         return snap
 
-    def parsed(self, rels: list[str]) -> dict[str, Fact | None]:
-        """These files' facts through the snapshot (None: does not parse), so that one parse
-        of a changed file serves the search index too; see `Snapshot.facts_of`.
+    def parsed(self, rels: list[str]) -> dict[str, Record | None]:
+        """These files' facts through the snapshot, each with its stored text (None: does
+        not parse), so that one parse and one encoding of a changed file serve the search
+        index too; see `Snapshot.records_of`.
 
         Empty for a few files when this process has not read the snapshot yet: loading it
-        costs more than parsing them where they are needed."""
+        costs more than parsing them where they are needed. A caller going through many
+        files asks a chunk at a time: the parses handed out are not kept (`absorb`, `release`)."""
         self.settle()
-        if len(rels) < SAVE_AFTER and not Snapshot.warm(self.meta):
-            return {}
         snap = Snapshot.open(self.meta)
         journaled = lambda: journal_facts(self.journal.entries())  # noqa: E731
+        if len(rels) >= SAVE_AFTER or snap.absorbing:
+            first = snap.absorb(self.root, rels, lambda: self.manifest.data, journaled)
+            if first is not None:
+                return first
+        if len(rels) < SAVE_AFTER and not Snapshot.warm(self.meta):
+            return {}
         snap.refresh(self.root, lambda: self.manifest.data, journaled, only=rels)
+        got = snap.records_of(rels)  # before the save, which lets go of the texts it wrote
         snap.save(self.root)
-        return snap.facts_of(rels)
+        snap.release(rels)
+        return got
 
     @property
     def facts(self) -> dict[str, Fact]:
@@ -185,6 +206,12 @@ class Vault:
         self.scan()
         assert self._served is not None
         return self._served
+
+    def count(self) -> int:
+        """How many facts there are to read from: `len(self.facts)`, without reading one."""
+        if self._served is not None:
+            return len(self._served)
+        return (self._snap or self._refreshed()).count()
 
     def get(self, attribute: str, entity: str = DEFAULT_ENTITY) -> Fact | None:
         return self.facts.get(f"{check_slug(entity, 'entity')}/{check_slug(attribute)}")
@@ -200,10 +227,14 @@ class Vault:
 
     def check(self) -> list[Problem]:
         """Every problem with the rules, the fact files, the learned graph and links (`check`)."""
+        from mdmem.store.check import check
+
         return check(self)
 
     def name_warnings(self) -> list[Problem]:
         """Facts whose attribute rules.yaml does not declare and that look like a slip (`names`)."""
+        from mdmem.store.check import name_problems
+
         return name_problems(self)
 
     # --- writing ------------------------------------------------------------------------
@@ -230,6 +261,8 @@ class Vault:
         with self.lock, paused_gc():  # a batch builds plans, texts and records: all acyclic
             self.recover()
             facts, problems = self.scan(refresh=True)
+            from mdmem.store.names import checked_names  # noqa: PLC0415 - see the imports
+
             notes = [] if heard else checked_names(statements, self.rules, facts, new=new)
             now = self.now
             plan = plan_statements(facts, self.rules, statements, now=now, today=today)
@@ -309,6 +342,7 @@ class Vault:
         st = self.statement(attribute, entity, kind="forget")
         if self.get(st.attribute, st.entity) is None:
             raise RefusedError(f"there is no {st.key} to forget{self._near(st.attribute)}")
+        from mdmem.store.forget_apply import forget_facts  # noqa: PLC0415 - see the imports
         return forget_facts(self, {st.key: None}, purge=purge, dry_run=dry_run)
 
     def forget_text(self, phrase: str, *, purge: bool = False, dry_run: bool = False) -> Forgot:
@@ -323,6 +357,7 @@ class Vault:
             for f in self.scan(refresh=True)[0].values() if f.status != "deleted"
         }  # fmt: skip
         wanted = {k: v for k, v in held.items() if v}
+        from mdmem.store.forget_apply import forget_facts  # noqa: PLC0415 - see the imports
         return forget_facts(self, wanted, phrases=[phrase], purge=purge, dry_run=dry_run)
 
     def confirm(self, attribute: str, *, entity: str = DEFAULT_ENTITY, value: str | None = None,
@@ -359,4 +394,7 @@ class Vault:
 
     def _near(self, attribute: str) -> str:
         """' (did you mean employer?)' among the known names, for a fact that is not there."""
+        from mdmem.store.names import did_you_mean, known_names
+
         return did_you_mean(attribute, known_names(self.rules, self.facts))
+

@@ -15,7 +15,6 @@ from pathlib import Path
 
 from mdmem.boundary import OutsideVault, open_folder
 from mdmem.files import current
-from mdmem.model.slug import is_fact_name
 
 # (mtime_ns, ctime_ns, size, inode). An atomic rename gives a new inode; an in-place rewrite
 # that keeps the size and even puts the old mtime back still moves ctime, which no one can set.
@@ -53,7 +52,13 @@ def entity_folders(root: Path) -> list[str]:
 
 def walk(root: Path, entities: Iterable[str] | None = None) -> list[Folder]:
     """Every fact file under root/facts (or under these entities' folders only): entity
-    folders and their files in name order.
+    folders and their files in name order (see `iter_walk`)."""
+    return list(iter_walk(root, entities))
+
+
+def iter_walk(root: Path, entities: Iterable[str] | None = None) -> Iterator[Folder]:
+    """`walk`, one folder at a time: a caller that keeps nothing of a folder it has dealt
+    with holds one folder's names and signatures, however large the vault.
 
     Hidden folders and names `is_fact_name` rejects (editors' swap, backup and temporary files)
     are skipped, and so is anything that is not a regular file, and an empty file: the note
@@ -64,35 +69,36 @@ def walk(root: Path, entities: Iterable[str] | None = None) -> list[Folder]:
     (refused) makes it a problem the snapshot reports.
     """
     folders = entity_folders(root) if entities is None else sorted(set(entities))
-    out: list[Folder] = []
+    facts = root / "facts"
+    stat_at, regular, link = os.stat, stat.S_ISREG, stat.S_ISLNK
     for ent in folders:
         if ent.startswith(".") or "/" in ent:
             continue
         try:
-            fd = open_folder(root / "facts" / ent)
+            fd = open_folder(facts / ent)
         except (OSError, OutsideVault):
             continue
         names: list[str] = []
         sigs: list[Sig] = []
         try:
             with os.scandir(fd) as it:
-                found = sorted(e.name for e in it if is_fact_name(e.name))
+                # is_fact_name, inline: a call per name costs as much as the test
+                found = sorted([n for e in it if (n := e.name).endswith(".md") and n[0] != "."])
             for name in found:
                 try:  # relative to the folder: no path walk per file
-                    st = os.stat(name, dir_fd=fd, follow_symlinks=False)
-                    if stat.S_ISLNK(st.st_mode) and (sig := _linked(root, f"facts/{ent}/{name}", st)):
+                    st = stat_at(name, dir_fd=fd, follow_symlinks=False)
+                    if link(st.st_mode) and (sig := _linked(root, f"facts/{ent}/{name}", st)):
                         names.append(name)
                         sigs.append(sig)
                         continue
                 except FileNotFoundError:
                     continue
-                if stat.S_ISREG(st.st_mode) and st.st_size:
+                if regular(st.st_mode) and st.st_size:
                     names.append(name)
                     sigs.append((st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino))
         finally:
             os.close(fd)
-        out.append((ent, names, sigs))
-    return out
+        yield ent, names, sigs
 
 
 def _linked(root: Path, rel: str, link: os.stat_result) -> Sig | None:
@@ -116,13 +122,26 @@ def walk_paths(folders: Iterable[Folder]) -> Iterator[tuple[str, Sig]]:
             yield prefix + name, sig
 
 
+def folder_digest(folder: Folder) -> str:
+    """One digest of a folder's names and signatures; equal digests mean no file in it changed."""
+    ent, names, sigs = folder
+    digest = hashlib.blake2b(digest_size=16)
+    # hash() of a tuple of ints is the same in every process (only str hashes are salted).
+    digest.update(f"{ent}\0{len(names)}\0{hash(tuple(sigs))}\0".encode())
+    digest.update("\0".join(names).encode())
+    return digest.hexdigest()
+
+
 def walk_digest(folders: Iterable[Folder]) -> str:
     """One digest of every name and signature; equal digests mean no file changed."""
+    return digest_of(folder_digest(f) for f in folders)
+
+
+def digest_of(folder_digests: Iterable[str]) -> str:
+    """The walk's digest from its folders' digests, in walk order."""
     digest = hashlib.blake2b(digest_size=16)
-    for ent, names, sigs in folders:
-        # hash() of a tuple of ints is the same in every process (only str hashes are salted).
-        digest.update(f"{ent}\0{len(names)}\0{hash(tuple(sigs))}\0".encode())
-        digest.update("\0".join(names).encode())
+    for d in folder_digests:
+        digest.update(d.encode())
     return digest.hexdigest()
 
 

@@ -77,3 +77,24 @@ def test_hostile_messages_stay_verbatim_and_valid(tmp_path: Path) -> None:
     ]  # fmt: skip
     assert all(p.resolve().is_relative_to(v.root.resolve()) for p in tmp_path.rglob("*.md")
                if "episodes" in p.parts)  # fmt: skip
+
+
+def test_an_ingest_indexes_the_passages_it_wrote_so_no_read_builds_them(tmp_path: Path) -> None:
+    from mdmem.read.passages import PassageIndex
+
+    v = make_vault(tmp_path / "v", "personal")
+    log = tmp_path / "chat.md"
+    log.write_text(DAY1, encoding="utf-8")
+    ingest_paths(v, [log])
+    log.write_text(DAY1 + "User: The marathon is on the ninth.\n", encoding="utf-8")
+    ingest_paths(v, [log])  # the grown file's episode is written again: indexed again
+    index = PassageIndex(v.root, v.meta)
+    try:
+        assert index.search("marathon ninth")[0].text == "The marathon is on the ninth."
+        assert index.refresh() == 0  # a read finds nothing left to read
+    finally:
+        index.close()
+    dry = tmp_path / "dry"
+    w = make_vault(dry, "personal")
+    ingest_text(w, DAY1, source="d.md", dry_run=True)
+    assert not (w.meta / "passages.sqlite").exists()  # a dry run writes no index either

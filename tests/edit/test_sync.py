@@ -385,14 +385,20 @@ def test_snapshot_is_saved_by_sync(v: Vault) -> None:
     )
 
 
-def test_brand_new_vault_adds_hand_made_files(tmp_path: Path) -> None:
+def test_brand_new_vault_takes_hand_made_files_as_they_are_then_adds_new_ones(tmp_path: Path) -> None:
     v = make_vault(tmp_path / "new")
     path = v.root / "facts/user/home_city.md"
     path.parent.mkdir(parents=True)
     path.write_text("---\nvalue: Lisbon\n---\n", encoding="utf-8")
-    result = sync(v)
+    result = sync(v)  # mdmem wrote nothing here yet: the files as they are are the start
+    assert result.baseline == 1 and result.actions == [] and result.entry is None
+    assert path.read_text(encoding="utf-8") == "---\nvalue: Lisbon\n---\n"
+    assert Vault(v.root).get("home_city").value == "Lisbon"
+    later = v.root / "facts/user/employer.md"
+    later.write_text("---\nvalue: Acme\n---\n", encoding="utf-8")
+    result = sync(Vault(v.root))
     assert result.baseline is None and [a.kind for a in result.actions] == ["add"]
-    assert parse(path.read_text(encoding="utf-8"), "x").source == "edit"
+    assert parse(later.read_text(encoding="utf-8"), "x").source == "edit"
 
 
 def test_body_only_edit_is_kept_without_a_journal_entry_and_still_cascades(v: Vault) -> None:

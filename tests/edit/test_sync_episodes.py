@@ -63,6 +63,7 @@ def test_sync_reports_an_episode_that_no_longer_parses(v: Vault) -> None:
 
 
 def test_dry_run_leaves_the_index_alone(v: Vault) -> None:
+    (v.meta / "passages.sqlite").unlink()  # the one the ingest wrote
     sync(v, dry_run=True)
     assert not (v.meta / "passages.sqlite").exists()
 

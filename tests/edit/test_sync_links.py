@@ -1,15 +1,10 @@
-"""`mdmem sync` keeps the `upstream` links in step with rules.yaml, and touches nothing else."""
-
-import json
+"""`upstream` links are written with a fact, never on their own: sync rewrites no file for them."""
 
 import pytest
-from typer.testing import CliRunner
 
 from mdmem import Vault
-from mdmem.cli import app
 from mdmem.edit.sync import sync
 from mdmem.edit.undo import undo
-from mdmem.store.links import DECISION
 from tests.conftest import STORY
 
 NEW_RULE = "  - {when: employer, then: home_address, action: confirm}\n"
@@ -42,32 +37,21 @@ def test_a_sync_without_a_rules_change_writes_nothing(v: Vault) -> None:
     assert len(list(v.journal.entries())) == entries
 
 
-def test_a_rules_change_rewrites_only_the_links_of_the_affected_files(v: Vault) -> None:
+def test_a_rules_change_rewrites_no_file_and_links_land_with_the_next_write(v: Vault) -> None:
     address = v.root / "facts/user/home_address.md"
-    text = address.read_text(encoding="utf-8")
-    mine = text.replace("---\n", "---\nmood: cosy\n", 1) + "Near the river.\n"
-    address.write_text(mine, encoding="utf-8")
-    sync(Vault(v.root))  # the hand edit is adopted first
     before = tree(v)
     add_rule(v)
-    assert Vault(v.root).rules  # another command read the new rules first: sync must notice
+    assert Vault(v.root).rules  # another command read the new rules first
     result = sync(Vault(v.root))
-    after = tree(v)
-    changed = sorted(k for k in after if after[k] != before[k])
-    assert changed == ["facts/user/home_address.md"]
-    old, new = before[changed[0]].decode(), after[changed[0]].decode()
-    assert old.replace(
-        "upstream:\n- '[[facts/user/home_city]]'\n",
-        "upstream:\n- '[[facts/user/employer]]'\n- '[[facts/user/home_city]]'\n",
-    ) == new  # the links and nothing else: the person's key and body are as they were
-    assert "mood: cosy\n" in new and new.endswith("Near the river.\n")
-    assert result.entry is not None
-    assert [c["decision"] for c in result.entry["changes"]] == [DECISION]
-    assert result.entry["source"]["files"] == ["rules.yaml"]
-    assert sync(Vault(v.root)).entry is None and tree(v) == after  # and then nothing again
+    assert result.entry is None and tree(v) == before
+    assert "'[[facts/user/employer]]'" not in address.read_text(encoding="utf-8")
+    Vault(v.root).set("home_address", "Riverside", date="2026-02-01")  # written for a reason
+    assert "upstream:\n- '[[facts/user/employer]]'\n- '[[facts/user/home_city]]'\n" in address.read_text(
+        encoding="utf-8"
+    )
 
 
-def test_a_broken_hand_edit_is_not_overwritten_by_relinking(v: Vault) -> None:
+def test_a_broken_hand_edit_is_left_as_it_is(v: Vault) -> None:
     address = v.root / "facts/user/home_address.md"
     broken = address.read_text(encoding="utf-8").replace("value:", "value: [unclosed", 1)
     address.write_text(broken, encoding="utf-8")
@@ -75,41 +59,17 @@ def test_a_broken_hand_edit_is_not_overwritten_by_relinking(v: Vault) -> None:
     result = sync(Vault(v.root))
     assert address.read_text(encoding="utf-8") == broken
     assert any(p.path == "facts/user/home_address.md" for p in result.problems)
-    address.write_text(broken.replace("value: [unclosed", "value:", 1), encoding="utf-8")
-    sync(Vault(v.root))  # fixed: the edit is adopted, and the next sync links it
-    sync(Vault(v.root))
-    assert "'[[facts/user/employer]]'" in address.read_text(encoding="utf-8")
 
 
-def test_a_vault_written_before_links_gets_them_on_its_first_sync(v: Vault) -> None:
-    (v.root / ".mdmem/links.digest").unlink()
+def test_a_file_without_links_is_taken_as_it_is(v: Vault) -> None:
     path = v.root / "facts/user/commute_mode.md"
-    # as an older mdmem wrote it: no upstream property, and the manifest agrees
+    # as an older mdmem (or another program) wrote it: no upstream property
     old = path.read_text(encoding="utf-8").replace("upstream:\n- '[[facts/user/home_address]]'\n", "")
     path.write_text(old, encoding="utf-8")
-    sync(Vault(v.root))  # adopts the file as it is (a hand edit as far as sync can tell) …
-    sync(Vault(v.root))  # … and links it
-    assert "upstream:\n- '[[facts/user/home_address]]'\n" in path.read_text(encoding="utf-8")
-
-
-def test_dry_run_shows_the_relinking_and_writes_nothing(v: Vault) -> None:
-    add_rule(v)
-    before = tree(v)
-    result = sync(Vault(v.root), dry_run=True)
-    assert [c.key for c in result.plan.changes] == ["user/home_address"]
-    assert tree(v) == before
-    assert sync(Vault(v.root)).entry is not None  # the real run still has it to do
-
-
-def test_the_log_says_which_links_a_rules_change_set(v: Vault) -> None:
-    add_rule(v)
     sync(Vault(v.root))
-    out = CliRunner().invoke(app, ["log", "--vault", str(v.root), "--json"])
-    changes = [c for e in json.loads(out.stdout) for c in e["changes"]]
-    (change,) = [c for c in changes if c["decision"] == DECISION]
-    assert change["upstream"] == ["[[facts/user/employer]]", "[[facts/user/home_city]]"]
-    text = CliRunner().invoke(app, ["log", "--vault", str(v.root)], env={"COLUMNS": "300"}).output
-    assert "upstream links now [[facts/user/employer]], [[facts/user/home_city]]" in text
+    sync(Vault(v.root))
+    assert path.read_text(encoding="utf-8") == old
+    assert Vault(v.root).get("commute_mode").value == "骑车"
 
 
 def test_a_hand_added_dependency_lands_with_its_link_in_the_file_and_stays_undoable(v: Vault) -> None:

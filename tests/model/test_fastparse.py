@@ -67,6 +67,19 @@ def test_edited_bytes_read_the_same_or_go_the_full_way(fact: Fact, at: int, cut:
     _agrees(text[:at] + put + text[at + cut :])
 
 
+# What YAML reads otherwise than it looks: tabs, controls, NEL/LS/PS line breaks, a BOM, a
+# colon that ends a value, spaces around it, quotes.
+nasty = st.text(alphabet="\t\x07\x85\u2028\u2029\ufeff\x7f: 'a-#\n", max_size=4)
+
+
+@settings(max_examples=600, deadline=None)
+@given(fact=facts(), at=st.integers(min_value=0), cut=st.integers(0, 2), put=nasty)
+def test_bytes_yaml_reads_otherwise_go_the_full_way(fact: Fact, at: int, cut: int, put: str) -> None:  # fmt: skip
+    text = render(fact)
+    at %= len(text)
+    _agrees(text[:at] + put + text[at + cut :])
+
+
 def test_plain_facts_take_the_fast_road() -> None:
     fact = Fact("user", "x", ["广州", "it's"], valid_from="2025-08-15", source="cli",
                 history=[{"value": "a", "status": "archived"}], body="Said.\n")  # fmt: skip

@@ -241,7 +241,7 @@ def _no_own_parse(monkeypatch) -> None:
     def refuse(self: Index, rel: str) -> None:
         raise AssertionError(f"the index parsed {rel} itself")
 
-    monkeypatch.setattr(Index, "_parse", refuse)
+    monkeypatch.setattr(Index, "parse", refuse)
 
 
 def test_changed_files_come_from_the_snapshot_when_it_is_loaded(

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import mdmem.read.index as index_mod
+import mdmem.read.index_refresh as index_refresh
 from mdmem import Vault
 from mdmem.read.ask import ask
 from tests.conftest import make_vault
@@ -27,13 +28,13 @@ def vault(tmp_path: Path) -> Vault:
 def walked(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """The scope of every walk the index makes: None for the whole vault."""
     seen: list[object] = []
-    real = index_mod.walk
+    real = index_refresh.iter_walk
 
     def spy(root: Path, entities: object = None) -> object:
         seen.append(None if entities is None else sorted(entities))  # type: ignore[call-overload]
         return real(root, entities)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(index_mod, "walk", spy)
+    monkeypatch.setattr(index_refresh, "iter_walk", spy)
     return seen
 
 
@@ -83,7 +84,7 @@ def test_a_read_across_everyone_refreshes_everyone(vault: Vault, walked: list[ob
 
 def test_facts_is_listed_again_only_when_a_folder_came_or_went(vault: Vault, monkeypatch) -> None:
     facts = vault.root / "facts"
-    monkeypatch.setattr(index_mod, "RACY_NS", -1)  # as if facts/ last changed long ago
+    monkeypatch.setattr("mdmem.store.snapshot.RACY_NS", -1)  # as if facts/ last changed long ago
     listed: list[int] = []
     real = index_mod.entity_folders
     monkeypatch.setattr(index_mod, "entity_folders", lambda root: listed.append(1) or real(root))

@@ -1,0 +1,110 @@
+"""`check` and `sync` without typer (commands/plain.py) print what typer's road prints."""
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from mdmem.commands import load
+from mdmem.commands.plain import parse_check, parse_sync, run_check, run_sync
+from tests.conftest import STORY, STORY_RULES
+
+
+@pytest.fixture
+def story_vault(tmp_path: Path) -> Path:
+    app, vault = load(), tmp_path / "v"
+    runner = CliRunner()
+    assert runner.invoke(app, ["init", str(vault), "--rules", str(STORY_RULES)]).exit_code == 0
+    for attr, value in STORY:
+        args = ["set", attr, value, "--date", "2025-08-15", "--vault", str(vault)]
+        assert runner.invoke(app, args).exit_code == 0
+    return vault
+
+
+def _twins(vault: Path, tmp_path: Path) -> tuple[Path, Path]:
+    return shutil.copytree(vault, tmp_path / "plain"), shutil.copytree(vault, tmp_path / "typer")
+
+
+def _edit_home(vault: Path, city: str) -> None:
+    home = vault / "facts/user/home_city.md"
+    text = home.read_text(encoding="utf-8")
+    value = next(line for line in text.split("\n") if line.startswith("value: "))
+    home.write_text(text.replace(value, f"value: {city}", 1), encoding="utf-8")
+
+
+def _break(vault: Path) -> None:
+    (vault / "facts/user/employer.md").write_text("---\nentity: user\nvalue: [oops\n---\n", encoding="utf-8")
+
+
+def _both(command: str, change: object, extra: list[str], vault: Path, tmp_path: Path,
+          capsys: pytest.CaptureFixture[str]) -> tuple[tuple[int, str, str], tuple[int, str, str]]:  # fmt: skip
+    plain_vault, typer_vault = _twins(vault, tmp_path)
+    for v in (plain_vault, typer_vault):
+        change(v)  # type: ignore[operator]
+    parse, run = (parse_check, run_check) if command == "check" else (parse_sync, run_sync)
+    opts = parse([*extra, "--vault", str(plain_vault)])
+    assert opts is not None
+    code = run(opts)  # type: ignore[arg-type]
+    got = capsys.readouterr()
+    slow = CliRunner().invoke(load(command), [command, *extra, "--vault", str(typer_vault)])
+    # A line naming a file names it as the person opens it, through the twin's own folder.
+    same = lambda text, twin: re.sub(rf"(^|/){twin.name}/", r"\1<vault>/", text, flags=re.M)  # noqa: E731
+    return ((code, same(got.out, plain_vault), same(got.err, plain_vault)),
+            (slow.exit_code, same(slow.stdout, typer_vault), same(slow.stderr, typer_vault)))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("command", "change", "extra"),
+    [
+        ("check", lambda v: None, []),
+        ("check", lambda v: None, ["--json"]),
+        ("check", _break, []),
+        ("check", _break, ["--json"]),
+        ("sync", lambda v: None, []),
+        ("sync", lambda v: _edit_home(v, "上海"), []),
+        ("sync", _break, ["--wait", "5"]),
+    ],
+)
+def test_plain_road_prints_what_typer_prints(
+    story_vault: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    command: str, change: object, extra: list[str],
+) -> None:  # fmt: skip
+    plain, slow = _both(command, change, extra, story_vault, tmp_path, capsys)
+    assert plain == slow
+    if command == "check" and change is _break:
+        assert plain[0] == 1 and "facts/user/employer.md" in plain[1]
+
+
+def test_plain_check_counts_the_facts(story_vault: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    opts = parse_check(["--vault", str(story_vault)])
+    assert opts is not None and run_check(opts) == 0
+    assert capsys.readouterr().err == f"OK: {len(STORY)} facts, rules valid.\n"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["check", "--help"], ["check", "x"], ["sync", "--dry-run"], ["sync", "--json"],
+     ["sync", "--wait", "soon"], ["sync", "--vault"]],
+)  # fmt: skip
+def test_unusual_forms_go_to_typer(args: list[str]) -> None:
+    parse = parse_check if args[0] == "check" else parse_sync
+    assert parse(args[1:]) is None
+
+
+def test_plain_check_and_sync_import_no_typer(story_vault: Path) -> None:
+    for command in ("check", "sync"):
+        code = (
+            "import sys, json, atexit\n"
+            "atexit.register(lambda: sys.__stderr__.write('MODS' + json.dumps(sorted(sys.modules))))\n"
+            "from mdmem.cli import main\n"
+            f"sys.argv = ['mdmem', {command!r}, '--vault', {str(story_vault)!r}]\n"
+            "main()\n"
+        )
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        mods = {m.split(".")[0] for m in json.loads(proc.stderr.rsplit("MODS", 1)[1])}
+        assert not {"typer", "rich", "pydantic", "click", "litellm"} & mods, command
