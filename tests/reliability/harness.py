@@ -26,6 +26,7 @@ from pathlib import Path
 from mdmem.edit.sync import sync
 from mdmem.errors import MdmemError
 from mdmem.files import sha256
+from mdmem.model.episode import parse as parse_episode
 from mdmem.model.factfile import parse
 from mdmem.store.lastgood import journal_facts
 from mdmem.store.vault import Vault
@@ -164,7 +165,7 @@ def verify(root: Path, t: Template, tally: Tally, trial: int) -> str:
     tree = facts_tree(root)
     for rel, data in tree.items():
         try:
-            parse(data.decode("utf-8"), rel)
+            (parse_episode if rel.startswith("episodes/") else parse)(data.decode("utf-8"), rel)
         except (MdmemError, UnicodeDecodeError) as e:
             tally.fail(trial, f"{rel} does not parse: {e}")
     state = "before" if tree == t.before else "after" if tree == t.after else "mixed"
