@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from mdmem.commands import COMMANDS, help_text, load
 from mdmem.commands.fast import parse_ask, run_ask
-from tests.conftest import STORY, STORY_RULES
+from tests.conftest import STORY_RULES
 
 
 def test_table_matches_the_registered_commands() -> None:
@@ -64,17 +64,6 @@ def test_a_command_imports_only_its_module(tmp_path: Path) -> None:
         "mdmem.commands.shown",  # app's: how paths and prose are shown, no typer in it
     }
     assert not {"litellm", "mcp"} & {m.split(".")[0] for m in mods}
-
-
-@pytest.fixture
-def story_vault(tmp_path: Path) -> Path:
-    app, vault = load(), tmp_path / "v"
-    runner = CliRunner()
-    assert runner.invoke(app, ["init", str(vault), "--rules", str(STORY_RULES)]).exit_code == 0
-    for attr, value in STORY:
-        args = ["set", attr, value, "--date", "2025-08-15", "--vault", str(vault)]
-        assert runner.invoke(app, args).exit_code == 0
-    return vault
 
 
 @pytest.mark.parametrize(

@@ -12,18 +12,7 @@ from typer.testing import CliRunner
 
 from mdmem.commands import load
 from mdmem.commands.plain import parse_check, parse_sync, run_check, run_sync
-from tests.conftest import STORY, STORY_RULES
-
-
-@pytest.fixture
-def story_vault(tmp_path: Path) -> Path:
-    app, vault = load(), tmp_path / "v"
-    runner = CliRunner()
-    assert runner.invoke(app, ["init", str(vault), "--rules", str(STORY_RULES)]).exit_code == 0
-    for attr, value in STORY:
-        args = ["set", attr, value, "--date", "2025-08-15", "--vault", str(vault)]
-        assert runner.invoke(app, args).exit_code == 0
-    return vault
+from tests.conftest import STORY
 
 
 def _twins(vault: Path, tmp_path: Path) -> tuple[Path, Path]:
