@@ -56,8 +56,10 @@ def test_shell_completion_completes_commands_and_options() -> None:
     env.update(COMP_WORDS="mdmem ingest --for", COMP_CWORD="2")
     out = subprocess.run([sys.executable, "-c", MAIN], env=env, capture_output=True, text=True)
     assert out.stdout.split() == ["--format"]
-    script = subprocess.run([sys.executable, "-c", MAIN, "--show-completion"], capture_output=True,
-                            text=True, env={**os.environ, "SHELL": "/bin/bash"})  # fmt: skip
+    # The shell named, not detected: detection reads the parent process, which is `sh` or
+    # nothing at all when pytest is started from a script or a detached job.
+    script = subprocess.run([sys.executable, "-c", MAIN, "--show-completion", "bash"], capture_output=True, text=True,
+                            env={**os.environ, "_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "1"})  # fmt: skip
     assert script.returncode == 0 and "_MDMEM_COMPLETE=complete_bash" in script.stdout
     assert "--install-completion" in runner.invoke(app, ["--help"]).stdout
 
