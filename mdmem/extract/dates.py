@@ -38,7 +38,7 @@ MONTHS = {
 _MONTH = r"\b(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _YEAR = r"(?:19|20)\d{2}"
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_ZH_WEEKDAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+ZH_WEEKDAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "一": 1, "两": 2, "二": 2, "三": 3,
@@ -165,9 +165,9 @@ def _relative(rel: str, g: Callable[[str], str | None], ref: date) -> date | Non
         back = (ref.weekday() - _WEEKDAYS.index(last) - 1) % 7 + 1
         return ref - timedelta(days=back)
     if (
-        rel[-1:] in _ZH_WEEKDAY and rel[:1] == "上" and len(rel) > 2
+        rel[-1:] in ZH_WEEKDAY and rel[:1] == "上" and len(rel) > 2
     ):  # 上周三: last week's Wednesday
-        return ref - timedelta(days=ref.weekday() + 7) + timedelta(days=_ZH_WEEKDAY[rel[-1]])
+        return ref - timedelta(days=ref.weekday() + 7) + timedelta(days=ZH_WEEKDAY[rel[-1]])
     if rel in ("yesterday", "昨天"):
         return ref - timedelta(days=1)
     if rel == "前天":

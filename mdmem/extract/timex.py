@@ -18,12 +18,11 @@ from datetime import date, timedelta
 from functools import cache
 
 from mdmem.extract.candidates import words
-from mdmem.extract.dates import MONTHS, NUMBERS, zh_number
+from mdmem.extract.dates import MONTHS, NUMBERS, ZH_WEEKDAY, zh_number
 from mdmem.model.life import time_text
 
 PAST, FUTURE, EITHER = "past", "future", "either"
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_ZH_DAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 _SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12, "春": 3, "夏": 6, "秋": 9, "冬": 12}  # fmt: skip
 _MON = "|".join(sorted(MONTHS, key=len, reverse=True))
 _WD = "|".join(_WEEKDAYS)
@@ -277,7 +276,7 @@ def _resolve_zh(g: dict[str, str | None], ref: date, future: bool) -> tuple[str,
         if part == "末":
             return direction, (mon + timedelta(days=5), mon + timedelta(days=7))
         if part:
-            return direction, _day(mon + timedelta(days=_ZH_DAY[part]))
+            return direction, _day(mon + timedelta(days=ZH_WEEKDAY[part]))
         return direction, (mon, mon + timedelta(days=7))
     if g["zwkend"]:  # 周末 alone: the weekend this week (a plan), or the last one gone (an event)
         sat = _week(ref) + timedelta(days=5)
