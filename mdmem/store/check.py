@@ -4,6 +4,7 @@ names rules.yaml does not declare that look like a slip (`names.name_warnings`).
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,8 @@ from mdmem.model.graph import Graph
 from mdmem.store.guards import Problem, unfinished_problems
 from mdmem.store.names import name_warnings
 from mdmem.store.rules_cache import load_rules_cached
-from mdmem.store.walk import EMPTY_PROBLEM, empty_written
+from mdmem.store.snapshot import Snapshot
+from mdmem.store.walk import EMPTY_PROBLEM, empty_written, stat_sig
 
 Vault = Any  # a store.vault.Vault (not imported: it imports this module)
 
@@ -38,9 +40,7 @@ def check(v: Vault) -> list[Problem]:
     snap = v._refreshed()  # reads no fact but those a dependency cycle can pass through
     links = {p.path for p in linked}
     problems = [*unfinished, *linked, *(Problem(*p) for p in snap.problems() if p[0] not in links)]
-    present = snap.shas()  # every file the walk listed; an empty one it passed over is not
-    absent = [rel for rel in v.manifest.data if rel not in present]  # emptied, or deleted
-    problems += [Problem(rel, None, EMPTY_PROBLEM) for rel in empty_written(v.root, absent)]
+    problems += [Problem(rel, None, EMPTY_PROBLEM) for rel in empty_written(v.root, _absent(v, snap))]
     problems += episode_problems(v.root, links)
     facts = snap.cycle_facts()
     # Rules' edges alone cannot close a cycle (validation refuses one); learned ones can.
@@ -50,6 +50,20 @@ def check(v: Vault) -> list[Problem]:
         problems.append(Problem(f"facts/{culprit}.md", None,
                                 f"dependency cycle {' → '.join(cycle)}; remove one 'depends_on' entry"))  # fmt: skip
     return problems
+
+
+def _absent(v: Vault, snap: Snapshot) -> list[str]:
+    """The files mdmem wrote that the walk did not list (emptied, or deleted). Worked out once
+    for a walk that found nothing changed and this very manifest (written atomically: a new
+    inode each time), not by reading its 100,000 lines at every check."""
+    key = str(stat_sig(v.manifest.path))
+    known = snap.recalled("absent", key)
+    if known is not None:
+        return json.loads(known)
+    present = set(snap.paths())  # every file the walk listed; an empty one it passed over is not
+    absent = [rel for rel in v.manifest.data if rel not in present]
+    snap.remember("absent", key, json.dumps(absent, ensure_ascii=False))
+    return absent
 
 
 def link_problems(v: Vault) -> list[Problem]:
@@ -97,7 +111,7 @@ def name_problems(v: Vault) -> list[Problem]:
     file name (the attribute) rules.yaml does not declare."""
     snap = v._snap or v._refreshed()  # as `check` just refreshed it, if it did
     declared = v.rules.attributes
-    rels = [rel for rel in snap.shas() if rel.rsplit("/", 1)[-1][:-3] not in declared]  # no entry read
+    rels = [rel for rel in snap.paths() if rel.rsplit("/", 1)[-1][:-3] not in declared]  # no entry read
     if not rels:
         return []
     found = [rec[0] for rec in snap.records_of(rels).values() if rec is not None]
