@@ -94,3 +94,21 @@ def test_a_settled_check_does_not_trust_its_note_once_the_manifest_changed(
     _fresh_process(monkeypatch)
     problems = Vault(vault.root).check()
     assert [p.path for p in problems] == ["facts/user/commute_mode.md"]
+
+
+def test_after_a_settled_walk_a_file_added_and_one_removed_are_counted(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("mdmem.store.snapshot.SAVE_AFTER", 3)
+    assert Vault(vault.root).check() == [] and Vault(vault.root).count() == 3
+    _fresh_process(monkeypatch)
+    Vault(vault.root).check()
+    assert Snapshot.open(vault.meta)._entries is None  # settled: the walk alone answered
+    folder = vault.root / "facts/user"
+    (folder / "pet.md").write_bytes((folder / "employer.md").read_bytes().replace(b"employer", b"pet"))
+    (folder / "birthday.md").unlink()
+    _fresh_process(monkeypatch)
+    v = Vault(vault.root)
+    assert v.check() == []
+    assert v.count() == 3 and sorted(Snapshot.open(vault.meta).paths()) == [
+        "facts/user/employer.md", "facts/user/home_city.md", "facts/user/pet.md"]  # fmt: skip
