@@ -141,18 +141,19 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
         if planned.plan.changes:
             files = sorted({e.rel for e in edits if e.kind != "broken"})
             source: dict[str, Any] = {"kind": "edit", "files": files}
-            if words.cuts:  # which messages lost words (never the words)
+            cuts, ops = (words.cuts, words.ops) if words is not None else ([], [])
+            if cuts:  # which messages lost words (never the words)
                 from mdmem.store.forget_apply import redacted_places
 
-                source["redacted"] = redacted_places(words.cuts)
+                source["redacted"] = redacted_places(cuts)
             rels = [f"facts/{c.key}.md" for c in planned.plan.changes]
             expect = {rel: e.sha if (e := snap.entries.get(rel)) else None for rel in rels}
             theirs: dict[str, str] = {}  # the person's texts patched: for a save from an old buffer
             layout = _in_their_layout(vault, edits, planned.plan, theirs)
-            if words.ops:
+            if ops:
                 scrub.mark(vault.meta, {})  # lifted once the caches are scrubbed (`sync`)
             result.entry = vault.apply(planned.plan, command="sync", source=source, expect=expect,
-                                       extra=lambda entry_id: [*words.ops, *layout(entry_id)])  # fmt: skip
+                                       extra=lambda entry_id: [*ops, *layout(entry_id)])  # fmt: skip
             reload.save(vault.meta, theirs, vault.manifest.data, reload.load(vault.meta))
         elif planned.adopt or result.baseline is not None:
             vault.manifest.save()
@@ -167,15 +168,14 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
 
 
 def _forget_deleted(vault: Vault, rules: Rules, facts: dict[str, Fact], edits: list[Edit],
-                    planned: EditPlan, result: SyncResult) -> Redaction:  # fmt: skip
+                    planned: EditPlan, result: SyncResult) -> Redaction | None:  # fmt: skip
     """A fact file deleted by hand is forgotten like `mdmem forget`: what was derived from it
-    goes, doubts quoting it are asked again, and the statements that said it are cut."""
+    goes, doubts quoting it are asked again, and the statements that said it are cut. None
+    when no fact file was deleted (and the forget machinery is not imported)."""
     gone = {e.key: e.base for e in edits
             if e.kind == "deleted" and e.base is not None and e.base.status != "deleted"}  # fmt: skip
     if not gone:
-        from mdmem.store.redaction import Redaction
-
-        return Redaction()
+        return None
     from mdmem.store.forget_apply import forget_gone
 
     changes, words = forget_gone(vault.root, rules, facts, gone, now=vault.now)
@@ -239,9 +239,11 @@ def find_edits(vault: Vault, snap: Snapshot, written: dict[str, str]) -> list[Ed
     edits: list[Edit] = []
     shas = snap.shas()  # the usual case, nothing differs, reads no entry
     ours = [rel for rel in written if rel.startswith("facts/")]
-    if all(written.get(rel) == sha for rel, sha in shas.items()) and all(r in shas for r in ours):
+    differs = [rel for rel, sha in shas.items() if written.get(rel) != sha]
+    if not differs and all(r in shas for r in ours):
         return edits
-    differ = [(rel, e) for rel, e in snap.entries.items() if written.get(rel) != e.sha]
+    entries = snap.entries
+    differ = [(rel, e) for rel in differs if (e := entries.get(rel)) is not None]
     patched = reload.load(vault.meta) if differ else {}
     deleted = sorted(rel for rel in ours if rel not in snap.entries)
     snap.load_rows(vault.root, [rel for rel, _ in differ] + deleted)  # just these are needed

@@ -112,3 +112,22 @@ def test_after_a_settled_walk_a_file_added_and_one_removed_are_counted(
     assert v.check() == []
     assert v.count() == 3 and sorted(Snapshot.open(vault.meta).paths()) == [
         "facts/user/employer.md", "facts/user/home_city.md", "facts/user/pet.md"]  # fmt: skip
+
+
+def test_a_link_made_in_an_entity_folder_after_a_settled_check_is_reported(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """facts/ is not listed again while no entity folder changed since a look found no link;
+    making a link changes its folder (mtime, and ctime, which no one can put back)."""
+    monkeypatch.setattr("mdmem.store.snapshot.SAVE_AFTER", 3)
+    assert Vault(vault.root).check() == []
+    _fresh_process(monkeypatch)
+    assert Vault(vault.root).check() == []  # the note of no links is in use now
+    folder = vault.root / "facts/user"
+    st = folder.stat()
+    (tmp_path / "elsewhere").mkdir()
+    os.symlink(tmp_path / "elsewhere", folder / "notes")  # not a fact file: the walk skips it
+    os.utime(folder, ns=(st.st_atime_ns, st.st_mtime_ns))  # its old mtime put back
+    _fresh_process(monkeypatch)
+    problems = Vault(vault.root).check()
+    assert [p.path for p in problems] == ["facts/user/notes"] and "outside the vault" in problems[0].message
