@@ -110,6 +110,8 @@ def _folder_sigs(root: Path) -> str | None:
     or an entity folder is a link, or they cannot be listed: then no note is used)."""
     digest = hashlib.blake2b(digest_size=16)
     try:
+        if os.path.islink(root / "facts"):
+            return None
         fd = boundary.open_folder(root / "facts")
     except (OSError, boundary.OutsideVault):
         return None

@@ -191,9 +191,9 @@ class SnapshotQueries:
 
     @locked
     def paths(self) -> list[str]:
-        """Every present fact file's path, in path order: from the entries in memory, or the
-        names of the walk that found nothing changed (its files are exactly the entries), or
-        one query of the database."""
+        """Every present fact file's path: from the entries in memory, or the names of the walk
+        that found nothing changed (its files are exactly the entries), or one query of the
+        database."""
         if self._entries is not None:
             return list(self._entries)
         if self._walked is not None:

@@ -131,3 +131,17 @@ def test_a_link_made_in_an_entity_folder_after_a_settled_check_is_reported(
     _fresh_process(monkeypatch)
     problems = Vault(vault.root).check()
     assert [p.path for p in problems] == ["facts/user/notes"] and "outside the vault" in problems[0].message
+
+
+def test_facts_folder_swapped_for_a_link_after_a_settled_check_is_reported(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("mdmem.store.snapshot.SAVE_AFTER", 3)
+    assert Vault(vault.root).check() == []
+    _fresh_process(monkeypatch)
+    assert Vault(vault.root).check() == []
+    (vault.root / "facts").rename(vault.root / "kept")
+    (vault.root / "facts").symlink_to("kept")  # inside the vault: followed, and reported
+    _fresh_process(monkeypatch)
+    problems = Vault(vault.root).check()
+    assert [p.path for p in problems] == ["facts"] and "inside the vault" in problems[0].message
