@@ -145,3 +145,24 @@ def test_facts_folder_swapped_for_a_link_after_a_settled_check_is_reported(
     _fresh_process(monkeypatch)
     problems = Vault(vault.root).check()
     assert [p.path for p in problems] == ["facts"] and "inside the vault" in problems[0].message
+
+
+def test_a_file_dated_in_the_future_settles_and_a_later_change_to_it_is_seen(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clock that ran ahead (or was set back since): the file is not taken for one just
+    written (it would be re-read forever), and the settled walk still sees its next change,
+    made with the same size and the future mtime put back, by its ctime."""
+    monkeypatch.setattr("mdmem.store.snapshot.SAVE_AFTER", 3)
+    path = vault.root / "facts/user/employer.md"
+    st = path.stat()
+    ahead = st.st_mtime_ns + 86_400 * 10**9
+    os.utime(path, ns=(st.st_atime_ns, ahead))
+    _refresh(vault).save(vault.root)
+    _fresh_process(monkeypatch)
+    snap = _refresh(vault)
+    assert snap.read == 0 and snap._entries is None  # settled, though dated tomorrow
+    path.write_text(path.read_text(encoding="utf-8").replace("Acme", "Bolt"), encoding="utf-8")
+    os.utime(path, ns=(st.st_atime_ns, ahead))
+    _fresh_process(monkeypatch)
+    assert _refresh(vault).facts(vault.root)[0]["user/employer"].value == "Bolt"
