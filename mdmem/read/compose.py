@@ -127,7 +127,10 @@ def from_passages(q: Question, found: list[Passage], lang: str, *, evidence: int
     mine = [(p, s) for p, s in mine if s.cover >= MIN_COVER]
     if not mine:
         return None
-    ranked = sorted(enumerate(mine), key=lambda x: (-_rank(x[1][1], x[0]), x[0]))
+    # A place, person or number taken by the question's type answers before the leftover
+    # words of a passage that holds none ('Where did she go?' is not answered 'check it out').
+    typed = q.type in ("where", "who", "how_many")
+    ranked = sorted(enumerate(mine), key=lambda x: (typed and not x[1][1].typed, -_rank(x[1][1], x[0]), x[0]))
     best, sp = ranked[0][1]
     first = sp.text
     if q.many and q.type not in ("when", "yes_no", "how_many"):

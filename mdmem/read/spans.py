@@ -63,6 +63,7 @@ class Span:
     sentence: str
     cover: float  # share of the question's content words the sentence holds (0..1)
     worth: float = 0.0  # how much the span says (_leftover's worth; 0 for a typed span)
+    typed: bool = False  # taken by the question's type: a place, a person, a number, a reason
 
 
 def sentences(text: str) -> list[str]:
@@ -150,7 +151,7 @@ def span(q: Question, text: str, said_on: str, lang: str) -> Span:
         m = _REASON.search(sentence)
         found = _trim(_CLAUSE.split(sentence[m.end():])[0]) if m else None
     if found is not None:
-        return Span(found, sentence, c)
+        return Span(found, sentence, c, typed=True)
     left = _leftover(q, sentence)
     if left is None or left[0] < WEAK:
         # The sentence only echoes the question ('I wanted to feel closer to my faith'): the
@@ -226,6 +227,7 @@ _CLAUSE_WORDS = frozenset(
      "if", "since", "until", "whereas", "plus", "then"]
 )  # fmt: skip
 # A title in quotes ('"The Lean Startup"', "an album called 'Sleep,'"): said as the title alone.
+_SUBJECTS = frozenset(["i", "i'm", "i've", "i'd", "we", "we're", "we've", "he", "he's", "she", "she's", "they", "they're", "it", "it's", "you", "you're"])
 _QUOTED = re.compile(r"[\"“]([^\"”\n]{2,60}?)[,.!?]?[\"”]|(?<![\w'])['‘]([^'‘’\n]{2,60}?)[,.!?]?['’](?![\w'])")
 
 
@@ -234,8 +236,13 @@ def _clauses(sentence: str) -> list[str]:
     out = []
     for part in _CLAUSE.split(sentence):
         start = 0
-        for m in _words(part):
-            if fold(m.group(0)).replace("’", "'") in _CLAUSE_WORDS:
+        ws = _words(part)
+        for i, m in enumerate(ws):
+            w = fold(m.group(0)).replace("’", "'")
+            nxt = fold(ws[i + 1].group(0)).replace("’", "'") if i + 1 < len(ws) else ""
+            # 'and' before a subject or a verb in the past starts a clause of its own: 'present
+            # at a conference and received feedback', 'her name's Coco and she's adorable'.
+            if w in _CLAUSE_WORDS or w == "and" and (nxt in _SUBJECTS or nxt.endswith("ed") and len(nxt) > 4 or nxt in PAST):
                 out.append(part[start : m.start()])
                 start = m.end()
         out.append(part[start:])
@@ -330,8 +337,11 @@ def _names(q: Question, sentence: str) -> list[tuple[int, str]]:
         w = ws[i].group(0)
         if w[:1].isupper() and fold(w) not in _INTERJECTIONS and w not in ("I", "I'm", "I've") and not _asked(q, w) and fold(w) not in speakers:
             j = i
-            while j + 1 < len(ws) and ws[j + 1].group(0)[:1].isupper():
+            while j + 1 < len(ws) and ws[j + 1].group(0)[:1].isupper() and not _not_name(ws[j + 1].group(0)):
                 j += 1
+            if _not_name(w) or (j > i and ws[i].start() == 0 and fold(w).replace("’", "'") in _OPENERS):
+                i += 1  # 'Saturday', 'I'll', or a sentence's first word before a name ('Maybe Joanna')
+                continue
             first = ws[i].start() == 0 or sentence[: ws[i].start()].rstrip()[-1:] in ".!?\"“"
             if not first or j > i:
                 out.append((ws[i].start(), sentence[ws[i].start() : ws[j].end()]))
@@ -339,6 +349,16 @@ def _names(q: Question, sentence: str) -> list[tuple[int, str]]:
             continue
         i += 1
     return out
+
+
+# Words that open a sentence in capitals without being part of the name after them.
+_OPENERS = frozenset(["maybe", "it's", "that's", "there's", "here's", "when", "if", "then", "also", "just", "now", "sure", "yes", "no", "guess", "anyway", "luckily", "sadly", "finally", "honestly"])
+
+
+def _not_name(word: str) -> bool:
+    """A capitalised word that names no one and no place: 'I'll', a weekday, a month."""
+    w = fold(word).replace("’", "'")
+    return w in ("i", "i'm", "i've", "i'll", "i'd") or word in _WHEN_WORDS or w in _INTERJECTIONS
 
 
 def _cued_place(q: Question, sentence: str) -> str | None:
