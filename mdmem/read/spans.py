@@ -17,7 +17,7 @@ from mdmem.lang.questions import ZH_ASKING
 from mdmem.lang.verbs import PAST, base
 from mdmem.lang.tokens import fold, is_cjk, stem, tokens, weight, words
 from mdmem.model.factfile import Fact
-from mdmem.read.days import MONTHS, WEEKDAYS, day_text, period_text
+from mdmem.read.days import MONTHS, WEEKDAYS, day_text, month_text, period_text
 from mdmem.read.question import Question
 
 _SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+[\"'”’)]*|$)")
@@ -52,6 +52,12 @@ _FUZZY = re.compile(
     r"|\bthe other day\b",
     re.I,
 )  # fmt: skip
+# Weeks, months or years ago, said without a day: a span before the day they were said, as
+# said ('two weeks before 11 August 2023', 'a few years before 2023'), never a made-up day.
+_AGO = re.compile(r"\b(a few|few|several|a couple of|couple of|two|three|four|five|six|2|3|4|5|6) (weeks|months|years) ago\b", re.I)
+_VAGUE_COUNT = frozenset(["a few", "few", "several", "a couple of", "couple of"])
+# The week, month or year after the one it was said in ('next month' said on 20 January 2023).
+_NEXT = re.compile(r"\bnext (week|month|year)\b", re.I)
 _POINTING = re.compile(r"\W*(?:here'?s|here is|look at|check (?:it|this) out|this is)\b", re.I)
 
 
@@ -162,6 +168,7 @@ def span(q: Question, text: str, said_on: str, lang: str) -> Span:
     return Span(left[1] if left else _trim(sentence), sentence, c, left[0] if left else 0.0)
 
 
+LOOSE_RUN = 0.7  # what a run beside no word of the question is worth against one placed by them
 WEAK = 2.0  # a leftover worth less than this says little: the next sentence may say more
 NEAR = 0.7  # what a sentence beside the best one is worth against it
 
@@ -200,6 +207,22 @@ def when_text(sentence: str, said_on: str, lang: str, *, whole: str = "") -> str
         elif "week" in fuzzy.group(0).lower() and not unit:
             what = "the week"
         return f"{what} before {day_text(said_on, lang)}"
+    ahead = _NEXT.search(sentence)
+    ago = _AGO.search(sentence)
+    if ago and ago.group(2).lower() != "weeks" and ago.group(1).lower() not in _VAGUE_COUNT:
+        ago = None  # 'five years ago' said on a day of 2023 is 2018
+    if lang != "zh" and (ahead or ago):
+        said = date.fromisoformat(said_on[:10])
+        if ago:
+            how, unit = ago.group(1).lower(), ago.group(2).lower()
+            return f"{how} {unit} before {str(said.year) if unit == 'years' else day_text(said_on, lang)}"
+        unit = ahead.group(1).lower()  # type: ignore[union-attr]
+        if unit == "week":
+            return f"the week after {day_text(said_on, lang)}"
+        if unit == "month":
+            nxt = date(said.year + said.month // 12, said.month % 12 + 1, 1)
+            return month_text(nxt.year, nxt.month, lang)
+        return str(said.year + 1)
     for text in (sentence, whole):
         found = find_when(text, said_on) if text else None
         if found is not None and not found.open_start:
@@ -217,7 +240,7 @@ def _words(sentence: str) -> list[re.Match[str]]:
 
 
 def _asked(q: Question, word: str) -> bool:
-    w = fold(word).replace("’", "'")
+    w = fold(word).replace("’", "'").removesuffix("'s")  # "name's" is 'name'
     return stem(w) in q.stems or w in q.stems or stem(base(w)) in q.stems
 
 
@@ -288,7 +311,7 @@ def _leftover(q: Question, sentence: str) -> tuple[float, str] | None:
                 named = sum(1 for r in content if r.group(0)[:1].isupper() and r.start() > 0
                             and fold(r.group(0)) not in speakers)  # fmt: skip
                 before = m is not None and (end > run[-1].end() or bool(_COPULA.fullmatch(clause[content[-1].end() : m.start()])))
-                place = 3.0 if after and m is not None else 2.0 if after or before else 1.0
+                place = 3.0 if after and m is not None else 2.0 if after or before else LOOSE_RUN
                 worth = (min(len(content), 4) + named) * place - 0.2 * max(0, len(run) - 6)
                 title = next((t for t in titles if {fold(r.group(0)) for r in content} & set(words(t))), None)
                 if title:  # a quoted title the run is part of is said whole, and alone
