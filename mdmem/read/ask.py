@@ -152,8 +152,8 @@ def ask(
     finally:
         said.close()
     named = [f for f in result.facts if f.get("kind") is None and not life.family(str(f.get("attribute", "")))]
-    asked = route is not None and not ACTION.search(q.text) and bool(labelled(q, vault.rules, named))
-    c = _compose(result, q, found, route, evidence, asked)
+    slot = route is not None and not ACTION.search(q.text) and bool(labelled(q, vault.rules, named))
+    c = _compose(result, q, found, route, evidence, slot)
     result.about = [*q.speakers, *(p for p in q.people if fold(p) not in map(fold, q.speakers))]
     _finish(result, c if evidence else replace(c, quotes=[], evidence=[]))  # --evidence 0: the answer alone
     if llm is not None:

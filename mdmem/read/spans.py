@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date
 
 from mdmem.lang.questions import ZH_ASKING
-from mdmem.lang.verbs import PAST, base
 from mdmem.lang.tokens import fold, is_cjk, stem, tokens, weight, words
+from mdmem.lang.verbs import PAST, base
 from mdmem.model.factfile import Fact
-from mdmem.read.days import MONTHS, WEEKDAYS, day_text, month_text, period_text
+from mdmem.read.days import MONTHS, WEEKDAYS
 from mdmem.read.question import Question
+from mdmem.read.span_time import when_text
 
 _SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+[\"'”’)]*|$)")
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’.\-]*[A-Za-z0-9]|[A-Za-z0-9]")
@@ -46,18 +46,6 @@ _RELATIONS = re.compile(
     r"|cousin|friend|friends|family|neighbou?r|boss|coworkers?|colleagues?|team|teammates|mentor|teacher|coach)\b",
     re.I,
 )  # fmt: skip
-# Time words whose span is fuzzy: said as a span before the day they were said, not as a day.
-_FUZZY = re.compile(
-    r"\b(?:last|this past|the past|past) (week|weekend)\b|\b(?:a|one) week ago\b|\b(a few|few|couple of|a couple of) days ago\b"
-    r"|\bthe other day\b",
-    re.I,
-)  # fmt: skip
-# Weeks, months or years ago, said without a day: a span before the day they were said, as
-# said ('two weeks before 11 August 2023', 'a few years before 2023'), never a made-up day.
-_AGO = re.compile(r"\b(a few|few|several|a couple of|couple of|two|three|four|five|six|2|3|4|5|6) (weeks|months|years) ago\b", re.I)
-_VAGUE_COUNT = frozenset(["a few", "few", "several", "a couple of", "couple of"])
-# The week, month or year after the one it was said in ('next month' said on 20 January 2023).
-_NEXT = re.compile(r"\bnext (week|month|year)\b", re.I)
 _POINTING = re.compile(r"\W*(?:here'?s|here is|look at|check (?:it|this) out|this is)\b", re.I)
 
 
@@ -193,48 +181,6 @@ def _beside(q: Question, text: str, sentence: str) -> tuple[float, str, str] | N
     return best
 
 
-def when_text(sentence: str, said_on: str, lang: str, *, whole: str = "") -> str:
-    """The time a sentence tells, resolved against the day it was said: '7 May 2023', 'May
-    2023', 'the week before 16 May 2023'; the day it was said when it names none."""
-    from mdmem.extract.dates import find_when  # its patterns compile only when a span needs them
-
-    fuzzy = _FUZZY.search(sentence)
-    if fuzzy and lang != "zh":
-        unit = (fuzzy.group(1) or "").lower()
-        what = {"week": "the week", "weekend": "the weekend"}.get(unit, "a few days")
-        if fuzzy.group(2) and "couple" in fuzzy.group(2).lower():
-            what = "a couple of days"
-        elif "week" in fuzzy.group(0).lower() and not unit:
-            what = "the week"
-        return f"{what} before {day_text(said_on, lang)}"
-    ahead = _NEXT.search(sentence)
-    ago = _AGO.search(sentence)
-    if ago and ago.group(2).lower() != "weeks" and ago.group(1).lower() not in _VAGUE_COUNT:
-        ago = None  # 'five years ago' said on a day of 2023 is 2018
-    if lang != "zh" and (ahead or ago):
-        said = date.fromisoformat(said_on[:10])
-        if ago:
-            how, unit = ago.group(1).lower(), ago.group(2).lower()
-            return f"{how} {unit} before {str(said.year) if unit == 'years' else day_text(said_on, lang)}"
-        unit = ahead.group(1).lower()  # type: ignore[union-attr]
-        if unit == "week":
-            return f"the week after {day_text(said_on, lang)}"
-        if unit == "month":
-            nxt = date(said.year + said.month // 12, said.month % 12 + 1, 1)
-            return month_text(nxt.year, nxt.month, lang)
-        return str(said.year + 1)
-    for text in (sentence, whole):
-        found = find_when(text, said_on) if text else None
-        if found is not None and not found.open_start:
-            said = period_text(found.start, found.through, lang)
-            # 'last Friday' is said with its day of the week: 'Friday, 21 January 2022'.
-            day = date.fromisoformat(found.start)
-            named = re.search(rf"\b{WEEKDAYS[day.weekday()]}\b", text, re.I) or (lang == "zh" and re.search(r"(?:周|星期|礼拜)[一二三四五六日天]", text))
-            one = found.through is None or (date.fromisoformat(found.through) - day).days == 1
-            return day_text(found.start, lang, weekday=True) if named and one else said
-    return day_text(said_on, lang)
-
-
 def _words(sentence: str) -> list[re.Match[str]]:
     return list(_WORD.finditer(sentence))
 
@@ -249,8 +195,9 @@ _CLAUSE_WORDS = frozenset(
     ["but", "because", "cause", "'cause", "when", "while", "which", "who", "so", "though", "although",
      "if", "since", "until", "whereas", "plus", "then"]
 )  # fmt: skip
-# A title in quotes ('"The Lean Startup"', "an album called 'Sleep,'"): said as the title alone.
+# Words that open a clause after 'and' (spans never run across them).
 _SUBJECTS = frozenset(["i", "i'm", "i've", "i'd", "we", "we're", "we've", "he", "he's", "she", "she's", "they", "they're", "it", "it's", "you", "you're"])
+# A title in quotes ('"The Lean Startup"', "an album called 'Sleep,'"): said as the title alone.
 _QUOTED = re.compile(r"[\"“]([^\"”\n]{2,60}?)[,.!?]?[\"”]|(?<![\w'])['‘]([^'‘’\n]{2,60}?)[,.!?]?['’](?![\w'])")
 
 
