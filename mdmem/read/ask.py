@@ -197,8 +197,9 @@ def _compose(result: Answer, q: Question, found: list[Passage], route: str | Non
     # A what-question the facts say less about than the words did, whose slot it does not name
     # or whose facts hold no name ("What did Calvin and his friends arrange?" and 'friends:
     # mentioned, not by name'): the span of what was said answers, the facts come after it.
+    # Labels cover a Chinese question's characters only in part: there, only facts with no name.
     unnamed = bool(facts) and all(f.kind in ("none", "unnamed") for f in facts)
-    vague = q.type == "what" and route in ("after", "beside") and (unnamed or not asked)
+    vague = q.type == "what" and route in ("after", "beside") and (unnamed or not asked and q.lang != "zh")
     spoken = compose.from_passages(q, found, result.lang, evidence=evidence) if found else None
     typed = q.type in ("when", "where", "who", "how_many") and route == "after" and result.mode == "current"
     told = result.mode != "none" and compose.from_facts(result.text, facts, q, result.lang)
