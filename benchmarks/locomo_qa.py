@@ -219,7 +219,8 @@ def run_conversation(conv: dict[str, Any], tmp: Path) -> dict[str, Any]:
         probes.append({"category": qa["category"], "question": qa["question"],
                        "gold": qa["answer"], "answer": answer, "passed": ok,
                        "f1": qa_f1(first, qa["answer"], qa["category"]), "first_chars": len(first),
-                       "wrong_person": wrong_person(data, named, people)})  # fmt: skip
+                       "wrong_person": wrong_person(data, named, people),
+                       "type": data.get("type"), "source": data.get("source")})  # fmt: skip
     ask_s = time.perf_counter() - t1
     observed = kept = held = 0
     for by_speaker in (conv.get("observation") or {}).values():

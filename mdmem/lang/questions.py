@@ -39,7 +39,7 @@ SAID = re.compile(
 )
 
 _EN = (
-    ("when", r"^\W*(?:and |so )?when\b|\bwhat (?:date|day|year|month|time|week)\b|\bhow long ago\b"
+    ("when", r"^\W*(?:and |so )?when\b|\bwhat (?:date|day|year|month|time|week)\b(?!\s+(?!of\b)[a-z]+(?:ment|s)\b)|\bhow long ago\b"
              r"|\b(?:in |on )?which (?:day|date|year|month|week)\b|\bsince when\b"),
     ("how_many", r"\bhow (?:many|much|often)\b|\bnumber of\b|\bhow many times\b"),
     ("where", r"^\W*where\b|\bwhere (?:do|does|did|is|are|was|were|has|have)\b"
@@ -69,6 +69,10 @@ KIN = re.compile(
     r"|朋友|邻居|老板|同事|老师)",
 )
 
+# A question that asks what someone did or is doing ("What did John do with his kids?", "What
+# was she doing in Rio?"): an action, never the value of a fact its words name (his children).
+ACTION = re.compile(r"\bwhat (?:did|does|do|was|is|were|are|has|have)\b(?:(?!\bwhat\b).){0,60}?\b(?:do|doing|done)\b", re.I)
+
 # A person spoken of by a pronoun only ("When did she start?", 她什么时候开始的): in a
 # conversation, the one the question before named (read/ask.py `about`).
 PRONOUN = re.compile(r"\b(?:she|her|hers|herself|he|him|his|himself)\b|[她他]", re.I)
@@ -80,9 +84,10 @@ ZH_ASKING = frozenset("叫谁几多少哪名字吗呢何")
 # A question that asks for several things ("What activities…", "Which cities…", 哪些): the
 # composer gathers items across passages and facts, and counts them for "how many".
 _LIST = {
-    "en": r"\b(?:what|which) (?:\w+ )?(?:kinds|types|sorts) of\b|\bwhat are\b|\bwhich (?:\w+ ){0,2}\w+s\b"
-          r"|\bwhat (?:\w+ )?(?!(?:does|is|was|has|goes|gets|makes|likes|kinds?|types?)\b)\w+[^s\W]s (?:do|does|did|has|have|are|were)\b"
-          r"|\b(?:list|name) (?:all|some|the)\b"
+    "en": r"\b(?:what|which) (?:\w+ )?(?:kinds|types|sorts) of\b|\bwhat are\b"
+          r"|\bwhich (?:\w+ ){0,2}?(?!(?:does|is|was|has|goes|news|series)\b)\w+[^s\W]s\b"
+          r"|\bwhat (?:\w+ )?(?!(?:does|is|was|has|goes|gets|makes|likes|news|series|kinds?|types?)\b)\w+[^s\W]s (?:do|does|did|has|have|are|were)\b"
+          r"|^\W*(?:please )?(?:list|name) (?:all|some|the)\b"
           r"|\bhow many\b",
     "zh": r"哪些|什么.{0,4}们|几[个只种项]|多少[个只种项]|都有",
 }  # fmt: skip

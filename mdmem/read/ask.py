@@ -16,7 +16,7 @@ from mdmem.engine.plans import seen_on
 from mdmem.errors import MdmemError
 from mdmem.lang import phrases
 from mdmem.lang.phrases import phrase
-from mdmem.lang.questions import PRONOUN, YES_NO
+from mdmem.lang.questions import ACTION, PRONOUN, YES_NO
 from mdmem.lang.tokens import fold, tokens
 from mdmem.model import life
 from mdmem.model.factfile import DATE_RE, Fact
@@ -31,13 +31,15 @@ from mdmem.read.passages import Passage, PassageIndex
 from mdmem.read.question import BadDate, Question
 from mdmem.read.question import as_of as question_day
 from mdmem.read.retrieve import fact_json, premise, retrieve
-from mdmem.read.route import of_someone_else, old_values, passage_route
+from mdmem.read.route import labelled, of_someone_else, old_values, passage_route
 from mdmem.read.said import search
 from mdmem.read.spans import told_of
 from mdmem.store.vault import Vault
 
 SURE_SPAN = 0.6  # a span this sure answers before facts that say less than the question asks
+TYPED_SPAN = 0.45  # as sure, when the words hold the time, place, person or number asked
 PASSAGES = 3  # passages searched when the words answer: enough to find it, few enough to read
+MANY_PASSAGES = 8  # for a question that asks for several things, whose items are said apart
 
 # Phrases that say "uncertain/unknown" and "removed": the evaluator reads these (evaluate.py).
 UNCERTAIN_WORDS = phrases.UNCERTAIN_WORDS
@@ -149,7 +151,9 @@ def ask(
             found = _passages(said, q, result, instead=route == "instead")
     finally:
         said.close()
-    c = _compose(result, q, found, route, evidence)
+    named = [f for f in result.facts if f.get("kind") is None and not life.family(str(f.get("attribute", "")))]
+    slot = route is not None and not ACTION.search(q.text) and bool(labelled(q, vault.rules, named))
+    c = _compose(result, q, found, route, evidence, slot)
     result.about = [*q.speakers, *(p for p in q.people if fold(p) not in map(fold, q.speakers))]
     _finish(result, c if evidence else replace(c, quotes=[], evidence=[]))  # --evidence 0: the answer alone
     if llm is not None:
@@ -184,10 +188,18 @@ def _finish(result: Answer, c: compose.Composed) -> None:
     result.evidence = c.evidence
 
 
-def _compose(result: Answer, q: Question, found: list[Passage], route: str | None, evidence: int) -> compose.Composed:  # fmt: skip
+def _compose(result: Answer, q: Question, found: list[Passage], route: str | None, evidence: int,
+             asked: bool = True) -> compose.Composed:  # fmt: skip
     """The answer line and its evidence: the facts' sentence when they answer (quotes after
-    it when they may say less than the words did), else a span of the best passage."""
+    it when they may say less than the words did), else a span of the best passage. `asked`:
+    the question names the facts' slot (their label covers some of its words)."""
     facts = result.fact_objects
+    # A what-question the facts say less about than the words did, whose slot it does not name
+    # or whose facts hold no name ("What did Calvin and his friends arrange?" and 'friends:
+    # mentioned, not by name'): the span of what was said answers, the facts come after it.
+    # Labels cover a Chinese question's characters only in part: there, only facts with no name.
+    unnamed = bool(facts) and all(f.kind in ("none", "unnamed") for f in facts)
+    vague = q.type == "what" and route in ("after", "beside") and (unnamed or not asked and q.lang != "zh")
     spoken = compose.from_passages(q, found, result.lang, evidence=evidence) if found else None
     typed = q.type in ("when", "where", "who", "how_many") and route == "after" and result.mode == "current"
     told = result.mode != "none" and compose.from_facts(result.text, facts, q, result.lang)
@@ -196,7 +208,8 @@ def _compose(result: Answer, q: Question, found: list[Passage], route: str | Non
         told.first = spoken.first  # the same words, dated as said: 'the week before 21 January 2022'
     if told and told.first != result.text:
         typed = False  # an event's date or place, or a count of the fact's items, answers
-    if spoken is not None and (typed or route == "beside" and not life) and spoken.confidence >= SURE_SPAN:
+    sure = TYPED_SPAN if typed else SURE_SPAN
+    if spoken is not None and (vague or (typed or route == "beside" and not life) and spoken.confidence >= sure):
         # The facts say less than the words did, and the words hold the time, place, person
         # or number asked, or the facts only share words with the question: the span is the
         # answer; the facts' sentence comes first among the evidence.
@@ -227,7 +240,7 @@ def _passages(said: PassageIndex, q: Question, result: Answer, *, instead: bool 
     do not, or after the facts when the question asks for the words or more than they say.
     After a fact, a passage that says only a value it no longer holds would answer the old
     value: the fact has already said what is current."""
-    found = search(said, q, limit=PASSAGES)
+    found = search(said, q, limit=MANY_PASSAGES if q.many else PASSAGES)
     if not instead and result.mode not in ("history", "as_of"):
         old = [fold(v) for v in old_values(result.facts)]
         found = [p for p in found if not any(v in fold(p.text) for v in old)]

@@ -23,10 +23,11 @@ from mdmem.read.said import quote
 from mdmem.read.spans import Span, best_sentence, cover, span
 
 EVIDENCE = 3  # quotes after the answer line unless more or fewer are asked for (docs/reading.md)
-LIST_ITEMS = 4  # items gathered for a question that asks for several things
-MAX_LINE = 100  # a gathered list stops before the line grows past this
+LIST_ITEMS = 6  # items gathered for a question that asks for several things
+MAX_LINE = 160  # a gathered list stops before the line grows past this
 QUOTE_CHARS = 200  # a passage longer than this is quoted by the sentence that holds the answer
 MIN_COVER = 0.1  # a passage holding less of the question answers nothing of it
+SAYS_ENOUGH = 10.0  # a span worth this much (spans._leftover) ranks its passage highest
 
 
 @dataclass
@@ -126,7 +127,10 @@ def from_passages(q: Question, found: list[Passage], lang: str, *, evidence: int
     mine = [(p, s) for p, s in mine if s.cover >= MIN_COVER]
     if not mine:
         return None
-    ranked = sorted(enumerate(mine), key=lambda x: (-(x[1][1].cover - 0.1 * x[0]), x[0]))
+    # A place, person or number taken by the question's type answers before the leftover
+    # words of a passage that holds none ('Where did she go?' is not answered 'check it out').
+    typed = q.type in ("where", "who", "how_many")
+    ranked = sorted(enumerate(mine), key=lambda x: (typed and not x[1][1].typed, -_rank(x[1][1], x[0]), x[0]))
     best, sp = ranked[0][1]
     first = sp.text
     if q.many and q.type not in ("when", "yes_no", "how_many"):
@@ -138,6 +142,14 @@ def from_passages(q: Question, found: list[Passage], lang: str, *, evidence: int
         [{"speaker": best.speaker, "episode": best.episode, "anchor": best.anchor}],
         round(min(0.85, 0.3 + 0.6 * sp.cover), 2),
     )  # fmt: skip
+
+
+def _rank(s: Span, i: int) -> float:
+    """How well a passage's span answers: the share of the question its sentence holds, less
+    for each passage found before it, more for a span that says more (up to SAYS_ENOUGH of
+    _leftover's worth), less when the sentence is itself a question."""
+    asks = s.sentence.rstrip().endswith(("?", "？"))
+    return s.cover - 0.1 * i + 0.5 * min(s.worth, SAYS_ENOUGH) / SAYS_ENOUGH - 0.2 * asks
 
 
 def _gathered(spans: list[Span], lang: str) -> str:

@@ -26,6 +26,10 @@ def month_text(year: int, month: int, lang: str) -> str:
     return f"{year}年{month}月" if lang == "zh" else f"{MONTHS[month - 1]} {year}"
 
 
+# The three months a season said in words stands for ('last summer': June to August).
+_SEASONS = {3: ("spring", "春天"), 6: ("summer", "夏天"), 9: ("fall", "秋天"), 12: ("winter", "冬天")}
+
+
 def period_text(start: str, through: str | None, lang: str) -> str:
     """A span of time as a person says it, from its first day and the day after its last
     (None: one day): a year, a month, 'the week of 7 May 2023', or a day."""
@@ -33,8 +37,14 @@ def period_text(start: str, through: str | None, lang: str) -> str:
     days = (date.fromisoformat(through) - first).days if through else 1
     if days >= 365 and first.month == 1 and first.day == 1:
         return f"{first.year}年" if lang == "zh" else str(first.year)
-    if days >= 28 and first.day == 1:
+    if 89 <= days <= 92 and first.day == 1 and first.month in _SEASONS:  # 'last summer'
+        season = _SEASONS[first.month][lang == "zh"]
+        return f"{first.year}年{season}" if lang == "zh" else f"{season} {first.year}"
+    if 28 <= days <= 31 and first.day == 1:
         return month_text(first.year, first.month, lang)
+    if days > 31 and first.day == 1:  # several months: the first and the last
+        last = date.fromordinal(first.toordinal() + days - 1)
+        return f"{month_text(first.year, first.month, lang)} – {month_text(last.year, last.month, lang)}"
     if days == 7:
         return f"{day_text(start, lang)}那一周" if lang == "zh" else f"the week of {day_text(start, lang)}"
     return day_text(start, lang)

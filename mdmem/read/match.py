@@ -122,8 +122,16 @@ def covered(phrases: Iterable[tuple[str, bool]], q: Question) -> dict[int, float
     return best
 
 
+_LAST_COVER: list[tuple[Rules, tuple[int, str], dict[str, dict[int, float]]]] = []
+
+
 def attribute_cover(rules: Rules, q: Question) -> dict[str, dict[int, float]]:
-    """The question units each declared attribute's name, labels and aliases cover."""
+    """The question units each declared attribute's name, labels and aliases cover (the last
+    question's is kept: retrieval and routing ask it several times of one question; callers
+    only read it)."""
+    key = (len(rules.attributes), q.folded)
+    if _LAST_COVER and _LAST_COVER[0][0] is rules and _LAST_COVER[0][1] == key:
+        return _LAST_COVER[0][2]
     out = {}
     for name, attr in rules.attributes.items():
         phrases = [(lbl, True) for lbl in attr.label.values()]
@@ -132,6 +140,7 @@ def attribute_cover(rules: Rules, q: Question) -> dict[str, dict[int, float]]:
         spots = covered(phrases, q)
         if spots:
             out[name] = spots
+    _LAST_COVER[:] = [(rules, key, out)]
     return out
 
 

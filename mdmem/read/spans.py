@@ -11,20 +11,21 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date
 
 from mdmem.lang.questions import ZH_ASKING
-from mdmem.lang.tokens import fold, is_cjk, stem, tokens, weight
+from mdmem.lang.tokens import fold, is_cjk, stem, tokens, weight, words
+from mdmem.lang.verbs import PAST, base
 from mdmem.model.factfile import Fact
-from mdmem.read.days import MONTHS, WEEKDAYS, day_text, period_text
+from mdmem.read.days import MONTHS, WEEKDAYS
 from mdmem.read.question import Question
+from mdmem.read.span_time import when_text
 
 _SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+[\"'”’)]*|$)")
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’.\-]*[A-Za-z0-9]|[A-Za-z0-9]")
 _CLAUSE = re.compile(r"[,;:()\u2013\u2014，；：]| - ")
 # Words that carry no answer: who is speaking, to be and to have, fillers, frames.
 _FRAME = frozenset(
-    ["i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we", "we're", "we've", "our", "us", "you", "you're", "your", "he", "she", "him", "her", "his", "they", "them", "their", "it", "it's", "its", "this", "that", "these", "those", "there", "here", "is", "am", "are", "was", "were", "be", "been", "being", "have", "has", "had", "do", "does", "did", "done", "got", "get", "gets", "getting", "so", "really", "just", "also", "too", "very", "actually", "pretty", "totally", "definitely", "quite", "a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with", "from", "by", "about", "as", "into", "some", "any", "all", "lot", "lots", "kind", "sort", "thing", "things", "stuff", "one", "ones", "what", "which", "who", "when", "where", "why", "how", "yeah", "yes", "no", "oh", "wow", "hey", "hi", "thanks", "thank", "well", "like", "can", "could", "would", "should", "will", "gonna", "wanna", "now", "then", "still", "always", "ever", "even", "much", "many", "more", "most", "not", "never", "if", "than", "because", "'cause", "cause", "since", "while", "during", "after", "before", "up", "out", "over", "off", "again", "around", "last", "ago", "recently", "today", "yesterday", "tonight", "week", "weekend", "month", "year", "new", "great", "awesome", "amazing", "cool", "nice", "good", "way", "glad", "happy", "sure", "fun", "bit", "little"]
+    ["i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we", "we're", "we've", "our", "us", "you", "you're", "your", "he", "she", "him", "her", "his", "they", "them", "their", "it", "it's", "its", "this", "that", "these", "those", "there", "here", "is", "am", "are", "was", "were", "be", "been", "being", "have", "has", "had", "do", "does", "did", "done", "got", "get", "gets", "getting", "so", "really", "just", "also", "too", "very", "actually", "pretty", "totally", "definitely", "quite", "a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with", "from", "by", "about", "as", "into", "some", "any", "all", "lot", "lots", "kind", "sort", "thing", "things", "stuff", "one", "ones", "what", "which", "who", "when", "where", "why", "how", "yeah", "yes", "no", "oh", "wow", "hey", "hi", "thanks", "thank", "well", "like", "can", "could", "would", "should", "will", "gonna", "wanna", "now", "then", "still", "always", "ever", "even", "much", "many", "more", "most", "not", "never", "if", "than", "because", "'cause", "cause", "since", "while", "during", "after", "before", "up", "out", "over", "off", "down", "back", "away", "again", "around", "last", "ago", "recently", "today", "yesterday", "tonight", "week", "weekend", "month", "year", "new", "great", "awesome", "amazing", "cool", "nice", "good", "way", "glad", "happy", "sure", "fun", "bit", "little"]
 )
 _EDGE = frozenset(
     ["a", "an", "the", "my", "our", "your", "his", "her", "their", "its", "some", "any", "this", "that", "these", "those", "to", "of", "in", "on", "at", "for", "with", "from", "by", "and", "or", "but", "so", "as", "into", "about", "is", "am", "are", "was", "were", "be", "been", "have", "has", "had", "do", "did", "really", "just", "also", "too", "very", "actually", "yesterday", "today", "recently", "lately", "now", "then", "there", "here", "again", "last", "week", "weekend", "ago", "which", "who", "that", "when", "where", "it", "i", "we", "you", "he", "she", "they", "me", "us"]
@@ -45,12 +46,6 @@ _RELATIONS = re.compile(
     r"|cousin|friend|friends|family|neighbou?r|boss|coworkers?|colleagues?|team|teammates|mentor|teacher|coach)\b",
     re.I,
 )  # fmt: skip
-# Time words whose span is fuzzy: said as a span before the day they were said, not as a day.
-_FUZZY = re.compile(
-    r"\b(?:last|this past|the past|past) (week|weekend)\b|\b(?:a|one) week ago\b|\b(a few|few|couple of|a couple of) days ago\b"
-    r"|\bthe other day\b",
-    re.I,
-)  # fmt: skip
 _POINTING = re.compile(r"\W*(?:here'?s|here is|look at|check (?:it|this) out|this is)\b", re.I)
 
 
@@ -61,6 +56,8 @@ class Span:
     text: str
     sentence: str
     cover: float  # share of the question's content words the sentence holds (0..1)
+    worth: float = 0.0  # how much the span says (_leftover's worth; 0 for a typed span)
+    typed: bool = False  # taken by the question's type: a place, a person, a number, a reason
 
 
 def sentences(text: str) -> list[str]:
@@ -68,7 +65,9 @@ def sentences(text: str) -> list[str]:
 
 
 def _stems(text: str) -> set[str]:
-    return set(tokens(text, query=True))
+    """The text's search tokens, and the base of each irregular past it holds ('took': take)."""
+    found = set(tokens(text, query=True))
+    return found | {stem(base(w)) for w in words(text) if w in PAST}
 
 
 def cover(q: Question, text: str) -> float:
@@ -146,17 +145,18 @@ def span(q: Question, text: str, said_on: str, lang: str) -> Span:
         m = _REASON.search(sentence)
         found = _trim(_CLAUSE.split(sentence[m.end():])[0]) if m else None
     if found is not None:
-        return Span(found, sentence, c)
+        return Span(found, sentence, c, typed=True)
     left = _leftover(q, sentence)
     if left is None or left[0] < WEAK:
         # The sentence only echoes the question ('I wanted to feel closer to my faith'): the
         # answer is in the sentence beside it ('Just yesterday I joined a nearby church').
         near = _beside(q, text, sentence)
         if near is not None and (left is None or near[0] > left[0]):
-            return Span(near[1], near[2], c)
-    return Span(left[1] if left else _trim(sentence), sentence, c)
+            return Span(near[1], near[2], c, near[0])
+    return Span(left[1] if left else _trim(sentence), sentence, c, left[0] if left else 0.0)
 
 
+LOOSE_RUN = 0.7  # what a run beside no word of the question is worth against one placed by them
 WEAK = 2.0  # a leftover worth less than this says little: the next sentence may say more
 NEAR = 0.7  # what a sentence beside the best one is worth against it
 
@@ -181,37 +181,13 @@ def _beside(q: Question, text: str, sentence: str) -> tuple[float, str, str] | N
     return best
 
 
-def when_text(sentence: str, said_on: str, lang: str, *, whole: str = "") -> str:
-    """The time a sentence tells, resolved against the day it was said: '7 May 2023', 'May
-    2023', 'the week before 16 May 2023'; the day it was said when it names none."""
-    from mdmem.extract.dates import find_when  # its patterns compile only when a span needs them
-
-    fuzzy = _FUZZY.search(sentence)
-    if fuzzy and lang != "zh":
-        unit = fuzzy.group(1) or ("days" if "day" in fuzzy.group(0) else "week")
-        what = {"week": "the week", "weekend": "the weekend"}.get(unit.lower(), f"{unit} days")
-        if "other day" in fuzzy.group(0).lower():
-            what = "a few days"
-        return f"{what} before {day_text(said_on, lang)}"
-    for text in (sentence, whole):
-        found = find_when(text, said_on) if text else None
-        if found is not None and not found.open_start:
-            said = period_text(found.start, found.through, lang)
-            # 'last Friday' is said with its day of the week: 'Friday, 21 January 2022'.
-            day = date.fromisoformat(found.start)
-            named = re.search(rf"\b{WEEKDAYS[day.weekday()]}\b", text, re.I) or (lang == "zh" and re.search(r"(?:周|星期|礼拜)[一二三四五六日天]", text))
-            one = found.through is None or (date.fromisoformat(found.through) - day).days == 1
-            return day_text(found.start, lang, weekday=True) if named and one else said
-    return day_text(said_on, lang)
-
-
 def _words(sentence: str) -> list[re.Match[str]]:
     return list(_WORD.finditer(sentence))
 
 
 def _asked(q: Question, word: str) -> bool:
-    w = fold(word).replace("’", "'")
-    return stem(w) in q.stems or w in q.stems
+    w = fold(word).replace("’", "'").removesuffix("'s")  # "name's" is 'name'
+    return stem(w) in q.stems or w in q.stems or stem(base(w)) in q.stems
 
 
 # Words that open a new clause inside a sentence: a span never runs across them.
@@ -219,7 +195,10 @@ _CLAUSE_WORDS = frozenset(
     ["but", "because", "cause", "'cause", "when", "while", "which", "who", "so", "though", "although",
      "if", "since", "until", "whereas", "plus", "then"]
 )  # fmt: skip
-_QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]")
+# Words that open a clause after 'and' (spans never run across them).
+_SUBJECTS = frozenset(["i", "i'm", "i've", "i'd", "we", "we're", "we've", "he", "he's", "she", "she's", "they", "they're", "it", "it's", "you", "you're"])
+# A title in quotes ('"The Lean Startup"', "an album called 'Sleep,'"): said as the title alone.
+_QUOTED = re.compile(r"[\"“]([^\"”\n]{2,60}?)[,.!?]?[\"”]|(?<![\w'])['‘]([^'‘’\n]{2,60}?)[,.!?]?['’](?![\w'])")
 
 
 def _clauses(sentence: str) -> list[str]:
@@ -227,8 +206,13 @@ def _clauses(sentence: str) -> list[str]:
     out = []
     for part in _CLAUSE.split(sentence):
         start = 0
-        for m in _words(part):
-            if fold(m.group(0)).replace("’", "'") in _CLAUSE_WORDS:
+        ws = _words(part)
+        for i, m in enumerate(ws):
+            w = fold(m.group(0)).replace("’", "'")
+            nxt = fold(ws[i + 1].group(0)).replace("’", "'") if i + 1 < len(ws) else ""
+            # 'and' before a subject or a verb in the past starts a clause of its own: 'present
+            # at a conference and received feedback', 'her name's Coco and she's adorable'.
+            if w in _CLAUSE_WORDS or w == "and" and (nxt in _SUBJECTS or nxt.endswith("ed") and len(nxt) > 4 or nxt in PAST):
                 out.append(part[start : m.start()])
                 start = m.end()
         out.append(part[start:])
@@ -253,6 +237,8 @@ def _leftover(q: Question, sentence: str) -> tuple[float, str] | None:
     best: tuple[float, str] | None = None
     head = _head(q)
     speakers = {fold(w) for p in q.all_speakers for w in p.split()}
+    titles = [(t.group(1) or t.group(2)).strip() for t in _QUOTED.finditer(sentence)]
+    titles = [t for t in titles if not all(_asked(q, w) for w in words(t))]
     for clause in _clauses(sentence):
         ws = _words(clause)
         run: list[re.Match[str]] = []
@@ -271,24 +257,35 @@ def _leftover(q: Question, sentence: str) -> tuple[float, str] | None:
                 text = _trim(clause[run[0].start() : end])
                 named = sum(1 for r in content if r.group(0)[:1].isupper() and r.start() > 0
                             and fold(r.group(0)) not in speakers)  # fmt: skip
-                place = 3.0 if after and m is not None else 2.0 if after or end > run[-1].end() else 1.0
+                before = m is not None and (end > run[-1].end() or bool(_COPULA.fullmatch(clause[content[-1].end() : m.start()])))
+                place = 3.0 if after and m is not None else 2.0 if after or before else LOOSE_RUN
                 worth = (min(len(content), 4) + named) * place - 0.2 * max(0, len(run) - 6)
-                if _QUOTED.search(clause[run[0].start() : end]):
+                title = next((t for t in titles if {fold(r.group(0)) for r in content} & set(words(t))), None)
+                if title:  # a quoted title the run is part of is said whole, and alone
                     worth += 2.0
+                    text = title
                 if text and (best is None or worth > best[0]):
                     best = (worth, text)
             run = []
     return best
 
 
+# A run that ends at 'is'/'are' before a word of the question is its subject: 'cooking is
+# therapy for me' answers "What hobby is a therapy for John?".
+_COPULA = re.compile(r"\s*(?:is|are|was|were|'s)\s+(?:(?:a|an|the|my|our|his|her|their|really|so|such)\s+)*", re.I)
 _WHEN_WORDS = frozenset((*MONTHS, *WEEKDAYS))  # 'December I joined a choir' starts at 'joined'
 # Words a span never starts with: the edge words and the frame words that carry no answer
 # ("I'm after Marley flooring" is 'Marley flooring'), never a negation.
 _LEAD = _EDGE | (_FRAME - {"not", "never", "no"})
 
 
+# A time said at a span's end is no part of what it names ('The Godfather last night').
+_TIME_TAIL = re.compile(r"(?:\s+(?:last|this|yesterday|tomorrow|every|each|the other|next)\s+(?:night|morning|evening|afternoon|day|week|weekend|month|year|spring|summer|fall|autumn|winter)|\s+(?:tonight|yesterday|today|recently|lately))+\W*$", re.I)
+
+
 def _trim(text: str) -> str:
     """A span without the little words at its ends ('my turtles to the' → 'turtles')."""
+    text = _TIME_TAIL.sub("", text)
     ws = _words(text)
     while ws and (fold(ws[0].group(0)).replace("’", "'") in _LEAD or ws[0].group(0) in _WHEN_WORDS):
         ws.pop(0)
@@ -310,8 +307,11 @@ def _names(q: Question, sentence: str) -> list[tuple[int, str]]:
         w = ws[i].group(0)
         if w[:1].isupper() and fold(w) not in _INTERJECTIONS and w not in ("I", "I'm", "I've") and not _asked(q, w) and fold(w) not in speakers:
             j = i
-            while j + 1 < len(ws) and ws[j + 1].group(0)[:1].isupper():
+            while j + 1 < len(ws) and ws[j + 1].group(0)[:1].isupper() and not _not_name(ws[j + 1].group(0)):
                 j += 1
+            if _not_name(w) or (j > i and ws[i].start() == 0 and fold(w).replace("’", "'") in _OPENERS):
+                i += 1  # 'Saturday', 'I'll', or a sentence's first word before a name ('Maybe Joanna')
+                continue
             first = ws[i].start() == 0 or sentence[: ws[i].start()].rstrip()[-1:] in ".!?\"“"
             if not first or j > i:
                 out.append((ws[i].start(), sentence[ws[i].start() : ws[j].end()]))
@@ -319,6 +319,16 @@ def _names(q: Question, sentence: str) -> list[tuple[int, str]]:
             continue
         i += 1
     return out
+
+
+# Words that open a sentence in capitals without being part of the name after them.
+_OPENERS = frozenset(["maybe", "it's", "that's", "there's", "here's", "when", "if", "then", "also", "just", "now", "sure", "yes", "no", "guess", "anyway", "luckily", "sadly", "finally", "honestly"])
+
+
+def _not_name(word: str) -> bool:
+    """A capitalised word that names no one and no place: 'I'll', a weekday, a month."""
+    w = fold(word).replace("’", "'")
+    return w in ("i", "i'm", "i've", "i'll", "i'd") or word in _WHEN_WORDS or w in _INTERJECTIONS
 
 
 def _cued_place(q: Question, sentence: str) -> str | None:

@@ -72,8 +72,8 @@ def test_a_question_about_one_person_is_answered_from_their_words_only(two: Vaul
     a = ask(two, "Where did Caroline move last year?")
     assert "Utrecht" not in a.text.split("\n", 1)[0]  # Melanie moved there, not Caroline
     assert all(b.get("speaker") == "Caroline" for b in a.basis)
-    a = ask(two, "Where did Melanie go camping?")
-    assert a.answer == "Lake Tahoe" and a.basis[0]["speaker"] == "Melanie"
+    a = ask(two, "Where did Melanie go camping?")  # her event ('went camping at Lake Tahoe') or her words
+    assert a.answer == "Lake Tahoe" and a.basis[0].get("speaker", a.basis[0].get("entity")) in ("Melanie", "melanie")
 
 
 def test_a_person_memory_never_heard_of_is_said_so(two: Vault) -> None:

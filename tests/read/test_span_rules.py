@@ -1,0 +1,81 @@
+"""The rules a span is taken by (read/spans.py, docs/reading.md#the-answer-first), each on
+made-up sentences: the words of a passage that answer, cut where a person would cut them."""
+
+from __future__ import annotations
+
+from mdmem.lang.questions import ACTION, asks_for_list, question_type
+from mdmem.lang.verbs import base
+from mdmem.read.days import period_text
+from mdmem.read.question import Question
+from mdmem.read.spans import span, when_text
+
+SPEAKERS = ["Priya", "Tomas"]
+
+
+def said(question: str, text: str, day: str = "2024-03-20") -> str:
+    q = Question.of(question).naming([], SPEAKERS)
+    return span(q, text, day, "en").text
+
+
+def test_an_irregular_past_is_the_question_s_verb() -> None:
+    assert base("took") == "take" and base("wrote") == "write" and base("walked") == "walked"
+    # 'took' is 'take': the words after it answer, not the verb with them.
+    assert said("What did Priya take to the lake?", "I took my kayak to the lake on Sunday.") == "kayak"
+
+
+def test_a_quoted_title_is_said_whole_and_alone() -> None:
+    assert said("What book is Tomas reading?", 'I\'m reading "The Salt Road" and hoping it helps my shop.') == "The Salt Road"
+    assert said("What album does Priya play at night?", "At night I play an album called 'Low Tide,' which calms me.") == "Low Tide"
+
+
+def test_a_subject_before_is_and_a_word_of_the_question_is_placed() -> None:
+    text = "Reading is my quiet hour. And on rainy days, knitting is therapy for me."
+    assert said("What hobby is a therapy for Tomas on rainy days?", text) == "knitting"
+
+
+def test_and_before_a_subject_or_a_past_verb_starts_a_new_clause() -> None:
+    got = said("What did Priya present at recently?", "Recently I presented at a small design meetup and received kind notes.")
+    assert got == "small design meetup"
+    assert said("What is the name of Tomas's cat?", "Her name's Biscuit and she's very loud.") == "Biscuit"
+
+
+def test_a_time_at_the_end_of_a_span_goes() -> None:
+    assert said("What movie did Tomas watch that cheered him up?", "I watched Paper Moons last night, it cheered me up.") == "Paper Moons"
+
+
+def test_where_who_and_how_many_prefer_a_span_of_their_type() -> None:
+    # Weekdays, 'I'll' and a sentence's opening word are no person or place.
+    assert said("Who drove Priya to the airport?", "On Saturday Jonas drove me to the airport.") == "Jonas"
+    assert said("Who drove Priya to the airport?", "Maybe Jonas drove me to the airport, I'll ask.") == "Jonas"
+    assert said("Which city is Tomas excited to visit?", "It's Lisbon, I'm so excited to visit.") == "Lisbon"
+
+
+def test_vague_and_future_times_are_said_as_said_never_as_a_made_up_day() -> None:
+    assert when_text("We perform at the fair next month.", "2024-01-20", "en") == "February 2024"
+    assert when_text("We perform at the fair next month.", "2024-12-05", "en") == "January 2025"
+    assert when_text("See you next week!", "2024-01-20", "en") == "the week after 20 January 2024"
+    assert when_text("I got the scar a few years ago.", "2024-01-20", "en") == "a few years before 2024"
+    assert when_text("I adopted her two weeks ago.", "2024-01-20", "en") == "two weeks before 20 January 2024"
+    assert when_text("I finished it a few days ago.", "2024-01-20", "en") == "a few days before 20 January 2024"
+    # A count of years is a year: 'six years ago' said in 2024 is 2018.
+    assert when_text("I started climbing six years ago.", "2024-01-20", "en") == "2018"
+    # A season is a season, not its first month.
+    assert when_text("We hiked there last summer.", "2024-01-20", "en") == "summer 2023"
+    assert period_text("2023-06-01", "2023-09-01", "zh") == "2023年夏天"
+    assert period_text("2023-06-01", "2023-08-01", "en") == "June 2023 – July 2023"
+
+
+def test_question_words_that_do_not_ask_for_a_list_or_a_time() -> None:
+    for one in ("Which city was Priya visiting in May?", "What news did Tomas share?",
+                "Which language is Priya learning?", "Why did Tomas name the goat Pepper?"):  # fmt: skip
+        assert not asks_for_list(one, "en"), one
+    for many in ("Which cities has Priya lived in?", "What board games does Tomas play?", "Name all the cities I lived in"):
+        assert asks_for_list(many, "en"), many
+    assert question_type("What time management tricks does Priya use?", "en") == "what"
+    assert question_type("What time did Tomas leave?", "en") == "when"
+
+
+def test_a_question_asking_what_someone_did_asks_for_an_action() -> None:
+    assert ACTION.search("What did Tomas do with his kids last weekend?")
+    assert ACTION.search("What was Priya doing in Porto?")
+    assert not ACTION.search("What are the names of Tomas's kids?")
