@@ -21,6 +21,13 @@ from dataclasses import dataclass
 
 from mdmem.extract.candidates import Found, words
 from mdmem.extract.clauses import Clause, clauses, first_hedge, tells_nothing
+from mdmem.extract.happening_phrase import (
+    gerund_base,
+    meaningful,
+    phrase,
+    short,
+    tidy,
+)
 from mdmem.extract.happenings_zh import find_zh
 from mdmem.extract.timex import PAST, Time, find_times
 from mdmem.lang.detect import has_cjk
@@ -31,21 +38,6 @@ from mdmem.model.vocab import alternation
 
 _ADV = r"(?:(?:just|finally|also|actually|recently|even|really|totally|already|both|all|once|then|eventually|officially|literally|somehow|still|seriously|definitely|probably|now|currently|soon)\s+){0,3}"
 _BE = r"(?:\s*['’]m|\s*['’]re|\s*['’]s|\s+am|\s+are|\s+is|\s+was|\s+were)?"
-# What a verb phrase ends at: a mark, a joining word, "with" (who was there), a time.
-_STOP = re.compile(
-    r"\s*[,;:.!?()]|\s+-\s|\s+(?:and|but|so|because|cause|cuz|since|when|while|which|who|that|where|if|though"
-    r"|although|until|before|after|or|then|with|lol|haha|lmao|omg|too|again|yet|anyway|together|as\s+well|as\s+a"
-    r"|in\s+hopes?\s+of|in\s+order\s+to|this\s+time|just\s+for\s+fun|afterwards?|to\s+see\s+if)\b",
-    re.I,
-)
-_PRONOUN = words("it that this these those them there here one some something anything nothing everything him her me you us")
-# Objects too slight to make an event of a life.
-_SLIGHT = words("""home bed work sleep lunch dinner breakfast brunch a_nap nap a_shower shower a_look a_break a_chance a_minute
-    a_second time fun a_lot well great good the_store shopping a_walk coffee a_coffee some_rest rest a_bit
-    the_bathroom the_toilet back a_while outside out inside online crazy busy sick tired gym the_gym
-    a_blast blast a_great_time a_good_time an_amazing_time a_lot_of_fun an_experience an_idea a_feeling
-    the_idea a_dream a_thought lots_of_fun a_great_day a_good_day a_bad_day a_rough_day a_long_day
-    go_to_bed go_to_sleep go_home go_to_work go_to_the_gym go_shopping go_out sleep_in""")
 _LIGHT_VERBS = ("did", "went on", "took part in", "participated in", "competed in", "ran in")
 # "got to volunteer", "had the chance to attend …": the doing is what happened.
 _CHANCE = re.compile(r"(?:to|the\s+(?:chance|opportunity)\s+to|a\s+chance\s+to)\s+", re.I)
@@ -63,31 +55,12 @@ _VAGUE_PLAN = words("""be keep stay continue believe push chase pursue grind nee
 _DREAMS = words("dream dreams goal goals best passion")
 _ARRANGING = ("planning", "organizing", "organising", "booking", "arranging")
 _ANAPHORA = words("it its them that this those these there here one ones something stuff")
-_FUNCTION = words("of for the a an to at in on with my our and or from by about as into so few some")
 _WITH = re.compile(
     r"\bwith\s+(?P<w>(?:my|our)\s+[\w'’-]+(?:\s+[A-Z][\w'’-]+)?|[A-Z][\w'’-]+(?:(?:,\s*|\s+and\s+)[A-Z][\w'’-]+){0,4}"
     r"|(?:some\s+|a\s+few\s+|a\s+couple\s+of\s+)?(?:friends|family|colleagues|coworkers|co-workers|the\s+kids"
     r"|the\s+family|the\s+team|the\s+girls|the\s+boys))"
 )
 _WHERE = re.compile(r"\b(?:in|at|to|from)\s+(?P<p>(?:the\s+)?(?-i:[A-Z][\w'’.-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w'’.-]*){0,3}))")
-# Gerund → the verb ("moving" → "move"), for the name of a plan.
-_E_VERBS = words("""move take make have come drive ride hike bake dance leave write live give use close change retire
-    relocate graduate celebrate race skate dive serve shave share smile care hope prepare organise organize
-    explore exercise practise practice volunteer become behave continue date""")
-
-
-def gerund_base(word: str) -> str:
-    """'moving' → 'move', 'flying' → 'fly', 'running' → 'run', 'visiting' → 'visit'."""
-    w = word.lower()
-    if not w.endswith("ing") or len(w) < 5:
-        return word
-    stem = w[:-3]
-    if stem.endswith("y") or stem + "e" in _E_VERBS:
-        return stem + ("e" if stem + "e" in _E_VERBS else "")
-    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "lsz":
-        return stem[:-1]
-    return stem
-
 
 @dataclass(frozen=True)
 class _Words:
@@ -220,43 +193,6 @@ def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str, times:
     return None
 
 
-def _phrase(sentence: str, start: int, end: int, times: list[Time], *, past_with: bool = False) -> tuple[str, int]:
-    """The verb phrase's words from `start`: up to a mark, a joining word, `with` or a time."""
-    stop = _STOP.search(sentence, start, end)
-    while stop is not None and past_with and stop.group().strip().lower() == "with":
-        stop = _STOP.search(sentence, stop.end(), end)
-    cut = stop.start() if stop else end
-    inside = [t.start for t in times if start <= t.start < cut]
-    if inside:
-        cut = inside[0]
-    words = sentence[start:cut].split()
-    return " ".join(words[:10]), start + (len(sentence[start:cut]) - len(sentence[start:cut].lstrip()))
-
-
-# Where a long phrase may end: before a preposition or a clause of its own ("gave a few talks at
-# the homeless shelter | I volunteer at", "took a road trip for research | for my next movie").
-_PHRASE_ENDS = words("to for at in on from during like about because so but that which who where when while I we he she they")
-
-
-def _short(words: list[str], most: int = 8) -> str:
-    """What happened or is planned, in at most `most` words where it can be: a longer phrase ends
-    before the last word (at most `most` in, at least three) that opens a phrase or a clause of
-    its own, when no name is in what it drops; with none, it is kept as said (at most ten words,
-    `_phrase`)."""
-    cuts = [i for i in range(3, min(most, len(words) - 1) + 1) if _opens(words[i]) and not _names(words[i:])]
-    kept = words[: cuts[-1]] if len(words) > most and cuts else words
-    return " ".join(kept)
-
-
-def _opens(word: str) -> bool:
-    return word in _PHRASE_ENDS or word.lower() in _PHRASE_ENDS
-
-
-def _names(tail: list[str]) -> bool:
-    """Whether words a cut would drop name something ("a road trip to Jasper"): never cut off."""
-    return any(w[:1].isupper() and w != "I" for w in tail)
-
-
 def _time_words(c: Clause, lead: str, times: list[Time]) -> str:
     inside = [t for t in times if c.start <= t.start < c.end]
     return inside[0].words if inside else lead
@@ -274,13 +210,13 @@ def _extras(sentence: str, c: Clause, what: str) -> tuple[str, tuple[str, ...]]:
 
 def _event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time], nouns: frozenset[str]) -> Found | None:
     verb = " ".join(m["verb"].lower().split())
-    obj, at = _phrase(sentence, m.end(), c.end, times)
+    obj, at = phrase(sentence, m.end(), c.end, times)
     if verb in ("got", "had") and (chance := _CHANCE.match(obj)):
         if verb == "had" and obj.lower().startswith("to "):
             return None  # "had to dig deep": what was needed, not what happened
         verb, obj, at = "", obj[chance.end():], at + chance.end()  # "got to volunteer at a career fair"
     if len(obj.split()) <= 1 and sentence[at + len(obj):].lstrip().lower().startswith("with "):
-        obj, at = _phrase(sentence, at, c.end, times, past_with=True)  # "met with some artists", "speak with …"
+        obj, at = phrase(sentence, at, c.end, times, past_with=True)  # "met with some artists", "speak with …"
     first = obj.split(" ", 1)[0].lower()
     if verb == "did" and first in _BASE_VERBS:
         verb = ""  # "I did take Seraphim to the park": the emphatic do
@@ -292,10 +228,10 @@ def _event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Ti
         return None  # "I tried to stay calm": no happening named
     if verb in ("graduated", "retired", "moved", "quit") and not obj:
         pass  # "I graduated last week": the verb is the event
-    elif _NOT_EVENT.search(obj) or not _meaningful(obj) or not specific(obj) or any(t in _ANAPHORA - _PLACES for t in obj.lower().split()):
+    elif _NOT_EVENT.search(obj) or not meaningful(obj) or not specific(obj) or any(t in _ANAPHORA - _PLACES for t in obj.lower().split()):
         return None  # "got a shot of a glacier", "visited a place", "took it for a ride"
     what = obj if verb in _LIGHT_VERBS or not verb else f"{sentence[m.start('verb'):m.end('verb')].lower()} {obj}".strip()
-    what = _tidy(_short(what.split()))
+    what = tidy(short(what.split()))
     where, people = _extras(sentence, c, what)
     h = Happening(what, _time_words(c, lead, times), where, people)
     return _found(EVENT, c.start, at if verb in _LIGHT_VERBS else m.start("verb"), at + len(obj), h)
@@ -303,9 +239,9 @@ def _event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Ti
 
 def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], cancel: bool, lead: str,
           times: list[Time], *, needs_future: bool, ving: str = "") -> Found | None:  # fmt: skip
-    obj, at = _phrase(sentence, start, c.end, times)
+    obj, at = phrase(sentence, start, c.end, times)
     if len(obj.split()) <= (1 if not ving else 2) and sentence[at + len(obj):].lstrip().lower().startswith("with "):
-        obj, at = _phrase(sentence, start, c.end, times, past_with=True)  # "working with some fashion bloggers"
+        obj, at = phrase(sentence, start, c.end, times, past_with=True)  # "working with some fashion bloggers"
     words = obj.split()
     if ving:
         if ving.lower() in _ARRANGING:
@@ -318,9 +254,9 @@ def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], can
         words = ["go", "to", *words]  # "we're off to Canada next month"
     elif words and words[0].lower().endswith("ing") and words[0].lower() not in ("something", "nothing", "anything", "everything"):
         words = [gerund_base(words[0]), *words[1:]]  # "thinking about going camping"
-    what = _tidy(_short(words))
+    what = tidy(short(words))
     toks = what.lower().split()
-    if not _meaningful(what) or not toks:
+    if not meaningful(what) or not toks:
         return None
     named = any(w[:1].isupper() for w in what.split()[1:])  # "stay in Galway", not "stay positive"
     vague = (toks[0] in _VAGUE_PLAN and not named) or any(t in _ANAPHORA or t in _DREAMS for t in toks)
@@ -355,31 +291,6 @@ def _set_by_time(sentence: str, w: _Words, parts: list[Clause], times: list[Time
             h = Happening(f"{base} {value}", after[0].words, sets=((attr, value),), needs_future=True)
             return [_found(PLAN, c.start, s.start(), s.end(), h)]
     return []
-
-
-def _meaningful(what: str) -> bool:
-    words = what.lower().split()
-    if not words or all(x in _PRONOUN for x in words):
-        return False
-    if words[0] in _PRONOUN and len(words) == 1:
-        return False
-    joined = "_".join(words)
-    core = "_".join(x for x in words if x not in ("to", "a", "an", "the", "my", "our", "some"))
-    return joined not in _SLIGHT and core not in _SLIGHT and core != ""
-
-
-def _tidy(what: str) -> str:
-    """The phrase without a leading article, or a trailing filler or function word."""
-    words = what.split()[:10]
-    for i, w in enumerate(words):  # "a trip to Rio de Janeiro- we checked out …": a dash ends it
-        if len(w) > 1 and w[-1] in "-–—":
-            words = [*words[:i], w.rstrip("-–—")]
-            break
-    while words and (words[-1].lower().strip(".,!?") in ("too", "again", "already", "finally", "recently", "lately", "today", "yesterday", "now", "lol", "haha") or words[-1].lower() in _FUNCTION):
-        words.pop()
-    while words and words[0].lower() in ("a", "an", "the", "to", "on"):
-        words.pop(0)
-    return " ".join(words).strip(" .,!?")
 
 
 def _found(kind: str, start: int, value_start: int, end: int, h: Happening, *, statement: str = "assert") -> Found:
