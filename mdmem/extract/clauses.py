@@ -19,6 +19,7 @@ from mdmem.extract.timex import Time
 # A clause begins at the sentence's head, after a comma-like mark or a joining word.
 _EN_BREAK = re.compile(
     r"[,;:()—–]\s*|\s-\s|\band\s+(?=(?:I|we|We|then|also|later|afterwards)\b)"
+    r"|\bsince\s+(?:we|I)\s+last\s+(?:spoke|talked|chatted|met|caught\s+up|saw\s+each\s+other)\b\s*"  # a time, not a clause
     r"|\b(?:but|so|then|because|cause|cuz|plus|though|although|while|when|after|before"
     r"|since|until|which|who|where|whereas|anyway|btw|guess what)\b\s*",
     re.I,

@@ -11,7 +11,8 @@ from mdmem.extract.timex import Time
 
 # What a verb phrase ends at: a mark, a joining word, "with" (who was there), a time.
 STOP = re.compile(
-    r"\s*[,;:.!?()]|\s+-\s|\s+(?:and|but|so|because|cause|cuz|since|when|while|which|who|that|where|if|though"
+    r"\s*[,;:.!?()]|\s+-\s|(?<!\bto)(?<!\bat)(?<!\bin)(?<!\bfor)(?<!\bfrom)\s+that\b"  # "went to that meetup": a determiner
+    r"|\s+(?:and|but|so|because|cause|cuz|since|when|while|which|who|where|if|though"
     r"|although|until|before|after|or|then|with|lol|haha|lmao|omg|too|again|yet|anyway|together|as\s+well|as\s+a"
     r"|in\s+hopes?\s+of|in\s+order\s+to|this\s+time|just\s+for\s+fun|afterwards?|to\s+see\s+if)\b",
     re.I,
@@ -96,15 +97,28 @@ def meaningful(what: str) -> bool:
     return joined not in SLIGHT and core not in SLIGHT and core != ""
 
 
+# Chat shorthand for a happening, written out in its name ("a dance comp" → "a dance competition").
+_SHORTHAND = {"comp": "competition", "comps": "competitions", "mtg": "meeting", "mtgs": "meetings", "bday": "birthday",
+              "b-day": "birthday", "vacay": "vacation", "convo": "conversation", "appt": "appointment", "grad": "graduation"}  # fmt: skip
+_THAT = re.compile(r"\b(?P<p>to|at|in|for|from)\s+that\s+(?=\w)", re.I)
+
+
+def that_one(what: str) -> str:
+    """"went to that community meeting" → "went to community meeting": the one said before."""
+    return _THAT.sub(r"\g<p> ", what)
+
+
 def tidy(what: str) -> str:
-    """The phrase without a leading article, or a trailing filler or function word."""
-    words = what.split()[:10]
+    """The phrase without a leading article, or a trailing filler or function word, its shorthand
+    written out."""
+    words = [_SHORTHAND.get(w.lower(), w) for w in what.split()[:10]]
     for i, w in enumerate(words):  # "a trip to Rio de Janeiro- we checked out …": a dash ends it
         if len(w) > 1 and w[-1] in "-–—":
             words = [*words[:i], w.rstrip("-–—")]
             break
     while words and (words[-1].lower().strip(".,!?") in ("too", "again", "already", "finally", "recently", "lately", "today", "yesterday", "now", "lol", "haha") or words[-1].lower() in FUNCTION):
         words.pop()
-    while words and words[0].lower() in ("a", "an", "the", "to", "on"):
-        words.pop(0)
+    while words and (words[0].lower() in ("a", "an", "the", "to", "on", "upcoming")
+                     or (words[0].lower() in ("my", "our") and words[1:2] and words[1].lower() == "upcoming")):
+        words.pop(0)  # "my upcoming trip to Boston": the trip
     return " ".join(words).strip(" .,!?")

@@ -26,6 +26,7 @@ from mdmem.extract.happening_phrase import (
     meaningful,
     phrase,
     short,
+    that_one,
     tidy,
 )
 from mdmem.extract.happenings_zh import find_zh
@@ -78,6 +79,8 @@ class _Words:
 
 
 _COMPILED: dict[int, tuple[Grammar, _Words]] = {}
+# The words the plans said without a plan word need (`_upcoming`): "coming up", a day to come.
+_UPCOMING_CUES = ("coming", "next", "tomorrow", "tonight")
 
 
 def _words(g: Grammar) -> _Words:
@@ -105,7 +108,8 @@ def _words(g: Grammar) -> _Words:
         anchor=frozenset(
             p.split()[0].lower().strip("'’")
             for p in (*g.words("event_verbs", "en"), *g.words("plan_words", "en"), *g.words("timed_plan_words", "en"),
-                      *cancel, *(x for ws in g.sets.values() for x in ws.get("en", ())), "am", "are", "was", "m", "re")
+                      *cancel, *(x for ws in g.sets.values() for x in ws.get("en", ())), "am", "are", "was", "m", "re",
+                      *_UPCOMING_CUES)
         ),  # fmt: skip
         cancelled=re.compile(
             r"\b(?:cancel(?:l?ed)?|called\s+off|scrapped)\s+(?:the|our|my)\s+(?P<a>[a-z][\w\s'’-]{1,40}?)(?=\s*(?:$|[,.;!?]|\b(?:because|since|as)\b))"
@@ -148,9 +152,35 @@ def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[in
     elif not out and not cancel and (m := _WENT.search(sentence)) and specific(m["what"]):
         # "The gaming party was a great success!": a plan of that name, if one is held, happened
         out.append(_found(PLAN, m.start(), m.start("what"), m.end("what"), Happening(m["what"].strip()), statement="keep"))
+    if not any(f.form == PLAN for f in out) and not cancel:
+        out += _upcoming(sentence, w, times, min([hedge, *(a for a, _ in quoted)]))
     if not any(f.form == PLAN for f in out):
         out += _set_by_time(sentence, w, parts, times, hedge)
     return out
+
+
+# "I have a community meeting coming up", "our season opener is next week": a happening the pack
+# names (its event nouns), still to come.
+_COMING = re.compile(
+    r"\b(?:I|we)(?:\s*['’]ve\s+got|\s+have\s+got|\s+have|\s+got)\s+(?P<what>(?:a|an|my|our|the|another)\s+"
+    r"(?:[\w'’-]+\s+){0,3}?[\w'’-]+)\s+coming\s+up\b",
+    re.I,
+)
+_DUE = re.compile(r"(?:^|(?<=[\s,;:(]))(?:[Mm]y|[Oo]ur)\s+(?P<what>(?:[\w'’-]+\s+){0,3}?[\w'’-]+)\s+(?:is|are)\s+(?:coming\s+up\s+)?")
+
+
+def _upcoming(sentence: str, w: _Words, times: list[Time], doubt: int) -> list[Found]:
+    """Plans said without a plan word: a happening coming up, or one whose day is named."""
+    later = [t for t in times if t.tense != PAST]
+    for m in (*_COMING.finditer(sentence, 0, doubt), *_DUE.finditer(sentence, 0, doubt)):
+        what = tidy(m["what"])
+        if not what or stem(what.split()[-1].lower()) not in w.nouns:
+            continue  # "I have a lot of work coming up", "my sister is next door": no happening named
+        when = next((t.words for t in later if t.start == m.end()), "") if m.re is _DUE else (later[0].words if later else "")
+        if m.re is _DUE and not when:
+            continue  # "our party is amazing": no day to come
+        return [_found(PLAN, m.start(), m.start("what"), m.end("what"), Happening(what, when))]
+    return []
 
 
 # "the canoe trip was amazing", "our party went great": told as done, of a plan held by that name.
@@ -211,6 +241,7 @@ def _extras(sentence: str, c: Clause, what: str) -> tuple[str, tuple[str, ...]]:
 def _event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time], nouns: frozenset[str]) -> Found | None:
     verb = " ".join(m["verb"].lower().split())
     obj, at = phrase(sentence, m.end(), c.end, times)
+    obj = that_one(obj)
     if verb in ("got", "had") and (chance := _CHANCE.match(obj)):
         if verb == "had" and obj.lower().startswith("to "):
             return None  # "had to dig deep": what was needed, not what happened
@@ -259,7 +290,7 @@ def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], can
     if not meaningful(what) or not toks:
         return None
     named = any(w[:1].isupper() for w in what.split()[1:])  # "stay in Galway", not "stay positive"
-    vague = (toks[0] in _VAGUE_PLAN and not named) or any(t in _ANAPHORA or t in _DREAMS for t in toks)
+    vague = (toks[0] in _VAGUE_PLAN and not named and not _doing(toks)) or any(t in _ANAPHORA or t in _DREAMS for t in toks)
     if not cancel and (vague or not specific(" ".join(toks[1:]) if starts_with_verb(what) else what)):
         return None  # "keep pushing", "make it happen", "chase my dreams", "team up": no plan to follow
     if c.body == c.start:
@@ -275,6 +306,16 @@ def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], can
         return None  # "I'm gonna chat": one word and no day is no plan to hold anyone to
     h = Happening(what, said_when, where, people, sets, cancel=cancel, needs_future=needs_future)
     return _found(PLAN, c.start, at, at + len(obj), h, statement="invalidate" if cancel else "assert")
+
+
+def _doing(toks: list[str]) -> bool:
+    """A vague head with a doing of its own after it: "keep learning more about auto engineering",
+    "try out different flavors" (not "keep pushing", "try my best", "try to relax")."""
+    if len(toks) < 3:
+        return False
+    if toks[0] in ("keep", "continue"):
+        return toks[1].endswith("ing") and gerund_base(toks[1]) not in _VAGUE_PLAN | {"go", "do", "get", "make"}
+    return toks[0] == "try" and toks[1] in ("out", "new", "different", "a", "an", "the", "some")
 
 
 def _set_by_time(sentence: str, w: _Words, parts: list[Clause], times: list[Time], hedge: int) -> list[Found]:

@@ -185,3 +185,48 @@ def test_a_long_phrase_ends_where_a_phrase_of_its_own_begins_never_cutting_off_a
         "took my family on a road trip to Jasper")
     assert one("Yesterday I got back from an awesome trip to Rio de Janeiro- we checked out yoga.").value == (
         "got back from an awesome trip to Rio de Janeiro")
+
+
+@pytest.mark.parametrize(
+    ("text", "what", "due"),
+    [
+        ("I'm going to keep learning Portuguese and reading more.", "keep learning Portuguese", ""),
+        ("We have a family reunion coming up next month.", "family reunion", "2023-06"),
+        ("Our wedding is next Saturday, so nervous!", "wedding", "2023-05-20"),
+        ("I'm looking forward to my upcoming trip to Lisbon.", "trip to Lisbon", ""),
+        ("I'm looking forward to trying out new recipes from my grandma's notebook.", "try out new recipes from my grandma's notebook", ""),
+        ("I'm getting ready for a chess comp next month.", "chess competition", "2023-06"),
+        ("I'm training for the Oslo marathon in September!", "Oslo marathon", "2023-09"),
+    ],
+)
+def test_a_plan_said_as_a_happening_coming_up_a_doing_kept_up_or_one_looked_forward_to(text, what, due):
+    st = one(text)
+    assert (st.form, st.kind, st.value, st.due, st.tentative) == ("plan", "assert", what, due, True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm gonna keep going strong.",
+        "I'm going to try my best.",
+        "I have a lot of work coming up.",  # no happening the pack names
+        "My sister is next door.",
+        "Maybe our party is next week.",  # a hedge
+        "Is your wedding next Saturday?",  # a question
+        "I'm looking forward to it!",
+        "Our party was amazing last week.",  # gone by
+    ],
+)
+def test_a_coming_happening_or_a_kept_up_doing_that_names_nothing_to_follow_is_no_plan(text):
+    assert said(f"User: {text}") == []
+
+
+def test_an_event_told_with_the_verbs_of_chat_and_its_shorthand_written_out():
+    assert one("Last week I scored 30 points in the final.").value == "scored 30 points in the final"
+    assert one("Yesterday I bonded with Priya during a pottery class.").value == "bonded with Priya during a pottery class"
+    assert one("I just watched \"Spirited Away\" and loved it.").value == 'watched "Spirited Away"'
+    assert one("Last night I went to that neighbourhood mtg.").value == "went to neighbourhood meeting"
+    assert one("Hi, since we last talked I went to that neighbourhood mtg.").value == "went to neighbourhood meeting"
+    assert one("Two days ago I had a scary incident on the motorway.").value == "had a scary incident on the motorway"
+    assert said("User: I found that it works.") == [] and said("User: I went to that.") == []
+
