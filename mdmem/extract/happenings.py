@@ -166,6 +166,8 @@ _COMING = re.compile(
     r"(?:[\w'’-]+\s+){0,3}?[\w'’-]+)\s+coming\s+up\b",
     re.I,
 )
+_COMING_DAY = re.compile(r"(?:next|tomorrow|tonight|this|coming|in\s+(?:a|two|three|\d+)\s)", re.I)  # not a date: a day of the year
+_YEARLY = frozenset({"birthday", "anniversary"})
 _DUE = re.compile(r"(?:^|(?<=[\s,;:(]))(?:[Mm]y|[Oo]ur)\s+(?P<what>(?:[\w'’-]+\s+){0,3}?[\w'’-]+)\s+(?:is|are)\s+(?:coming\s+up\s+)?")
 
 
@@ -174,9 +176,11 @@ def _upcoming(sentence: str, w: _Words, times: list[Time], doubt: int) -> list[F
     later = [t for t in times if t.tense != PAST]
     for m in (*_COMING.finditer(sentence, 0, doubt), *_DUE.finditer(sentence, 0, doubt)):
         what = tidy(m["what"])
-        if not what or stem(what.split()[-1].lower()) not in w.nouns:
-            continue  # "I have a lot of work coming up", "my sister is next door": no happening named
-        when = next((t.words for t in later if t.start == m.end()), "") if m.re is _DUE else (later[0].words if later else "")
+        head = stem(what.split()[-1].lower()) if what else ""
+        if head not in w.nouns or head in _YEARLY:
+            continue  # "a lot of work coming up", "my sister is next door", "my birthday is 14 March": no plan
+        when = next((t.words for t in later if t.start == m.end() and _COMING_DAY.match(t.words)), "") if m.re is _DUE else (
+            later[0].words if later else "")  # fmt: skip
         if m.re is _DUE and not when:
             continue  # "our party is amazing": no day to come
         return [_found(PLAN, m.start(), m.start("what"), m.end("what"), Happening(what, when))]

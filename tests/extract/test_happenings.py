@@ -211,6 +211,8 @@ def test_a_plan_said_as_a_happening_coming_up_a_doing_kept_up_or_one_looked_forw
         "I'm going to try my best.",
         "I have a lot of work coming up.",  # no happening the pack names
         "My sister is next door.",
+        "My birthday is 14 March.",  # a day of the year, not a plan
+        "My birthday is next week.",
         "Maybe our party is next week.",  # a hedge
         "Is your wedding next Saturday?",  # a question
         "I'm looking forward to it!",
