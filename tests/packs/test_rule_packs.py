@@ -360,7 +360,7 @@ CASES = [
     ("I was born on March 14, 1990", "personal", "birthday", "March 14, 1990"),
     ("My wife Anna and I went hiking", "personal", "partner", "Anna"),
     ("I'm married to Tom Smith", "personal", "partner", "Tom Smith"),
-    ("We adopted another puppy called Pixie", "personal", "pets", "Pixie"),
+    ("We adopted another kitten called Maple", "personal", "pets", "Maple"),
     (
         "I'm allergic to peanuts and shellfish",
         "personal",
