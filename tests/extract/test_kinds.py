@@ -62,12 +62,14 @@ def test_absence_forms_stay_narrow(text):
     assert [s for s in said(f"User: {text}") if s.form == "none"] == []
 
 
-def test_unnamed_relations_exist_without_names():
+def test_unnamed_relations_exist_without_names_and_keep_the_noun_said():
     assert kinds("User: My husband and kids went camping.") == [
-        ("user/partner", None, "unnamed", ""),
-        ("user/children", None, "unnamed", ""),
+        ("user/partner", "husband", "unnamed", ""),
+        ("user/children", "kids", "unnamed", ""),
     ]
-    assert kinds("User: 我老公今天加班。") == [("user/partner", None, "unnamed", "")]
+    assert kinds("User: 我老公今天加班。") == [("user/partner", "老公", "unnamed", "")]
+    assert ("user/colleagues", "agent", "unnamed", "") in kinds("User: My agent booked the hall for us.")
+    assert ("user/relatives", "grandma", "unnamed", "") in kinds("User: My grandma knitted me a scarf.")
     assert kinds("User: My ex-husband called.") == []
     # the name said in the same sentence wins; the unnamed mention adds nothing
     assert kinds("User: My wife, Anna, is a nurse.") == [
