@@ -238,14 +238,12 @@ def _shape(
     """A stated absence ("I don't have any pets") or an unnamed one ("my husband"), or a value
     said where one of those is held (docs/states.md#kinds)."""
     if st.form and before.kind == st.form:
-        nouns = [n for n in new.mentioned_as if n not in before.mentioned_as]
-        if nouns:  # "my aunt", later "my uncle": one more noun for those still unnamed
-            kept = {} if st.tentative else {"status": "active", "uncertain_because": None}
-            return "UPDATE", before.evolve(mentioned_as=[*before.mentioned_as, *nouns], recorded_at=now,
-                                           depends_on=deps, **kept)  # fmt: skip
+        nouns = life.more_nouns(before.mentioned_as, new.mentioned_as)
         if before.status == "active" or st.tentative:
-            return "NOOP", None
-        return "CONFIRM", before.evolve(status="active", uncertain_because=None, recorded_at=now)
+            if nouns == before.mentioned_as:
+                return "NOOP", None
+            return "UPDATE", before.evolve(mentioned_as=nouns, recorded_at=now, depends_on=deps)
+        return "CONFIRM", before.evolve(status="active", uncertain_because=None, recorded_at=now, mentioned_as=nouns)
     if st.form == "unnamed" and before.value is not None and before.status != "expired":
         return "NOOP", None  # a name is known: "my husband" says nothing more
     kept = keeps_value(before.status, before.valid_from, at, tentative=st.tentative)

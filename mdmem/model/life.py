@@ -101,6 +101,13 @@ def fields_of(fact: Any) -> dict[str, Any]:
     return out
 
 
+def more_nouns(held: list[str], said: list[str]) -> list[str]:
+    """The nouns an unnamed member was mentioned as, with those just said that are new ("my
+    aunt", later "my uncle"); a noun held in another number ("turtle", "turtles") is not new."""
+    seen = {stem(n.casefold()) for n in held}
+    return [*held, *(n for n in said if stem(n.casefold()) not in seen)]
+
+
 def check_fields(data: dict[str, Any], kind: Any, fail: Any) -> dict[str, Any]:
     """A kind's own fields (an event's, a plan's, an unnamed member's) of a fact mapping,
     checked (`fail(key, message)` makes the error); keyed by their names in `Fact` (`with` is

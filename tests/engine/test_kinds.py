@@ -82,6 +82,12 @@ def test_an_unnamed_member_keeps_each_noun_it_was_mentioned_as_until_it_is_named
     assert [d for _, d in plan.decisions] == ["UPDATE"]
     assert (out["user/partner"].mentioned_as, out["user/partner"].valid_from) == (["husband", "hubby"], "2025-06-01")
     assert out["user/partner"].history == []  # nothing stopped being true
+    plan, held = run({}, st("pets", "turtle", form="unnamed", tentative=True))
+    plan, held = run(held, st("pets", "turtles", form="unnamed"))  # said firmly: confirmed; the same word
+    assert [d for _, d in plan.decisions] == ["CONFIRM"]
+    assert (held["user/pets"].status, held["user/pets"].mentioned_as) == ("active", ["turtle"])
+    plan, held = run(held, st("pets", "Turtles", form="unnamed"))
+    assert [d for _, d in plan.decisions] == ["NOOP"]
     plan, out = run(out, st("partner", "Sam", at="2025-09-01"))
     named = out["user/partner"]
     assert (named.value, named.kind, named.mentioned_as, named.valid_from) == ("Sam", None, [], "2025-06-01")
