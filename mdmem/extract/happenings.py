@@ -81,6 +81,14 @@ class _Words:
 _COMPILED: dict[int, tuple[Grammar, _Words]] = {}
 # The words the plans said without a plan word need (`_upcoming`): "coming up", a day to come.
 _UPCOMING_CUES = ("coming", "next", "tomorrow", "tonight")
+# "My goal is to improve my serve", "one of our goals is to open a second shop": what the speaker
+# says they aim to do is a plan (undated unless a day is said); "my goal was to …", "my goal
+# would be to …" and "my dream is to …" (a wish, as "dreaming of" is) are not.
+_GOAL = re.compile(
+    r"(?:^|(?<=[\s,;:(]))(?:[Oo]ne\s+of\s+)?(?:[Mm]y|[Oo]ur)\s+(?:(?:main|big|biggest|next|new|ultimate|personal)\s+)?"
+    r"(?P<word>goals?|aims?)\s+(?:(?:right\s+now|now|for\s+(?:this|next)\s+(?:year|season|month))\s+)?(?:is|are)\s+to\s+"
+)
+_GOAL_CUES = ("goal", "goals", "aim", "aims")
 
 
 def _words(g: Grammar) -> _Words:
@@ -109,7 +117,7 @@ def _words(g: Grammar) -> _Words:
             p.split()[0].lower().strip("'’")
             for p in (*g.words("event_verbs", "en"), *g.words("plan_words", "en"), *g.words("timed_plan_words", "en"),
                       *cancel, *(x for ws in g.sets.values() for x in ws.get("en", ())), "am", "are", "was", "m", "re",
-                      *_UPCOMING_CUES)
+                      *_UPCOMING_CUES, *_GOAL_CUES)
         ),  # fmt: skip
         cancelled=re.compile(
             r"\b(?:cancel(?:l?ed)?|called\s+off|scrapped)\s+(?:the|our|my)\s+(?P<a>[a-z][\w\s'’-]{1,40}?)(?=\s*(?:$|[,.;!?]|\b(?:because|since|as)\b))"
@@ -153,7 +161,8 @@ def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[in
         # "The gaming party was a great success!": a plan of that name, if one is held, happened
         out.append(_found(PLAN, m.start(), m.start("what"), m.end("what"), Happening(m["what"].strip()), statement="keep"))
     if not any(f.form == PLAN for f in out) and not cancel:
-        out += _upcoming(sentence, w, times, min([hedge, *(a for a, _ in quoted)]))
+        doubt = min([hedge, *(a for a, _ in quoted)])
+        out += _upcoming(sentence, w, times, doubt) or _goal(sentence, w, parts, times, doubt)
     if not any(f.form == PLAN for f in out):
         out += _set_by_time(sentence, w, parts, times, hedge)
     return out
@@ -184,6 +193,18 @@ def _upcoming(sentence: str, w: _Words, times: list[Time], doubt: int) -> list[F
         if m.re is _DUE and not when:
             continue  # "our party is amazing": no day to come
         return [_found(PLAN, m.start(), m.start("what"), m.end("what"), Happening(what, when))]
+    return []
+
+
+def _goal(sentence: str, w: _Words, parts: list[Clause], times: list[Time], doubt: int) -> list[Found]:
+    """A goal said as the speaker's own ("my goal is to …"): the plan its verb phrase names."""
+    for m in _GOAL.finditer(sentence, 0, doubt):
+        c = next((p for p in parts if p.start <= m.start() < p.end), None)
+        if c is None or c.end <= m.end():
+            continue
+        theirs = Clause(c.start, c.end, m.start("word"), True)  # "my goal": the speaker's to do
+        if (found := _plan(sentence, theirs, w, m.end(), m, False, "", times, needs_future=False)) is not None:
+            return [found]
     return []
 
 

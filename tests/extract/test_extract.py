@@ -260,7 +260,6 @@ def test_generic_forms_leave_patterned_attributes_to_the_rules():
 CHITCHAT = [
     "My favorite part is when we all danced.",
     "The thing is, I never liked it.",
-    "My goal is to give old dogs a quiet home.",
     "My job was tough but it gave me the push I needed.",
     "My music is about expressing my childhood by the sea.",
     "My customer base is the main focus right now.",

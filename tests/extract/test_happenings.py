@@ -223,6 +223,40 @@ def test_a_coming_happening_or_a_kept_up_doing_that_names_nothing_to_follow_is_n
     assert said(f"User: {text}") == []
 
 
+@pytest.mark.parametrize(
+    ("text", "what", "due"),
+    [
+        ("My goal is to improve my free throw percentage.", "improve my free throw percentage", ""),
+        ("Honestly, one of my goals is to learn to sail.", "learn to sail", ""),
+        ("Our main goal for this year is to open a second shop in Leeds.", "open a second shop in Leeds", "2023"),
+        ("My goal is to run a marathon next spring.", "run a marathon", "2024-03/2024-05"),
+    ],
+)
+def test_a_goal_the_speaker_states_is_a_plan(text, what, due):
+    st = one(text)
+    assert (st.form, st.value, st.due, st.tentative) == ("plan", what, due, True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My goal was to finish it before June.",  # gone by
+        "My goal would be to sail around the world.",  # a supposition
+        "If I get the job, my goal is to buy a boat.",
+        "Is your goal to win the league?",  # a question
+        "My boss says my goal is to sell more cars.",  # reported speech
+        "I guess my goal is to learn Rust.",  # a hedge
+        "His goal is to win the cup.",  # someone else's
+        "The goal is to finish the report.",  # no one's in particular
+        "My goal is to chase my dreams.",  # nothing to follow
+        "My dream is to sail around the world.",  # a wish, as "dreaming of" is
+        "My goal is to make it happen.",
+    ],
+)
+def test_a_goal_that_is_not_the_speakers_own_aim_now_is_no_plan(text):
+    assert said(f"User: {text}") == []
+
+
 def test_an_event_told_with_the_verbs_of_chat_and_its_shorthand_written_out():
     assert one("Last week I scored 30 points in the final.").value == "scored 30 points in the final"
     assert one("Yesterday I bonded with Priya during a pottery class.").value == "bonded with Priya during a pottery class"
