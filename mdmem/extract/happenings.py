@@ -89,6 +89,7 @@ _GOAL = re.compile(
     r"(?P<word>goals?|aims?)\s+(?:(?:right\s+now|now|for\s+(?:this|next)\s+(?:year|season|month))\s+)?(?:is|are)\s+to\s+"
 )
 _GOAL_CUES = ("goal", "goals", "aim", "aims")
+_COPULA = re.compile(r"\b(?:is|are|was|were|isn['’]t|wasn['’]t)\b", re.I)
 
 
 def _words(g: Grammar) -> _Words:
@@ -318,8 +319,9 @@ def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], can
     vague = (toks[0] in _VAGUE_PLAN and not named and not _doing(toks)) or any(t in _ANAPHORA or t in _DREAMS for t in toks)
     if not cancel and (vague or not specific(" ".join(toks[1:]) if starts_with_verb(what) else what)):
         return None  # "keep pushing", "make it happen", "chase my dreams", "team up": no plan to follow
-    if c.body == c.start:
-        return None  # "Going to those places is on my list": a plan needs its speaker said
+    if c.body == c.start and (not c.carried or _COPULA.search(obj)):
+        return None  # "Going to those places is on my list": a plan needs its speaker said (and
+        # in "…, but going to the gym is hard" the doing is a subject, not the speaker's plan)
     where, people = _extras(sentence, c, what)
     sets: tuple[tuple[str, str], ...] = ()
     for attr, base, rx in w.sets:

@@ -257,6 +257,18 @@ def test_a_goal_that_is_not_the_speakers_own_aim_now_is_no_plan(text):
     assert said(f"User: {text}") == []
 
 
+def test_a_clause_with_no_subject_after_the_speakers_own_is_theirs_too():
+    sts = said("User: Last month I went to Lisbon, then off to Porto next week.")
+    assert [(s.form, s.value, s.due or s.when) for s in sts] == [
+        ("event", "went to Lisbon", "2023-04"), ("plan", "go to Porto", "2023-05-15/2023-05-21")]  # fmt: skip
+    assert [(s.form, s.value) for s in said("User: We finished the move, and then going to paint the kitchen next weekend.")] == [
+        ("event", "finished the move"), ("plan", "paint the kitchen")]  # fmt: skip
+    # someone else's clause carries on as theirs; a doing that is a clause's subject is no plan
+    assert [(s.entity, s.value) for s in said("User: My sister is in Lisbon now, then off to Porto next week.")] == [
+        ("sister", "go to Porto")]  # fmt: skip
+    assert [s.value for s in said("User: I finished the report, but going to the gym is hard.")] == ["finished the report"]
+
+
 def test_an_event_told_with_the_verbs_of_chat_and_its_shorthand_written_out():
     assert one("Last week I scored 30 points in the final.").value == "scored 30 points in the final"
     assert one("Yesterday I bonded with Priya during a pottery class.").value == "bonded with Priya during a pottery class"
