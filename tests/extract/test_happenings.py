@@ -257,7 +257,7 @@ def test_a_goal_that_is_not_the_speakers_own_aim_now_is_no_plan(text):
     assert said(f"User: {text}") == []
 
 
-def test_a_clause_with_no_subject_after_the_speakers_own_is_theirs_too():
+def test_a_clause_with_no_subject_carries_the_speaker_on_to_a_plan():
     sts = said("User: Last month I went to Lisbon, then off to Porto next week.")
     assert [(s.form, s.value, s.due or s.when) for s in sts] == [
         ("event", "went to Lisbon", "2023-04"), ("plan", "go to Porto", "2023-05-15/2023-05-21")]  # fmt: skip
