@@ -277,4 +277,8 @@ def test_an_event_told_with_the_verbs_of_chat_and_its_shorthand_written_out():
     assert one("Hi, since we last talked I went to that neighbourhood mtg.").value == "went to neighbourhood meeting"
     assert one("Two days ago I had a scary incident on the motorway.").value == "had a scary incident on the motorway"
     assert said("User: I found that it works.") == [] and said("User: I went to that.") == []
+    assert one("I donated my old sofa to a charity shop yesterday.").value == "donated my old sofa to a charity shop"
+    assert one("Just skyped with my cousin in Perth.").value == "skyped with my cousin in Perth"
+    assert one("Last week I sent my novel to three publishers.").value == "sent my novel to three publishers"
+    assert one("I restored an old motorbike last year.").when == "2022"
 
