@@ -38,7 +38,7 @@ from mdmem.model.life import EVENT, FAMILY_SLOT, PLAN, Happening, specific, star
 from mdmem.model.vocab import alternation
 
 _ADV = r"(?:(?:just|finally|also|actually|recently|even|really|totally|already|both|all|once|then|eventually|officially|literally|somehow|still|seriously|definitely|probably|now|currently|soon)\s+){0,3}"
-_BE = r"(?:\s*['’]m|\s*['’]re|\s*['’]s|\s+am|\s+are|\s+is|\s+was|\s+were)?"
+_BE = r"(?:\s*['’]m|\s*['’]re|\s*['’]s|\s+am|\s+are|\s+is|\s+was|\s+were|\s*['’]ve\s+been|\s+have\s+been)?"
 _LIGHT_VERBS = ("did", "went on", "took part in", "participated in", "competed in", "ran in")
 # "got to volunteer", "had the chance to attend …": the doing is what happened.
 _CHANCE = re.compile(r"(?:to|the\s+(?:chance|opportunity)\s+to|a\s+chance\s+to)\s+", re.I)
@@ -89,6 +89,13 @@ _GOAL = re.compile(
     r"(?P<word>goals?|aims?)\s+(?:(?:right\s+now|now|for\s+(?:this|next)\s+(?:year|season|month))\s+)?(?:is|are)\s+to\s+"
 )
 _GOAL_CUES = ("goal", "goals", "aim", "aims")
+# Plan words that keep their plan over a perfect ("I've been planning to …"; "I've been going to the gym" is no plan).
+_INTENDING = ("planning to", "planning on", "thinking about", "thinking of", "hoping to", "looking to", "aiming to",
+              "intending to", "looking forward to", "getting ready for", "preparing for", "training for")  # fmt: skip
+_ONGOING = re.compile(rf"(?:\s*['’]ve|\s+have)\s+been\s+{_ADV}(?P<ving>[a-z]+ing)(?![\w'’])", re.I)
+# Doings too vague to be an event when kept up: "I've been doing well", "I've been going out".
+_NOT_DOING = words("do go get make think feel talk chat say wonder want mean plan look deal mind miss")
+_ADVERBIAL = words("hard a lot lots so much nonstop non-stop lately recently more less out around late too all day night long")
 _COPULA = re.compile(r"\b(?:is|are|was|were|isn['’]t|wasn['’]t)\b", re.I)
 
 
@@ -117,7 +124,7 @@ def _words(g: Grammar) -> _Words:
         anchor=frozenset(
             p.split()[0].lower().strip("'’")
             for p in (*g.words("event_verbs", "en"), *g.words("plan_words", "en"), *g.words("timed_plan_words", "en"),
-                      *cancel, *(x for ws in g.sets.values() for x in ws.get("en", ())), "am", "are", "was", "m", "re",
+                      *cancel, *(x for ws in g.sets.values() for x in ws.get("en", ())), "am", "are", "was", "m", "re", "been",
                       *_UPCOMING_CUES, *_GOAL_CUES)
         ),  # fmt: skip
         cancelled=re.compile(
@@ -232,7 +239,7 @@ def _lead_time(prev: Clause, times: list[Time]) -> str:
 def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str, times: list[Time], *,
             events: bool = True) -> Found | None:  # fmt: skip
     body, end = c.body, c.end
-    if m := w.plan.match(sentence, body, end):
+    if (m := w.plan.match(sentence, body, end)) and not ((m["be"] or "").endswith("been") and not m["word"].lower().endswith(_INTENDING)):
         past = (m["be"] or "").strip().lower() in ("was", "were")
         return _plan(sentence, c, w, m.end(), m, past or cancel, lead, times, needs_future=False)
     if m := w.timed.match(sentence, body, end):
@@ -246,7 +253,29 @@ def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str, times:
         if cancel:
             return None  # "we did the trip, but not anymore": unclear, so nothing
         return _event(sentence, c, m, lead, times, w.nouns)
+    if events and not cancel and (m := _ONGOING.match(sentence, body, end)):
+        return _ongoing(sentence, c, m, lead, times)
     return None
+
+
+def _ongoing(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time]) -> Found | None:
+    """ "I've been networking with local artists": a doing kept up till the day said, its event."""
+    ving = m["ving"].lower()
+    if gerund_base(ving) in _VAGUE_PLAN | _NOT_DOING or _NOT_EVENT.match(ving):
+        return None  # "I've been feeling down", "I've been thinking about you"
+    obj, at = phrase(sentence, m.end(), c.end, times)
+    if len(obj.split()) <= 1 and sentence[at + len(obj) :].lstrip().lower().startswith("with "):
+        obj, at = phrase(sentence, m.end(), c.end, times, past_with=True)  # "networking with …"
+    toks = obj.lower().split()
+    if not toks or _NOT_EVENT.search(obj) or any(t in _ANAPHORA or t in _HOW for t in toks) or not specific(obj):
+        return None  # "I've been doing it", "I've been loving it"
+    if all(t in _ADVERBIAL for t in toks):
+        return None  # "I've been working hard", "… a lot lately": how, not what
+    what = tidy(short(f"{ving} {obj}".split()))
+    if not meaningful(what):
+        return None
+    where, people = _extras(sentence, c, what)
+    return _found(EVENT, c.start, m.start("ving"), at + len(obj), Happening(what, _time_words(c, lead, times), where, people))
 
 
 def _time_words(c: Clause, lead: str, times: list[Time]) -> str:
@@ -337,11 +366,14 @@ def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], can
 
 def _doing(toks: list[str]) -> bool:
     """A vague head with a doing of its own after it: "keep learning more about auto engineering",
-    "try out different flavors" (not "keep pushing", "try my best", "try to relax")."""
+    "try out different flavors", "try painting" (not "keep pushing", "try my best", "try to relax")."""
+    doing = len(toks) > 1 and toks[1].endswith("ing") and gerund_base(toks[1]) not in _VAGUE_PLAN | {"go", "do", "get", "make"}
+    if toks[0] == "try" and doing and len(toks) <= 3:
+        return True  # "try painting", "try rock climbing": a doing to take up
     if len(toks) < 3:
         return False
     if toks[0] in ("keep", "continue"):
-        return toks[1].endswith("ing") and gerund_base(toks[1]) not in _VAGUE_PLAN | {"go", "do", "get", "make"}
+        return doing
     return toks[0] == "try" and toks[1] in ("out", "new", "different", "a", "an", "the", "some")
 
 

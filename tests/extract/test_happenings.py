@@ -269,6 +269,40 @@ def test_a_clause_with_no_subject_carries_the_speaker_on_to_a_plan():
     assert [s.value for s in said("User: I finished the report, but going to the gym is hard.")] == ["finished the report"]
 
 
+def test_a_plan_word_of_intention_keeps_its_plan_over_a_perfect_and_try_takes_a_doing():
+    assert (one("We've been planning to visit Kyoto next spring.").value, one("I've been thinking about trying painting.").value) == (
+        "visit Kyoto", "try painting")  # fmt: skip
+    assert one("I have been hoping to learn the cello.").value == "learn the cello"
+    # "going to" after a perfect is where one goes, not a plan; "try" with no doing of its own is none
+    assert said("User: I've been going to the gym a lot.") == []
+    assert said("User: I'm going to try being nicer.") == [] and said("User: I'm going to try it.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ("I've been networking with local artists lately.", "networking with local artists"),
+        ("I've been working hard on my online store.", "working hard on my online store"),
+        ("We have been renovating the attic.", "renovating the attic"),
+    ],
+)
+def test_a_doing_kept_up_till_now_is_an_event_of_the_day_said(text, what):
+    st = one(text)
+    assert (st.form, st.value, st.when, st.tentative) == ("event", what, DAY, False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've been feeling down.", "I've been working hard.", "I've been working a lot lately.", "I've been doing well.",
+        "I've been thinking about you.", "I've been loving it.", "I've been super busy.", "Have you been running lately?",
+        "If I had been training more, I'd have won.", "My boss says I've been slacking on the reports.",
+    ],
+)  # fmt: skip
+def test_a_kept_up_doing_that_names_nothing_done_or_is_not_told_as_so_is_no_event(text):
+    assert [s for s in said(f"User: {text}") if s.entity == "user"] == []
+
+
 def test_an_event_told_with_the_verbs_of_chat_and_its_shorthand_written_out():
     assert one("Last week I scored 30 points in the final.").value == "scored 30 points in the final"
     assert one("Yesterday I bonded with Priya during a pottery class.").value == "bonded with Priya during a pottery class"
