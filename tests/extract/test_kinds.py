@@ -92,6 +92,8 @@ def test_a_forget_request_names_a_slot_it_does_not_state():
          "tinkering in the garage", "like"),
         ("That's why I'm so passionate about yoga.", "yoga", "like"),
         ("I hate cilantro!", "cilantro", "dislike"),
+        ("I love the ocean.", "ocean", "like"),
+        ("Honestly I hate the rain.", "rain", "dislike"),
         ("Eagles have always mesmerized me.", "eagles", "like"),
         ("我讨厌香菜。", "香菜", "dislike"),
         ("我很喜欢爬山。", "爬山", "like"),
@@ -137,6 +139,8 @@ def test_two_preferences_with_a_shared_or_own_noun(text, values):
         "I'd love to go.",
         "Do you like hiking?",
         "I loved hiking as a kid.",
+        "I love the pic.",  # "the": the moment's, unless a place of nature
+        "I love the ocean view from your room.",
     ],
 )
 def test_preference_forms_stay_narrow(text):
