@@ -1,6 +1,8 @@
 """The words of an event or a plan: where its verb phrase ends, how long a phrase is kept, and
 how it is tidied into a short name ("a trip to Rio de Janeiro- we checked out …" → "trip to Rio
-de Janeiro"). Shared by the English grammar of extract/happenings.py and its plan forms."""
+de Janeiro"), and which first words make a plan an attitude ("keep pushing") rather than a
+doing ("keep learning Portuguese"). Shared by the English grammar of extract/happenings.py and
+its plan forms."""
 
 from __future__ import annotations
 
@@ -122,3 +124,21 @@ def tidy(what: str) -> str:
                      or (words[0].lower() in ("my", "our") and words[1:2] and words[1].lower() == "upcoming")):
         words.pop(0)  # "my upcoming trip to Boston": the trip
     return " ".join(words).strip(" .,!?")
+
+
+# Words a plan may begin with that make it an attitude, not a plan: "keep pushing", "be awesome".
+VAGUE_PLAN = words("""be keep stay continue believe push chase pursue grind need see hear feel love hope wait
+    enjoy rock nail crush slay figure focus spread stick hang chill relax rest kill smash own try find""")
+
+
+def doing(toks: list[str]) -> bool:
+    """A vague head with a doing of its own after it: "keep learning more about auto engineering",
+    "try out different flavors", "try painting" (not "keep pushing", "try my best", "try to relax")."""
+    kept = len(toks) > 1 and toks[1].endswith("ing") and gerund_base(toks[1]) not in VAGUE_PLAN | {"go", "do", "get", "make"}
+    if toks[0] == "try" and kept and len(toks) <= 3:
+        return True  # "try painting", "try rock climbing": a doing to take up
+    if len(toks) < 3:
+        return False
+    if toks[0] in ("keep", "continue"):
+        return kept
+    return toks[0] == "try" and toks[1] in ("out", "new", "different", "a", "an", "the", "some")

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from mdmem.extract.candidates import Found, words
 from mdmem.extract.clauses import Clause, clauses, first_hedge, tells_nothing
 from mdmem.extract.happening_phrase import (
+    VAGUE_PLAN,
+    doing,
     gerund_base,
     meaningful,
     phrase,
@@ -50,9 +52,6 @@ _NEGATION = words("not never no nothing")
 # A picture of it is not the happening; a state of mind is not an event.
 _NOT_EVENT = re.compile(r"\b(?:pics?|photos?|pictures?|snaps?|selfies?|screenshots?|shot\s+of|your\s+back|the\s+idea)\b"
                         r"|^(?:thinking|feeling|wondering|realizing|realising|worrying|getting)\b", re.I)
-# Words a plan may begin with that make it an attitude, not a plan: "keep pushing", "be awesome".
-_VAGUE_PLAN = words("""be keep stay continue believe push chase pursue grind need see hear feel love hope wait
-    enjoy rock nail crush slay figure focus spread stick hang chill relax rest kill smash own try find""")
 _DREAMS = words("dream dreams goal goals best passion")
 _ARRANGING = ("planning", "organizing", "organising", "booking", "arranging")
 _ANAPHORA = words("it its them that this those these there here one ones something stuff")
@@ -239,7 +238,10 @@ def _lead_time(prev: Clause, times: list[Time]) -> str:
 def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str, times: list[Time], *,
             events: bool = True) -> Found | None:  # fmt: skip
     body, end = c.body, c.end
-    if (m := w.plan.match(sentence, body, end)) and not ((m["be"] or "").endswith("been") and not m["word"].lower().endswith(_INTENDING)):
+    m = w.plan.match(sentence, body, end)
+    if m and (m["be"] or "").endswith("been") and not m["word"].lower().endswith(_INTENDING):
+        m = None  # "I've been going to the gym": where one goes, no plan
+    if m:
         past = (m["be"] or "").strip().lower() in ("was", "were")
         return _plan(sentence, c, w, m.end(), m, past or cancel, lead, times, needs_future=False)
     if m := w.timed.match(sentence, body, end):
@@ -261,7 +263,7 @@ def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str, times:
 def _ongoing(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time]) -> Found | None:
     """ "I've been networking with local artists": a doing kept up till the day said, its event."""
     ving = m["ving"].lower()
-    if gerund_base(ving) in _VAGUE_PLAN | _NOT_DOING or _NOT_EVENT.match(ving):
+    if gerund_base(ving) in VAGUE_PLAN | _NOT_DOING or _NOT_EVENT.match(ving):
         return None  # "I've been feeling down", "I've been thinking about you"
     obj, at = phrase(sentence, m.end(), c.end, times)
     if len(obj.split()) <= 1 and sentence[at + len(obj) :].lstrip().lower().startswith("with "):
@@ -345,7 +347,7 @@ def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], can
     if not meaningful(what) or not toks:
         return None
     named = any(w[:1].isupper() for w in what.split()[1:])  # "stay in Galway", not "stay positive"
-    vague = (toks[0] in _VAGUE_PLAN and not named and not _doing(toks)) or any(t in _ANAPHORA or t in _DREAMS for t in toks)
+    vague = (toks[0] in VAGUE_PLAN and not named and not doing(toks)) or any(t in _ANAPHORA or t in _DREAMS for t in toks)
     if not cancel and (vague or not specific(" ".join(toks[1:]) if starts_with_verb(what) else what)):
         return None  # "keep pushing", "make it happen", "chase my dreams", "team up": no plan to follow
     if c.body == c.start and (not c.carried or _COPULA.search(obj)):
@@ -364,17 +366,6 @@ def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], can
     return _found(PLAN, c.start, at, at + len(obj), h, statement="invalidate" if cancel else "assert")
 
 
-def _doing(toks: list[str]) -> bool:
-    """A vague head with a doing of its own after it: "keep learning more about auto engineering",
-    "try out different flavors", "try painting" (not "keep pushing", "try my best", "try to relax")."""
-    doing = len(toks) > 1 and toks[1].endswith("ing") and gerund_base(toks[1]) not in _VAGUE_PLAN | {"go", "do", "get", "make"}
-    if toks[0] == "try" and doing and len(toks) <= 3:
-        return True  # "try painting", "try rock climbing": a doing to take up
-    if len(toks) < 3:
-        return False
-    if toks[0] in ("keep", "continue"):
-        return doing
-    return toks[0] == "try" and toks[1] in ("out", "new", "different", "a", "an", "the", "some")
 
 
 def _set_by_time(sentence: str, w: _Words, parts: list[Clause], times: list[Time], hedge: int) -> list[Found]:
