@@ -53,7 +53,7 @@ _LEAD = re.compile(
 )
 _AND_ONE = re.compile(r"\s*(?:,\s*)?and\s+(?P<y>[a-z][a-z-]+)" + r"(?=\s*(?:$|[.,;:!?]|\s(?:too|so|as|but|because|in|on|at|with)\b))")
 _AND_TWO = re.compile(
-    r"\s*(?:,\s*)?and\s+(?P<y>[a-z][a-z-]+)\s+(?P<z>[a-z][a-z-]+)(?=\s*(?:$|[.,;:!?]|\s(?:too|so|as|but|because)\b))"
+    r"\s*(?:,\s*)?and\s+(?P<y>[a-z][a-z-]+(?:\s+[a-z][a-z-]+)?)\s+(?P<z>[a-z][a-z-]+)(?=\s*(?:$|[.,;:!?]|\s(?:too|so|as|but|because)\b))"
 )
 _COMMA_LIST = re.compile(
     r"(?:,\s*[a-z][a-z-]+(?:\s+[a-z][a-z-]+)?){0,3},\s*and\s+[a-z][a-z-]+(?:\s+[a-z][a-z-]+)?"
@@ -165,7 +165,7 @@ def _object(sentence: str, m: re.Match[str]) -> str | None:
             return " and ".join(items)
     if (a := _AND_ONE.match(rest)) and len(parts) == 1:  # "dance and fashion": both
         return value if a["y"] in TALK else f"{value} and {a['y']}"
-    if (a := _AND_TWO.match(rest)) and len(parts) == 1 and not {a["y"], a["z"]} & TALK:
+    if (a := _AND_TWO.match(rest)) and len(parts) == 1 and not {*a["y"].split(), a["z"]} & TALK:
         if a["z"].endswith("s") and not value.endswith(("s", "ing")):  # "action and sci-fi movies": both kinds
             return f"{value} {a['z']} and {a['y']} {a['z']}"
         return f"{value} and {a['y']} {a['z']}"  # "dramas and emotionally-driven films"

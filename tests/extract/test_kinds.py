@@ -118,6 +118,8 @@ def test_dance_and_fashion_are_two_preferences():
         ("I also enjoy reading, watching movies, and exploring nature.",
          ["reading", "watching movies", "exploring nature"]),  # a list said with commas
         ("I love it, you, and the kids.", []),
+        ("I adore lemon and wild strawberry sorbets.", ["lemon sorbets", "wild strawberry sorbets"]),  # a kind of two words
+        ("I love hiking and long walks on the beach.", []),  # where the second ends is unclear
     ],
 )
 def test_two_preferences_with_a_shared_or_own_noun(text, values):
