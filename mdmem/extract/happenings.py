@@ -314,6 +314,8 @@ def _event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Ti
         return None  # "had a nice chat", "had an awesome summer": no happening the pack names
     elif verb == "tried" and obj.lower().startswith("to "):
         return None  # "I tried to stay calm": no happening named
+    elif obj and all(t in _ADVERBIAL for t in obj.lower().split()):
+        return None  # "I studied hard", "we trained a lot": how, not what
     if verb in ("graduated", "retired", "moved", "quit") and not obj:
         pass  # "I graduated last week": the verb is the event
     elif _NOT_EVENT.search(obj) or not meaningful(obj) or not specific(obj) or any(t in _ANAPHORA - _PLACES for t in obj.lower().split()):

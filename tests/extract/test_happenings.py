@@ -315,4 +315,7 @@ def test_an_event_told_with_the_verbs_of_chat_and_its_shorthand_written_out():
     assert one("Just skyped with my cousin in Perth.").value == "skyped with my cousin in Perth"
     assert one("Last week I sent my novel to three publishers.").value == "sent my novel to three publishers"
     assert one("I restored an old motorbike last year.").when == "2022"
+    assert one("I taught a pottery class last Tuesday.").value == "taught a pottery class"
+    assert one("I rehearsed with a small choir after work.").value == "rehearsed with a small choir"
+    assert said("User: I studied hard.") == [] and said("User: We trained a lot last week.") == []  # how, not what
 
