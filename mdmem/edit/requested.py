@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
@@ -94,6 +95,7 @@ class _Planner:
         self.reader = Reader(rules, {f.attribute for f in facts.values()})
         self.entities = speaker_entities(messages)
         self.humans = [p for p, m in enumerate(messages, 1) if is_human_role(m.role) and m.text.strip()]
+        self.human = set(self.humans)  # for membership: a list made each message cost all of them
         self._stated: dict[int, list[Stated]] = {}
         self.out = Requested()
 
@@ -110,7 +112,7 @@ class _Planner:
     def run(self, new: list[int], applied: set[int]) -> Requested:
         spans: dict[int, list[Span]] = {}
         for pos in new:
-            if pos not in self.humans:
+            if pos not in self.human:
                 continue
             m = self.messages[pos - 1]
             found = find_requests(m.text, self.reader.resolver)[:MAX_REQUESTS]
@@ -149,8 +151,8 @@ class _Planner:
         return one_sentence and not _informative(text, (gap_from, at), self.said(pos))
 
     def previous(self, pos: int) -> int | None:
-        earlier = [p for p in self.humans if p < pos]
-        return earlier[-1] if earlier else None
+        at = bisect_left(self.humans, pos)  # humans is in order
+        return self.humans[at - 1] if at else None
 
     def targets(self, r: Request, pos: int, gap_from: int) -> list[tuple[int, Span]]:
         """(position, span) of every message part a request points at."""

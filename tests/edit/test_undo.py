@@ -13,6 +13,7 @@ from mdmem.cli import app
 from mdmem.edit.ingest import ingest_text
 from mdmem.edit.undo import undo
 from mdmem.errors import RefusedError
+from mdmem.files import WriteConflict
 from tests.conftest import make_vault
 
 runner = CliRunner()
@@ -68,6 +69,28 @@ def test_a_hand_edit_also_blocks_the_undo(vault):
     )
     with pytest.raises(RefusedError, match="user/home_city changed since"):
         undo(vault, r.entry["id"])
+
+
+def test_a_save_landing_while_the_undo_writes_is_kept(vault, monkeypatch):
+    """A hand edit saved after undo planned from the files, before it wrote them: the undo is
+    refused as a conflict and the edit stays (the raced-edit harness lost 2 of 50 before)."""
+    import mdmem.edit.undo as undo_module
+
+    r = ingest_text(vault, FIRST)
+    path = vault.root / "facts/user/home_city.md"
+    edited = path.read_text(encoding="utf-8") + "\nSaved by hand while undo ran.\n"
+    real = undo_module.plan_undo
+
+    def plan_then_save(*args, **kwargs):
+        plan = real(*args, **kwargs)
+        path.write_text(edited, encoding="utf-8")  # the editor's save, after the plan read the file
+        return plan
+
+    monkeypatch.setattr(undo_module, "plan_undo", plan_then_save)
+    with pytest.raises(WriteConflict, match="home_city.md was saved by someone else"):
+        undo(vault, r.entry["id"])
+    assert path.read_text(encoding="utf-8") == edited
+    assert (vault.root / "facts/user/employer.md").is_file()  # nothing of the undo landed
 
 
 def test_an_undo_can_itself_be_undone(vault):
