@@ -30,6 +30,7 @@ from mdmem.errors import RefusedError, SlugError
 
 _DIR = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+FOLDER = _DIR  # os.open flags of a folder opened relative to a checked one, never through a link
 MAX_HOPS = 40  # links followed for one path, as the kernel allows
 _ROOTS: set[str] = set()  # the resolved roots of every vault this process opened
 _LOCAL = threading.local()  # .dirs, .kept: folder descriptors a `batch` keeps open
@@ -267,16 +268,17 @@ def links(root: str | Path, folders: Sequence[tuple[str, int]]) -> list[tuple[st
         return True
 
     def scan(rel: str, depth: int) -> None:
-        try:
+        try:  # only the links and the folders to look into are kept and sorted, not every file
             with os.scandir(f"{base}/{rel}") as it:
-                entries = sorted(it, key=lambda e: e.name)
+                kept = sorted((e.name, e.path, link) for e in it
+                              if (link := e.is_symlink()) or (depth > 1 and e.is_dir(follow_symlinks=False)))  # fmt: skip
         except OSError:
             return
-        for e in entries:
-            if e.is_symlink():
-                found(f"{rel}/{e.name}", os.readlink(e.path))
-            elif depth > 1 and e.is_dir(follow_symlinks=False):
-                scan(f"{rel}/{e.name}", depth - 1)
+        for name, path, link in kept:
+            if link:
+                found(f"{rel}/{name}", os.readlink(path))
+            else:
+                scan(f"{rel}/{name}", depth - 1)
 
     for rel, depth in folders:
         try:

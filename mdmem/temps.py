@@ -11,7 +11,6 @@ import contextlib
 import errno
 import os
 import re
-import secrets
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -58,7 +57,7 @@ def _new_temp(folder: str, name: str) -> tuple[int, str]:
     """A new, empty file `.{name}.{pid}.{8 random}.tmp` in folder (made if missing), open for writing."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
     for _ in range(100):
-        tmp = os.path.join(folder, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+        tmp = os.path.join(folder, f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
         try:
             return os.open(tmp, flags, 0o600), tmp
         except FileExistsError:

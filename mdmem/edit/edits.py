@@ -19,7 +19,6 @@ from mdmem.errors import MdmemError
 from mdmem.model.factfile import VALUES, Fact, Value, file_mapping, parse, render
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
-from mdmem.model.yaml_text import dump_yaml
 
 EDIT = "edit"  # the source of every statement a hand edit makes
 MERGED = "saved from an editor's buffer older than mdmem's last write: what mdmem wrote is put back, your edits kept"
@@ -345,6 +344,8 @@ def keep_layout(text: str, now: Fact, after: Fact) -> str:
     rewritten in place, a new one goes after the key it follows in the canonical order, and the
     body is kept as typed unless it changed. Falls back to the canonical bytes when the person's
     layout cannot be patched safely."""
+    from mdmem.model.yaml_text import dump_yaml  # PyYAML: only when a hand edit is patched
+
     canonical = render(after)
     parts = text.split("---\n", 2) if text.startswith("---\n") else []
     if len(parts) != 3:

@@ -11,27 +11,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mdmem.edit import reload
 from mdmem.edit.edits import Action, Edit, EditPlan, describe, keep_layout, plan_edits
-from mdmem.edit.forget import scrub_search_caches
 from mdmem.engine.decide import Plan
 from mdmem.errors import MdmemError, RulesError
 from mdmem.files import WriteConflict, current, read_text, sha256
 from mdmem.model.factfile import Fact
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
-from mdmem.read.passages import PassageIndex
 from mdmem.store import scrub
-from mdmem.store.forget_apply import forget_gone, redacted_places
 from mdmem.store.lastgood import good_rules, journal_facts
 from mdmem.store.manifest import Manifest
-from mdmem.store.redaction import Cut, Redaction
 from mdmem.store.snapshot import Snapshot
 from mdmem.store.snapshot_entry import Entry, decode
 from mdmem.store.vault import PASSAGES_FILE, RULES_FILE, ExtraOps, Problem, Vault
 from mdmem.store.walk import EMPTY_PROBLEM, empty_written, stat_sig
+
+if TYPE_CHECKING:  # the forget machinery and the passage index: imported when a sync needs them
+    from mdmem.store.redaction import Cut, Redaction
 
 ATTEMPTS = 3  # a file saved again while sync planned is planned again
 
@@ -88,6 +87,8 @@ def sync(vault: Vault, *, dry_run: bool = False) -> SyncResult:
         if not dry_run:
             _reindex_episodes(vault, result)
             if scrub.marked(vault.meta) is not None:  # a deleted fact's words left the episodes
+                from mdmem.edit.forget import scrub_search_caches
+
                 with vault.lock:
                     scrub_search_caches(vault)
                     scrub.unmark(vault.meta)
@@ -140,16 +141,19 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
         if planned.plan.changes:
             files = sorted({e.rel for e in edits if e.kind != "broken"})
             source: dict[str, Any] = {"kind": "edit", "files": files}
-            if words.cuts:  # which messages lost words (never the words)
-                source["redacted"] = redacted_places(words.cuts)
+            cuts, ops = (words.cuts, words.ops) if words is not None else ([], [])
+            if cuts:  # which messages lost words (never the words)
+                from mdmem.store.forget_apply import redacted_places
+
+                source["redacted"] = redacted_places(cuts)
             rels = [f"facts/{c.key}.md" for c in planned.plan.changes]
             expect = {rel: e.sha if (e := snap.entries.get(rel)) else None for rel in rels}
             theirs: dict[str, str] = {}  # the person's texts patched: for a save from an old buffer
             layout = _in_their_layout(vault, edits, planned.plan, theirs)
-            if words.ops:
+            if ops:
                 scrub.mark(vault.meta, {})  # lifted once the caches are scrubbed (`sync`)
             result.entry = vault.apply(planned.plan, command="sync", source=source, expect=expect,
-                                       extra=lambda entry_id: [*words.ops, *layout(entry_id)])  # fmt: skip
+                                       extra=lambda entry_id: [*ops, *layout(entry_id)])  # fmt: skip
             reload.save(vault.meta, theirs, vault.manifest.data, reload.load(vault.meta))
         elif planned.adopt or result.baseline is not None:
             vault.manifest.save()
@@ -164,13 +168,16 @@ def _sync_once(vault: Vault, *, dry_run: bool) -> SyncResult:
 
 
 def _forget_deleted(vault: Vault, rules: Rules, facts: dict[str, Fact], edits: list[Edit],
-                    planned: EditPlan, result: SyncResult) -> Redaction:  # fmt: skip
+                    planned: EditPlan, result: SyncResult) -> Redaction | None:  # fmt: skip
     """A fact file deleted by hand is forgotten like `mdmem forget`: what was derived from it
-    goes, doubts quoting it are asked again, and the statements that said it are cut."""
+    goes, doubts quoting it are asked again, and the statements that said it are cut. None
+    when no fact file was deleted (and the forget machinery is not imported)."""
     gone = {e.key: e.base for e in edits
             if e.kind == "deleted" and e.base is not None and e.base.status != "deleted"}  # fmt: skip
     if not gone:
-        return Redaction()
+        return None
+    from mdmem.store.forget_apply import forget_gone
+
     changes, words = forget_gone(vault.root, rules, facts, gone, now=vault.now)
     mine = {c.key for c in changes}
     planned.plan.changes = [c for c in planned.plan.changes if c.key not in mine] + changes
@@ -190,6 +197,8 @@ def _reindex_episodes(vault: Vault, result: SyncResult) -> None:
     never quotes words the person took out (a reader would, only at its next refresh)."""
     if not (vault.root / "episodes").is_dir() and not (vault.meta / PASSAGES_FILE).exists():
         return  # nothing was ever said here: no index to create
+    from mdmem.read.passages import PassageIndex
+
     index = PassageIndex(vault.root, vault.meta)
     try:
         index.refresh()
@@ -230,9 +239,11 @@ def find_edits(vault: Vault, snap: Snapshot, written: dict[str, str]) -> list[Ed
     edits: list[Edit] = []
     shas = snap.shas()  # the usual case, nothing differs, reads no entry
     ours = [rel for rel in written if rel.startswith("facts/")]
-    if all(written.get(rel) == sha for rel, sha in shas.items()) and all(r in shas for r in ours):
+    differs = [rel for rel, sha in shas.items() if written.get(rel) != sha]
+    if not differs and all(r in shas for r in ours):
         return edits
-    differ = [(rel, e) for rel, e in snap.entries.items() if written.get(rel) != e.sha]
+    entries = snap.entries
+    differ = [(rel, e) for rel in differs if (e := entries.get(rel)) is not None]
     patched = reload.load(vault.meta) if differ else {}
     deleted = sorted(rel for rel in ours if rel not in snap.entries)
     snap.load_rows(vault.root, [rel for rel, _ in differ] + deleted)  # just these are needed

@@ -192,7 +192,7 @@ class _Checker:
         )  # fmt: skip
 
     def rules(self, data: dict[str, Any]) -> str | dict[str, Any]:
-        from mdmem.store.vault import pack_path  # vault imports much; keep loading a scenario light
+        from mdmem.store.packs import pack_path  # not the vault: it imports much
 
         spec = data.get("rules", "personal")
         if isinstance(spec, dict):

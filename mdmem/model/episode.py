@@ -38,11 +38,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-import yaml
-
 from mdmem.errors import FactFileError
 from mdmem.model.slug import slugify
-from mdmem.model.yaml_text import dump_yaml, error_at, load_yaml
 
 FIELDS = ("source", "title", "sha256", "date", "speakers", "journal")
 NO_TIME = "—"
@@ -99,6 +96,8 @@ def episode_path(date: str, source: str, title: str | None = None) -> str:
 
 def render(ep: Episode) -> str:
     """The episode's file text: frontmatter, then each message's header and body."""
+    from mdmem.model.yaml_text import dump_yaml  # PyYAML only when an episode is written or read
+
     data: dict[str, Any] = {"source": ep.source}
     if ep.title:
         data["title"] = ep.title
@@ -126,6 +125,10 @@ def render(ep: Episode) -> str:
 
 def parse(text: str, path: str = "<episode>") -> Episode:
     """Parse an episode file; raise FactFileError naming the line and the fix."""
+    import yaml
+
+    from mdmem.model.yaml_text import error_at, load_yaml
+
     text = text.removeprefix("\ufeff").replace("\r\n", "\n")
     lines = text.split("\n")
     if not lines or lines[0].rstrip() != "---":

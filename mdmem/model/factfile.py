@@ -8,16 +8,11 @@ from dataclasses import dataclass, field, replace
 from dataclasses import fields as field_list
 from typing import Any
 
-import yaml
-from frontmatter.default_handlers import YAMLHandler
-
 from mdmem.errors import FactFileError, SlugError
 from mdmem.model import life
 from mdmem.model.emit import Unsupported, entry
-from mdmem.model.limits import MAX_DEPTH, MAX_HISTORY, fact_text_problem, value_problem
+from mdmem.model.limits import MAX_HISTORY, fact_text_problem, value_problem
 from mdmem.model.slug import check_slug, split_key
-from mdmem.model.yaml_nodes import duplicate_key, first_anchor
-from mdmem.model.yaml_text import Loader, SafeLoader, dump_yaml, error_at
 
 STATUSES = ("active", "tentative", "uncertain", "expired", "deleted")
 ACTIONS = ("derive", "confirm", "expire")
@@ -148,11 +143,15 @@ def dump_frontmatter(mapping: dict[str, Any]) -> str:
                 raise Unsupported("a key a person added")
             text, open_end = entry(key, value)
         except Unsupported:
+            from mdmem.model.yaml_text import dump_yaml
+
             text = dump_yaml({key: value})
             open_end = text.endswith("\n...\n")  # PyYAML closes a final `|+` block so
             text = text[:-4] if open_end else text
         parts.append(text)
     if not parts:
+        from mdmem.model.yaml_text import dump_yaml
+
         return dump_yaml(mapping)
     return "".join(parts) + ("...\n" if open_end else "")  # … and so must we, when it is last
 
@@ -188,6 +187,12 @@ def render(fact: Fact) -> str:
 
 def parse(text: str, path: str = "<fact>", expect: tuple[str, str] | None = None) -> Fact:
     """Parse a fact file's text; raise FactFileError naming the line and the fix."""
+    # PyYAML and python-frontmatter only here and for keys the emitter does not write: a read
+    # from the index (`ask`) or of the files mdmem wrote (model/fastparse.py) never loads them.
+    from frontmatter.default_handlers import YAMLHandler
+
+    from mdmem.model.yaml_text import load_frontmatter
+
     if text.startswith("\ufeff"):
         text = text[1:]
     text = text.replace("\r\n", "\n")
@@ -203,33 +208,7 @@ def parse(text: str, path: str = "<fact>", expect: tuple[str, str] | None = None
         raise FactFileError(
             "the frontmatter has no closing '---' line; add one after the last field", path=path
         ) from None
-    anchor = first_anchor(fm, SafeLoader)
-    if anchor is not None:  # an alias can stand for a billion nodes: none in a fact file
-        raise FactFileError(
-            "YAML anchors and aliases (&name, *name) are not allowed in a fact file;"
-            " write the value out (quote it if it starts with & or *)",
-            path=path,
-            line=anchor,
-        )
-    try:
-        loader = Loader(fm)
-        try:
-            node = loader.get_single_node()
-            twice = duplicate_key(node)
-            if twice is not None:
-                raise FactFileError(
-                    f"field {twice[1]!r} is written twice; keep one", path=path, line=twice[0]
-                )
-            data = loader.construct_document(node) if node is not None else None
-        finally:
-            loader.dispose()
-    except RecursionError:  # nested past what the scan above looks for (flow over many lines)
-        raise FactFileError(f"nests too deeply to read; a fact file nests at most {MAX_DEPTH}: flatten it", path=path) from None  # fmt: skip
-    except yaml.YAMLError as e:
-        line, problem = error_at(e, fm)  # fm starts with the newline after the first ---
-        raise FactFileError(
-            f"invalid YAML ({problem}); fix the syntax or quote the value", path=path, line=line
-        ) from None
+    data, node = load_frontmatter(fm, path)
     if not isinstance(data, dict):
         raise FactFileError(
             "the frontmatter must be a mapping of fields like 'value: …'", path=path, line=2

@@ -8,6 +8,10 @@ from typing import Any
 
 import yaml
 
+from mdmem.errors import FactFileError
+from mdmem.model.limits import MAX_DEPTH
+from mdmem.model.yaml_nodes import duplicate_key, first_anchor
+
 SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: ~10x faster
 
 
@@ -101,3 +105,37 @@ def error_at(e: yaml.YAMLError, text: str, first_line: int = 1) -> tuple[int | N
                 what += f"; the quote opened on line {n + first_line} is not closed"
                 break
     return line, what
+
+
+def load_frontmatter(fm: str, path: str) -> tuple[Any, yaml.Node | None]:
+    """A fact file's frontmatter text as data, with its root node (for the keys' lines);
+    FactFileError naming the line for an anchor, a key written twice, too deep a nesting or
+    invalid YAML."""
+    anchor = first_anchor(fm, SafeLoader)
+    if anchor is not None:  # an alias can stand for a billion nodes: none in a fact file
+        raise FactFileError(
+            "YAML anchors and aliases (&name, *name) are not allowed in a fact file;"
+            " write the value out (quote it if it starts with & or *)",
+            path=path,
+            line=anchor,
+        )
+    try:
+        loader = Loader(fm)
+        try:
+            node = loader.get_single_node()
+            twice = duplicate_key(node)
+            if twice is not None:
+                raise FactFileError(
+                    f"field {twice[1]!r} is written twice; keep one", path=path, line=twice[0]
+                )
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
+    except RecursionError:  # nested past what the scan above looks for (flow over many lines)
+        raise FactFileError(f"nests too deeply to read; a fact file nests at most {MAX_DEPTH}: flatten it", path=path) from None  # fmt: skip
+    except yaml.YAMLError as e:
+        line, problem = error_at(e, fm)  # fm starts with the newline after the first ---
+        raise FactFileError(
+            f"invalid YAML ({problem}); fix the syntax or quote the value", path=path, line=line
+        ) from None
+    return data, node

@@ -10,12 +10,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from mdmem.errors import FactFileError
-from mdmem.extract.transcript import Message, is_human_role
 from mdmem.files import sha256
 from mdmem.model.episode import Episode, Said, episode_path, parse, render
 from mdmem.model.factfile import Fact
+
+if TYPE_CHECKING:  # the transcript readers: only when episodes are written (ingest)
+    from mdmem.extract.transcript import Message
 
 FORGOTTEN = "[forgotten]"
 
@@ -53,6 +56,8 @@ def build_episodes(
     deleted them) stay, new messages are appended, and a message already there is not added
     again. A base that does not parse is left alone and reported.
     """
+    from mdmem.extract.transcript import is_human_role
+
     by_day: dict[str, list[tuple[int, Message]]] = {}
     for pos, m in messages:
         if is_human_role(m.role) and m.text.strip():

@@ -12,7 +12,6 @@ from mdmem.errors import MdmemError, RulesError
 from mdmem.files import atomic_write, read_text
 from mdmem.model.factfile import Fact, from_mapping
 from mdmem.model.rules import Rules
-from mdmem.model.rules_yaml import parse_rules
 from mdmem.store.rules_cache import parse_cached
 
 GOOD_RULES_FILE = "rules.good.yaml"
@@ -49,12 +48,16 @@ def good_rules(root: Path, meta: Path) -> RulesState:
     except RulesError as error:
         if kept is None:
             raise
+        from mdmem.model.rules_yaml import parse_rules
+
         try:
             return RulesState(parse_rules(kept, str(good_path)), error)
         except RulesError:
             raise error from None
     previous = None
     if kept != text:
+        from mdmem.model.rules_yaml import parse_rules
+
         if kept is not None:
             with contextlib.suppress(RulesError):
                 previous = parse_rules(kept, str(good_path))

@@ -18,13 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from mdmem.errors import RulesError
-from mdmem.extract import prefilter
 from mdmem.files import atomic_write, current, read_required, sha256
 from mdmem.model.factfile import ACTIONS
 from mdmem.model.grammar import DIMENSIONS
 from mdmem.model.grammar import from_plain as grammar_from_plain
 from mdmem.model.rules import CARDINALITIES, STABILITIES, Attribute, Dependency, Rules, Topic
-from mdmem.model.rules_yaml import parse_rules
 
 CACHE_FILE = "rules.cache.json"
 # The literal tests (extract/prefilter.py) of the rules' patterns, worked out once: parsing a
@@ -66,6 +64,13 @@ def parse_cached(meta: Path, text: str, path: str = "rules.yaml", *, lazy: bool 
     with contextlib.suppress(OSError):  # a read-only vault still reads
         write_cache(meta / CACHE_FILE, digest, rules)
     return rules
+
+
+def parse_rules(text: str, path: str, *, lazy: bool = False) -> Rules:
+    """model.rules_yaml's parse_rules, imported (with PyYAML) only when the cache misses."""
+    from mdmem.model.rules_yaml import parse_rules as parse
+
+    return parse(text, path, lazy=lazy)
 
 
 def write_cache(file: Path, digest: str, rules: Rules) -> None:
@@ -194,6 +199,8 @@ def _needles_code() -> str:
 def load_needles(meta: Path) -> None:
     """Hand the literal tests kept under meta to the prefilter (a missing, torn or foreign
     file is no cache: they are worked out again)."""
+    from mdmem.extract import prefilter  # the extractor's literal tests: only for an ingest
+
     try:
         data = json.loads((meta / NEEDLES_FILE).read_bytes())
         if not isinstance(data, dict) or data.get("code") != _needles_code():
@@ -212,6 +219,8 @@ def load_needles(meta: Path) -> None:
 def save_needles(meta: Path, rules: Rules) -> None:
     """Keep the literal tests of these rules' patterns worked out by this process, if the file
     under meta lacks some (a read-only vault goes without)."""
+    from mdmem.extract import prefilter  # the extractor's literal tests: only for an ingest
+
     sources = [p for a in rules.attributes.values() for p in (*a.extract_patterns, *a.invalidate_patterns)]
     known = prefilter.known_needles(sources)
     try:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -70,6 +69,8 @@ def discard_caches(meta: Path) -> None:
         for suffix in ("", *SIDE_FILES):
             with contextlib.suppress(FileNotFoundError, IsADirectoryError):
                 os.unlink(meta / f"{name}{suffix}")
+    import shutil  # (and with it bz2 and lzma): only when the caches are thrown away
+
     shutil.rmtree(meta / MODEL_CACHE, ignore_errors=True)
 
 

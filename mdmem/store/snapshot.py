@@ -67,6 +67,7 @@ class Snapshot(SnapshotQueries):
         self._saved_sweep: str | None = None
         self._absorbing = False  # filling an empty snapshot chunk by chunk (`absorb`)
         self._unsettled = False  # an entry absorbed was racy or volatile: no sweep digest
+        self._walked: list[tuple[str, list[str]]] | None = None  # names of a walk that changed nothing
         self._mutex = threading.RLock()
 
     @property
@@ -161,8 +162,12 @@ class Snapshot(SnapshotQueries):
         """Write what changed, if (unless forced) reading it again would cost more; and the
         digest of a walk that found nothing to change, so the next check reads no entry.
 
-        A cache: a read-only vault just goes without."""
-        due = bool(self.touched) and (force or self.read >= SAVE_AFTER)
+        A walk that left every entry settled is saved however little it read (files mdmem had
+        just written, read again once older) when there are many entries: unsaved, every later
+        command would load them all to find the same few again. A cache: a read-only vault just
+        goes without."""
+        many = self._sweep is not None and len(self._entries or ()) >= SAVE_AFTER
+        due = bool(self.touched) and (force or self.read >= SAVE_AFTER or many)
         sweep = self._sweep if not self.touched or due else None
         if not due and (sweep is None or sweep == self._saved_sweep):
             return
@@ -200,6 +205,7 @@ class Snapshot(SnapshotQueries):
         """
         now_ns, base = time.time_ns(), str(root)
         self.read = self.parsed = 0
+        self._walked = None
         if only is None and self._entries is None and not self.store.any_entry():
             self._fill(root, written, journaled)  # never filled: a chunk at a time
             return
@@ -210,6 +216,7 @@ class Snapshot(SnapshotQueries):
             self._sweep = digest  # not one signature changed since every entry was settled
             if self._entries is None:
                 self._saved_sweep = digest
+                self._walked = [(ent, names) for ent, names, _ in folders or ()]
             return
         last_written, last_journaled = functools.cache(written), functools.cache(journaled)
         entries, gone = self.entries, self.gone
@@ -363,20 +370,6 @@ class Snapshot(SnapshotQueries):
         for rel in rels:
             if self.gone.pop(rel, None) is not None:
                 self.touched.add(rel)
-
-    # --- reading (the rest is snapshot_queries.py's) ---------------------------------------------
-
-    @locked
-    def agrees(self, manifest: str) -> bool:
-        """Whether `sync` found no edit in these very files against this very manifest."""
-        settled = self._sweep is not None and self._sweep == self._saved_sweep
-        return settled and self.store.meta("agreed") == f"{self._sweep} {manifest}"
-
-    @locked
-    def agree(self, manifest: str) -> None:
-        """Note that `sync` found no edit (kept until the files or the saved entries change)."""
-        if self._sweep is not None and self._sweep == self._saved_sweep and not self.touched:
-            self.store.note("agreed", f"{self._sweep} {manifest}", self.store.meta("gen"))
 
 
 def is_racy(sig: Sig, now_ns: int) -> bool:

@@ -41,6 +41,10 @@ class SnapshotQueries:
     store: SnapStore
     _entries: dict[str, Entry] | None
     _mutex: threading.RLock
+    _walked: list[tuple[str, list[str]]] | None
+    _sweep: str | None
+    _saved_sweep: str | None
+    touched: set[str]
 
     if TYPE_CHECKING:  # Snapshot's
 
@@ -182,3 +186,44 @@ class SnapshotQueries:
                     last_good[key] = fact
         served = dict(sorted({**good, **last_good}.items())) if last_good else good
         return good, problems, served
+
+    # --- what a walk that changed nothing still knows -------------------------------------------
+
+    @locked
+    def paths(self) -> list[str]:
+        """Every present fact file's path: from the entries in memory, or the names of the walk
+        that found nothing changed (its files are exactly the entries), or one query of the
+        database."""
+        if self._entries is not None:
+            return list(self._entries)
+        if self._walked is not None:
+            return [f"facts/{ent}/{name}" for ent, names in self._walked for name in names]
+        return list(self.store.shas())
+
+    @locked
+    def recalled(self, name: str, key: str) -> str | None:
+        """What `remember` noted under name with this key, while neither the files nor the
+        saved entries changed since; else None."""
+        got = self.store.meta(name) if self._settled() else None
+        head, _, value = (got or "").partition("\n")
+        return value if got is not None and head == f"{self._sweep} {key}" else None
+
+    @locked
+    def remember(self, name: str, key: str, value: str) -> None:
+        """Note value, worked out from these very files and key (see `recalled`)."""
+        if self._settled() and not self.touched:
+            self.store.note(name, f"{self._sweep} {key}\n{value}", self.store.meta("gen"))
+
+    def _settled(self) -> bool:
+        return self._sweep is not None and self._sweep == self._saved_sweep
+
+    @locked
+    def agrees(self, manifest: str) -> bool:
+        """Whether `sync` found no edit in these very files against this very manifest."""
+        return self._settled() and self.store.meta("agreed") == f"{self._sweep} {manifest}"
+
+    @locked
+    def agree(self, manifest: str) -> None:
+        """Note that `sync` found no edit (kept until the files or the saved entries change)."""
+        if self._settled() and not self.touched:
+            self.store.note("agreed", f"{self._sweep} {manifest}", self.store.meta("gen"))

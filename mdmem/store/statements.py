@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from mdmem.extract.candidates import Found, Resolver, canonical, slot_names
 from mdmem.extract.guard import Runaway
 from mdmem.extract.modality import clause_end, clause_start
-from mdmem.extract.rule_finder import find_candidates, rule_patterns
 from mdmem.extract.speakers import owner_entity
 from mdmem.model.factfile import Fact, Value
 from mdmem.model.rules import Rules, norm
@@ -99,14 +98,19 @@ class Reader:
     """Reads messages for their statements, with one vault's rules (made once per operation)."""
 
     def __init__(self, rules: Rules, known: Iterable[str] = ()) -> None:
+        # The rule finder (its grammar and request patterns: a few hundred regexes) only when a
+        # forget reads messages, not for every command that imports the forget machinery.
+        from mdmem.extract.rule_finder import find_candidates, rule_patterns
+
         self.rules = rules
         self.resolver = Resolver(rules, known)
         self.patterns = rule_patterns(rules)
+        self._find = find_candidates
 
     def statements(self, text: str, entity: str) -> list[Stated]:
         """Every statement the rule finder reads in a message said by `entity`, in order."""
         try:
-            found = find_candidates(text, self.patterns, self.resolver)
+            found = self._find(text, self.patterns, self.resolver)
         except Runaway:  # too slow to read: the callers fall back on the value's own words
             return []
         placed: list[tuple[int, str, Found, Span]] = []

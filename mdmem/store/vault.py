@@ -17,7 +17,6 @@ from mdmem.files import atomic_write, read_required, sha256
 from mdmem.model.factfile import Fact, render
 from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
-from mdmem.model.rules_yaml import parse_rules
 from mdmem.model.slug import check_slug
 from mdmem.store import scrub, txn
 from mdmem.store.cachedb import paused_gc, settle_journals
@@ -36,7 +35,6 @@ from mdmem.store.lastgood import GOOD_RULES_FILE, good_rules, journal_facts
 from mdmem.store.links import linked
 from mdmem.store.lock import VaultLock
 from mdmem.store.manifest import Manifest
-from mdmem.store.packs import is_own_pack, pack_path
 from mdmem.store.rules_cache import CACHE_FILE as RULES_CACHE
 from mdmem.store.rules_cache import write_cache
 from mdmem.store.snapshot import SAVE_AFTER, Snapshot
@@ -119,6 +117,8 @@ class Vault:
     @classmethod
     def create(cls, path: Path | str, pack: str = "personal", **kwargs: Any) -> Vault:
         """Make a new vault with a rule pack; refuses to overwrite an existing rules.yaml."""
+        from mdmem.model.rules_yaml import parse_rules  # PyYAML and the packs: only to create
+        from mdmem.store.packs import is_own_pack, pack_path
         root = Path(path)
         if (root / RULES_FILE).exists():
             raise RefusedError(f"{root / RULES_FILE} already exists; not overwriting it")

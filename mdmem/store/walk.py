@@ -7,13 +7,14 @@ or miss an edit that one of them would have seen.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from mdmem.boundary import OutsideVault, open_folder
+from mdmem.boundary import FOLDER, OutsideVault, open_folder
 from mdmem.files import current
 
 # (mtime_ns, ctime_ns, size, inode). An atomic rename gives a new inode; an in-place rewrite
@@ -70,35 +71,58 @@ def iter_walk(root: Path, entities: Iterable[str] | None = None) -> Iterator[Fol
     """
     folders = entity_folders(root) if entities is None else sorted(set(entities))
     facts = root / "facts"
-    stat_at, regular, link = os.stat, stat.S_ISREG, stat.S_ISLNK
-    for ent in folders:
-        if ent.startswith(".") or "/" in ent:
-            continue
-        try:
-            fd = open_folder(facts / ent)
-        except (OSError, OutsideVault):
-            continue
-        names: list[str] = []
-        sigs: list[Sig] = []
-        try:
-            with os.scandir(fd) as it:
-                # is_fact_name, inline: a call per name costs as much as the test
-                found = sorted([n for e in it if (n := e.name).endswith(".md") and n[0] != "."])
-            for name in found:
-                try:  # relative to the folder: no path walk per file
-                    st = stat_at(name, dir_fd=fd, follow_symlinks=False)
-                    if link(st.st_mode) and (sig := _linked(root, f"facts/{ent}/{name}", st)):
-                        names.append(name)
-                        sigs.append(sig)
+    stat_at, link, fmt, reg = os.stat, stat.S_ISLNK, stat.S_IFMT, stat.S_IFREG
+    try:
+        top: int | None = open_folder(facts)
+    except (OSError, OutsideVault):
+        top = None
+    try:
+        for ent in folders:
+            if ent.startswith(".") or "/" in ent:
+                continue
+            try:
+                fd = _entity_folder(top, facts, ent)
+            except (OSError, OutsideVault):
+                continue
+            names: list[str] = []
+            sigs: list[Sig] = []
+            name_, sig_ = names.append, sigs.append
+            try:
+                with os.scandir(fd) as it:
+                    # is_fact_name, inline: a call per name costs as much as the test
+                    found = sorted([n for e in it if (n := e.name).endswith(".md") and n[0] != "."])
+                for name in found:
+                    try:  # relative to the folder: no path walk per file
+                        st = stat_at(name, dir_fd=fd, follow_symlinks=False)
+                    except FileNotFoundError:
                         continue
-                except FileNotFoundError:
-                    continue
-                if regular(st.st_mode) and st.st_size:
-                    names.append(name)
-                    sigs.append((st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino))
-        finally:
-            os.close(fd)
-        yield ent, names, sigs
+                    mode = st.st_mode
+                    if fmt(mode) == reg:  # the usual case first: a regular file
+                        if st.st_size:
+                            name_(name)
+                            sig_((st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino))
+                    elif link(mode) and (sig := _linked(root, f"facts/{ent}/{name}", st)):
+                        name_(name)
+                        sig_(sig)
+            finally:
+                os.close(fd)
+            yield ent, names, sigs
+    finally:
+        if top is not None:
+            os.close(top)
+
+
+def _entity_folder(top: int | None, facts: Path, ent: str) -> int:
+    """A descriptor of facts/ent: opened relative to the checked facts/ without following a
+    link (one system call, as `boundary` opens every component); a link (or no facts/
+    descriptor) goes the boundary's whole way, which follows it only inside the vault."""
+    if top is not None:
+        try:
+            return os.open(ent, FOLDER, dir_fd=top)
+        except OSError as e:
+            if e.errno not in (errno.ELOOP, errno.ENOTDIR):
+                raise
+    return open_folder(facts / ent)
 
 
 def _linked(root: Path, rel: str, link: os.stat_result) -> Sig | None:

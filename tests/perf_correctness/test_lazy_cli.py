@@ -66,6 +66,21 @@ def test_a_command_imports_only_its_module(tmp_path: Path) -> None:
     assert not {"litellm", "mcp"} & {m.split(".")[0] for m in mods}
 
 
+def test_reading_commands_load_no_yaml_and_no_extractor_once_the_caches_are_warm(tmp_path: Path) -> None:
+    """A warm `ask`, and `check` and `sync` with nothing changed, read rules.yaml from its cache,
+    facts from the index and the snapshot: PyYAML, python-frontmatter, the transcript readers and
+    the rule finder (hundreds of regexes) are for parsing what changed and for ingest."""
+    vault = tmp_path / "v"
+    CliRunner().invoke(load("init"), ["init", str(vault), "--rules", "personal"])
+    CliRunner().invoke(load("set"), ["set", "home_city", "Chengdu", "--vault", str(vault)])
+    for args in (["check"], ["sync"], ["ask", "Where do I live?"]):  # the caches built
+        _modules_after(*args, "--vault", str(vault))
+    for args in (["ask", "Where do I live?"], ["check"], ["sync"]):
+        mods = _modules_after(*args, "--vault", str(vault))
+        assert not {"yaml", "frontmatter", "regex"} & {m.split(".")[0] for m in mods}, args
+        assert not [m for m in mods if m.startswith("mdmem.extract.")], args
+
+
 @pytest.mark.parametrize(
     "extra",
     [
