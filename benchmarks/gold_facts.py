@@ -130,7 +130,7 @@ def describe(st: Any) -> str:
     if st.kind == "invalidate":
         what = "ended"
     elif st.form in ("none", "unnamed"):
-        what = st.form
+        what = f"{st.form} ({st.value})" if st.value else st.form  # an unnamed one's noun
     else:
         what = repr(st.value)
     extra = [x for x in (st.form if st.form not in ("none", "unnamed") else "", st.polarity,

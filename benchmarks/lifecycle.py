@@ -37,6 +37,8 @@ def _shape(fact: Any) -> str:
         return "—"
     value = fact.value if fact.value is not None else (fact.history[-1].get("value") if fact.history else None)
     shown = ", ".join(value) if isinstance(value, list) else str(value)
+    if value is None and fact.mentioned_as:  # an unnamed one: the nouns said
+        shown = f"({', '.join(fact.mentioned_as)})"
     return f"{shown} [{fact.status}{'/' + fact.kind if fact.kind else ''}]"
 
 

@@ -222,7 +222,10 @@ def _assert(
 
 
 def _life_fields(st: Statement) -> dict[str, Any]:
-    """An event's or a plan's own fields, from its statement (model/life.py)."""
+    """An event's or a plan's own fields, from its statement (model/life.py); an unnamed
+    member's statement holds the noun it was mentioned as ("my husband") as its value."""
+    if st.form == life.UNNAMED:
+        return {"mentioned_as": [st.value]} if isinstance(st.value, str) and st.value else {}
     if st.form not in life.KINDS:
         return {}
     return {"when": st.when or None, "due": st.due or None, "when_said": st.when_said or None,
@@ -235,9 +238,12 @@ def _shape(
     """A stated absence ("I don't have any pets") or an unnamed one ("my husband"), or a value
     said where one of those is held (docs/states.md#kinds)."""
     if st.form and before.kind == st.form:
+        nouns = life.more_nouns(before.mentioned_as, new.mentioned_as)
         if before.status == "active" or st.tentative:
-            return "NOOP", None
-        return "CONFIRM", before.evolve(status="active", uncertain_because=None, recorded_at=now)
+            if nouns == before.mentioned_as:
+                return "NOOP", None
+            return "UPDATE", before.evolve(mentioned_as=nouns, recorded_at=now, depends_on=deps)
+        return "CONFIRM", before.evolve(status="active", uncertain_because=None, recorded_at=now, mentioned_as=nouns)
     if st.form == "unnamed" and before.value is not None and before.status != "expired":
         return "NOOP", None  # a name is known: "my husband" says nothing more
     kept = keeps_value(before.status, before.valid_from, at, tentative=st.tentative)

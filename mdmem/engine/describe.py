@@ -18,6 +18,8 @@ def show_value(fact: Fact | None) -> str:
         return "—"
     if fact.status == "deleted":
         return doc("value_removed")
+    if fact.kind == "unnamed" and fact.mentioned_as:
+        return doc("shape_unnamed_as", nouns=", ".join(fact.mentioned_as))
     if fact.kind in ("none", "unnamed"):
         return doc(SHAPE_WORDS[fact.kind])
     v = fact.value

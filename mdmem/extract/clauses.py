@@ -19,11 +19,14 @@ from mdmem.extract.timex import Time
 # A clause begins at the sentence's head, after a comma-like mark or a joining word.
 _EN_BREAK = re.compile(
     r"[,;:()—–]\s*|\s-\s|\band\s+(?=(?:I|we|We|then|also|later|afterwards)\b)"
+    r"|\bsince\s+(?:we|I)\s+last\s+(?:spoke|talked|chatted|met|caught\s+up|saw\s+each\s+other)\b\s*"  # a time, not a clause
     r"|\b(?:but|so|then|because|cause|cuz|plus|though|although|while|when|after|before"
     r"|since|until|which|who|where|whereas|anyway|btw|guess what)\b\s*",
     re.I,
 )
 _ZH_BREAK = re.compile(r"[，,；;：:、（）()—]|(?:但是|可是|不过|然后|而且|所以|因为)")
+# A piece that is only its joining words (", then …" breaks twice).
+_JOIN_ONLY = re.compile(r"(?:and|then|and\s+then|so|but|plus|also|later|afterwards)[\s,]*", re.I)
 # The speaker as subject, and who is with them in it.
 EN_SUBJECT = re.compile(
     r"(?:(?P<me>I|i|we|We)|(?:me|Me)\s+and\s+(?P<with1>(?:my|our)\s+[\w'’-]+|[A-Z][\w'’-]+)"
@@ -61,6 +64,7 @@ class Clause:
     speaker: bool  # the speaker's own ("I", "we", or no subject at the sentence's head)
     with_: tuple[str, ...] = ()
     joined: bool = False  # "我和…": the words after the subject begin with who is with them
+    carried: bool = False  # no subject of its own, the speaker's from the clause before ("…, then off to Boston")
 
 
 def tells_nothing(sentence: str) -> bool:
@@ -84,15 +88,16 @@ def clauses(sentence: str, zh: bool, times: list[Time]) -> list[Clause]:
         end = min(b, len(sentence))
         while a < end and sentence[a] in " \t\"“”'‘’*_":
             a += 1
-        if a >= end:
-            continue
+        if a >= end or _JOIN_ONLY.fullmatch(sentence, a, end):
+            continue  # ", then off to Boston": the joining word begins the clause after it
         # No subject of its own: the speaker's at the sentence's head, or when the clause before
         # named the speaker ("I was busy too - went to a community meetup last Friday").
-        out.append(_subject(sentence, a, end, times, first=not out or out[-1].body > out[-1].start, zh=zh))
+        said = bool(out) and out[-1].body > out[-1].start
+        out.append(_subject(sentence, a, end, times, first=not out or said, carried=said, zh=zh))
     return out
 
 
-def _subject(sentence: str, a: int, end: int, times: list[Time], *, first: bool, zh: bool) -> Clause:
+def _subject(sentence: str, a: int, end: int, times: list[Time], *, first: bool, carried: bool, zh: bool) -> Clause:
     m = (ZH_SUBJECT if zh else EN_SUBJECT).match(sentence, a, end)
     if m is None and zh:  # "上周我去了杭州": a time before the subject
         m = _zh_late_subject().match(sentence, a, end)
@@ -106,7 +111,7 @@ def _subject(sentence: str, a: int, end: int, times: list[Time], *, first: bool,
     if m is not None:
         with_ = tuple(w.strip() for w in (m.groupdict().get(k) for k in ("with1", "with2")) if w)
         return Clause(a, end, m.end(), True, with_, joined=bool(m.groupdict().get("joined")))
-    return Clause(a, end, a, first)  # no subject: the speaker's only at the sentence's head
+    return Clause(a, end, a, first, carried=carried)  # no subject: the speaker's at the head, or carried on
 
 
 @cache

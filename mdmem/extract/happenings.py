@@ -21,6 +21,16 @@ from dataclasses import dataclass
 
 from mdmem.extract.candidates import Found, words
 from mdmem.extract.clauses import Clause, clauses, first_hedge, tells_nothing
+from mdmem.extract.happening_phrase import (
+    VAGUE_PLAN,
+    doing,
+    gerund_base,
+    meaningful,
+    phrase,
+    short,
+    that_one,
+    tidy,
+)
 from mdmem.extract.happenings_zh import find_zh
 from mdmem.extract.timex import PAST, Time, find_times
 from mdmem.lang.detect import has_cjk
@@ -30,22 +40,7 @@ from mdmem.model.life import EVENT, FAMILY_SLOT, PLAN, Happening, specific, star
 from mdmem.model.vocab import alternation
 
 _ADV = r"(?:(?:just|finally|also|actually|recently|even|really|totally|already|both|all|once|then|eventually|officially|literally|somehow|still|seriously|definitely|probably|now|currently|soon)\s+){0,3}"
-_BE = r"(?:\s*['’]m|\s*['’]re|\s*['’]s|\s+am|\s+are|\s+is|\s+was|\s+were)?"
-# What a verb phrase ends at: a mark, a joining word, "with" (who was there), a time.
-_STOP = re.compile(
-    r"\s*[,;:.!?()]|\s+-\s|\s+(?:and|but|so|because|cause|cuz|since|when|while|which|who|that|where|if|though"
-    r"|although|until|before|after|or|then|with|lol|haha|lmao|omg|too|again|yet|anyway|together|as\s+well|as\s+a"
-    r"|in\s+hopes?\s+of|in\s+order\s+to|this\s+time|just\s+for\s+fun|afterwards?|to\s+see\s+if)\b",
-    re.I,
-)
-_PRONOUN = words("it that this these those them there here one some something anything nothing everything him her me you us")
-# Objects too slight to make an event of a life.
-_SLIGHT = words("""home bed work sleep lunch dinner breakfast brunch a_nap nap a_shower shower a_look a_break a_chance a_minute
-    a_second time fun a_lot well great good the_store shopping a_walk coffee a_coffee some_rest rest a_bit
-    the_bathroom the_toilet back a_while outside out inside online crazy busy sick tired gym the_gym
-    a_blast blast a_great_time a_good_time an_amazing_time a_lot_of_fun an_experience an_idea a_feeling
-    the_idea a_dream a_thought lots_of_fun a_great_day a_good_day a_bad_day a_rough_day a_long_day
-    go_to_bed go_to_sleep go_home go_to_work go_to_the_gym go_shopping go_out sleep_in""")
+_BE = r"(?:\s*['’]m|\s*['’]re|\s*['’]s|\s+am|\s+are|\s+is|\s+was|\s+were|\s*['’]ve\s+been|\s+have\s+been)?"
 _LIGHT_VERBS = ("did", "went on", "took part in", "participated in", "competed in", "ran in")
 # "got to volunteer", "had the chance to attend …": the doing is what happened.
 _CHANCE = re.compile(r"(?:to|the\s+(?:chance|opportunity)\s+to|a\s+chance\s+to)\s+", re.I)
@@ -57,37 +52,15 @@ _NEGATION = words("not never no nothing")
 # A picture of it is not the happening; a state of mind is not an event.
 _NOT_EVENT = re.compile(r"\b(?:pics?|photos?|pictures?|snaps?|selfies?|screenshots?|shot\s+of|your\s+back|the\s+idea)\b"
                         r"|^(?:thinking|feeling|wondering|realizing|realising|worrying|getting)\b", re.I)
-# Words a plan may begin with that make it an attitude, not a plan: "keep pushing", "be awesome".
-_VAGUE_PLAN = words("""be keep stay continue believe push chase pursue grind need see hear feel love hope wait
-    enjoy rock nail crush slay figure focus spread stick hang chill relax rest kill smash own try find""")
 _DREAMS = words("dream dreams goal goals best passion")
 _ARRANGING = ("planning", "organizing", "organising", "booking", "arranging")
 _ANAPHORA = words("it its them that this those these there here one ones something stuff")
-_FUNCTION = words("of for the a an to at in on with my our and or from by about as into so few some")
 _WITH = re.compile(
     r"\bwith\s+(?P<w>(?:my|our)\s+[\w'’-]+(?:\s+[A-Z][\w'’-]+)?|[A-Z][\w'’-]+(?:(?:,\s*|\s+and\s+)[A-Z][\w'’-]+){0,4}"
     r"|(?:some\s+|a\s+few\s+|a\s+couple\s+of\s+)?(?:friends|family|colleagues|coworkers|co-workers|the\s+kids"
     r"|the\s+family|the\s+team|the\s+girls|the\s+boys))"
 )
 _WHERE = re.compile(r"\b(?:in|at|to|from)\s+(?P<p>(?:the\s+)?(?-i:[A-Z][\w'’.-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w'’.-]*){0,3}))")
-# Gerund → the verb ("moving" → "move"), for the name of a plan.
-_E_VERBS = words("""move take make have come drive ride hike bake dance leave write live give use close change retire
-    relocate graduate celebrate race skate dive serve shave share smile care hope prepare organise organize
-    explore exercise practise practice volunteer become behave continue date""")
-
-
-def gerund_base(word: str) -> str:
-    """'moving' → 'move', 'flying' → 'fly', 'running' → 'run', 'visiting' → 'visit'."""
-    w = word.lower()
-    if not w.endswith("ing") or len(w) < 5:
-        return word
-    stem = w[:-3]
-    if stem.endswith("y") or stem + "e" in _E_VERBS:
-        return stem + ("e" if stem + "e" in _E_VERBS else "")
-    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "lsz":
-        return stem[:-1]
-    return stem
-
 
 @dataclass(frozen=True)
 class _Words:
@@ -105,6 +78,24 @@ class _Words:
 
 
 _COMPILED: dict[int, tuple[Grammar, _Words]] = {}
+# The words the plans said without a plan word need (`_upcoming`): "coming up", a day to come.
+_UPCOMING_CUES = ("coming", "next", "tomorrow", "tonight")
+# "My goal is to improve my serve", "one of our goals is to open a second shop": what the speaker
+# says they aim to do is a plan (undated unless a day is said); "my goal was to …", "my goal
+# would be to …" and "my dream is to …" (a wish, as "dreaming of" is) are not.
+_GOAL = re.compile(
+    r"(?:^|(?<=[\s,;:(]))(?:[Oo]ne\s+of\s+)?(?:[Mm]y|[Oo]ur)\s+(?:(?:main|big|biggest|next|new|ultimate|personal)\s+)?"
+    r"(?P<word>goals?|aims?)\s+(?:(?:right\s+now|now|for\s+(?:this|next)\s+(?:year|season|month))\s+)?(?:is|are)\s+to\s+"
+)
+_GOAL_CUES = ("goal", "goals", "aim", "aims")
+# Plan words that keep their plan over a perfect ("I've been planning to …"; "I've been going to the gym" is no plan).
+_INTENDING = ("planning to", "planning on", "thinking about", "thinking of", "hoping to", "looking to", "aiming to",
+              "intending to", "looking forward to", "getting ready for", "preparing for", "training for")  # fmt: skip
+_ONGOING = re.compile(rf"(?:\s*['’]ve|\s+have)\s+been\s+{_ADV}(?P<ving>[a-z]+ing)(?![\w'’])", re.I)
+# Doings too vague to be an event when kept up: "I've been doing well", "I've been going out".
+_NOT_DOING = words("do go get make think feel talk chat say wonder want mean plan look deal mind miss")
+_ADVERBIAL = words("hard a lot lots so much nonstop non-stop lately recently more less out around late too all day night long")
+_COPULA = re.compile(r"\b(?:is|are|was|were|isn['’]t|wasn['’]t)\b", re.I)
 
 
 def _words(g: Grammar) -> _Words:
@@ -132,7 +123,8 @@ def _words(g: Grammar) -> _Words:
         anchor=frozenset(
             p.split()[0].lower().strip("'’")
             for p in (*g.words("event_verbs", "en"), *g.words("plan_words", "en"), *g.words("timed_plan_words", "en"),
-                      *cancel, *(x for ws in g.sets.values() for x in ws.get("en", ())), "am", "are", "was", "m", "re")
+                      *cancel, *(x for ws in g.sets.values() for x in ws.get("en", ())), "am", "are", "was", "m", "re", "been",
+                      *_UPCOMING_CUES, *_GOAL_CUES)
         ),  # fmt: skip
         cancelled=re.compile(
             r"\b(?:cancel(?:l?ed)?|called\s+off|scrapped)\s+(?:the|our|my)\s+(?P<a>[a-z][\w\s'’-]{1,40}?)(?=\s*(?:$|[,.;!?]|\b(?:because|since|as)\b))"
@@ -175,9 +167,52 @@ def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[in
     elif not out and not cancel and (m := _WENT.search(sentence)) and specific(m["what"]):
         # "The gaming party was a great success!": a plan of that name, if one is held, happened
         out.append(_found(PLAN, m.start(), m.start("what"), m.end("what"), Happening(m["what"].strip()), statement="keep"))
+    if not any(f.form == PLAN for f in out) and not cancel:
+        doubt = min([hedge, *(a for a, _ in quoted)])
+        out += _upcoming(sentence, w, times, doubt) or _goal(sentence, w, parts, times, doubt)
     if not any(f.form == PLAN for f in out):
         out += _set_by_time(sentence, w, parts, times, hedge)
     return out
+
+
+# "I have a community meeting coming up", "our season opener is next week": a happening the pack
+# names (its event nouns), still to come.
+_COMING = re.compile(
+    r"\b(?:I|we)(?:\s*['’]ve\s+got|\s+have\s+got|\s+have|\s+got)\s+(?P<what>(?:a|an|my|our|the|another)\s+"
+    r"(?:[\w'’-]+\s+){0,3}?[\w'’-]+)\s+coming\s+up\b",
+    re.I,
+)
+_COMING_DAY = re.compile(r"(?:next|tomorrow|tonight|this|coming|in\s+(?:a|two|three|\d+)\s)", re.I)  # not a date: a day of the year
+_YEARLY = frozenset({"birthday", "anniversary"})
+_DUE = re.compile(r"(?:^|(?<=[\s,;:(]))(?:[Mm]y|[Oo]ur)\s+(?P<what>(?:[\w'’-]+\s+){0,3}?[\w'’-]+)\s+(?:is|are)\s+(?:coming\s+up\s+)?")
+
+
+def _upcoming(sentence: str, w: _Words, times: list[Time], doubt: int) -> list[Found]:
+    """Plans said without a plan word: a happening coming up, or one whose day is named."""
+    later = [t for t in times if t.tense != PAST]
+    for m in (*_COMING.finditer(sentence, 0, doubt), *_DUE.finditer(sentence, 0, doubt)):
+        what = tidy(m["what"])
+        head = stem(what.split()[-1].lower()) if what else ""
+        if head not in w.nouns or head in _YEARLY:
+            continue  # "a lot of work coming up", "my sister is next door", "my birthday is 14 March": no plan
+        when = next((t.words for t in later if t.start == m.end() and _COMING_DAY.match(t.words)), "") if m.re is _DUE else (
+            later[0].words if later else "")  # fmt: skip
+        if m.re is _DUE and not when:
+            continue  # "our party is amazing": no day to come
+        return [_found(PLAN, m.start(), m.start("what"), m.end("what"), Happening(what, when))]
+    return []
+
+
+def _goal(sentence: str, w: _Words, parts: list[Clause], times: list[Time], doubt: int) -> list[Found]:
+    """A goal said as the speaker's own ("my goal is to …"): the plan its verb phrase names."""
+    for m in _GOAL.finditer(sentence, 0, doubt):
+        c = next((p for p in parts if p.start <= m.start() < p.end), None)
+        if c is None or c.end <= m.end():
+            continue
+        theirs = Clause(c.start, c.end, m.start("word"), True)  # "my goal": the speaker's to do
+        if (found := _plan(sentence, theirs, w, m.end(), m, False, "", times, needs_future=False)) is not None:
+            return [found]
+    return []
 
 
 # "the canoe trip was amazing", "our party went great": told as done, of a plan held by that name.
@@ -203,7 +238,10 @@ def _lead_time(prev: Clause, times: list[Time]) -> str:
 def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str, times: list[Time], *,
             events: bool = True) -> Found | None:  # fmt: skip
     body, end = c.body, c.end
-    if m := w.plan.match(sentence, body, end):
+    m = w.plan.match(sentence, body, end)
+    if m and (m["be"] or "").endswith("been") and not m["word"].lower().endswith(_INTENDING):
+        m = None  # "I've been going to the gym": where one goes, no plan
+    if m:
         past = (m["be"] or "").strip().lower() in ("was", "were")
         return _plan(sentence, c, w, m.end(), m, past or cancel, lead, times, needs_future=False)
     if m := w.timed.match(sentence, body, end):
@@ -217,44 +255,29 @@ def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str, times:
         if cancel:
             return None  # "we did the trip, but not anymore": unclear, so nothing
         return _event(sentence, c, m, lead, times, w.nouns)
+    if events and not cancel and (m := _ONGOING.match(sentence, body, end)):
+        return _ongoing(sentence, c, m, lead, times)
     return None
 
 
-def _phrase(sentence: str, start: int, end: int, times: list[Time], *, past_with: bool = False) -> tuple[str, int]:
-    """The verb phrase's words from `start`: up to a mark, a joining word, `with` or a time."""
-    stop = _STOP.search(sentence, start, end)
-    while stop is not None and past_with and stop.group().strip().lower() == "with":
-        stop = _STOP.search(sentence, stop.end(), end)
-    cut = stop.start() if stop else end
-    inside = [t.start for t in times if start <= t.start < cut]
-    if inside:
-        cut = inside[0]
-    words = sentence[start:cut].split()
-    return " ".join(words[:10]), start + (len(sentence[start:cut]) - len(sentence[start:cut].lstrip()))
-
-
-# Where a long phrase may end: before a preposition or a clause of its own ("gave a few talks at
-# the homeless shelter | I volunteer at", "took a road trip for research | for my next movie").
-_PHRASE_ENDS = words("to for at in on from during like about because so but that which who where when while I we he she they")
-
-
-def _short(words: list[str], most: int = 8) -> str:
-    """What happened or is planned, in at most `most` words where it can be: a longer phrase ends
-    before the last word (at most `most` in, at least three) that opens a phrase or a clause of
-    its own, when no name is in what it drops; with none, it is kept as said (at most ten words,
-    `_phrase`)."""
-    cuts = [i for i in range(3, min(most, len(words) - 1) + 1) if _opens(words[i]) and not _names(words[i:])]
-    kept = words[: cuts[-1]] if len(words) > most and cuts else words
-    return " ".join(kept)
-
-
-def _opens(word: str) -> bool:
-    return word in _PHRASE_ENDS or word.lower() in _PHRASE_ENDS
-
-
-def _names(tail: list[str]) -> bool:
-    """Whether words a cut would drop name something ("a road trip to Jasper"): never cut off."""
-    return any(w[:1].isupper() and w != "I" for w in tail)
+def _ongoing(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time]) -> Found | None:
+    """ "I've been networking with local artists": a doing kept up till the day said, its event."""
+    ving = m["ving"].lower()
+    if gerund_base(ving) in VAGUE_PLAN | _NOT_DOING or _NOT_EVENT.match(ving):
+        return None  # "I've been feeling down", "I've been thinking about you"
+    obj, at = phrase(sentence, m.end(), c.end, times)
+    if len(obj.split()) <= 1 and sentence[at + len(obj) :].lstrip().lower().startswith("with "):
+        obj, at = phrase(sentence, m.end(), c.end, times, past_with=True)  # "networking with …"
+    toks = obj.lower().split()
+    if not toks or _NOT_EVENT.search(obj) or any(t in _ANAPHORA or t in _HOW for t in toks) or not specific(obj):
+        return None  # "I've been doing it", "I've been loving it"
+    if all(t in _ADVERBIAL for t in toks):
+        return None  # "I've been working hard", "… a lot lately": how, not what
+    what = tidy(short(f"{ving} {obj}".split()))
+    if not meaningful(what):
+        return None
+    where, people = _extras(sentence, c, what)
+    return _found(EVENT, c.start, m.start("ving"), at + len(obj), Happening(what, _time_words(c, lead, times), where, people))
 
 
 def _time_words(c: Clause, lead: str, times: list[Time]) -> str:
@@ -274,13 +297,14 @@ def _extras(sentence: str, c: Clause, what: str) -> tuple[str, tuple[str, ...]]:
 
 def _event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time], nouns: frozenset[str]) -> Found | None:
     verb = " ".join(m["verb"].lower().split())
-    obj, at = _phrase(sentence, m.end(), c.end, times)
+    obj, at = phrase(sentence, m.end(), c.end, times)
+    obj = that_one(obj)
     if verb in ("got", "had") and (chance := _CHANCE.match(obj)):
         if verb == "had" and obj.lower().startswith("to "):
             return None  # "had to dig deep": what was needed, not what happened
         verb, obj, at = "", obj[chance.end():], at + chance.end()  # "got to volunteer at a career fair"
     if len(obj.split()) <= 1 and sentence[at + len(obj):].lstrip().lower().startswith("with "):
-        obj, at = _phrase(sentence, at, c.end, times, past_with=True)  # "met with some artists", "speak with …"
+        obj, at = phrase(sentence, at, c.end, times, past_with=True)  # "met with some artists", "speak with …"
     first = obj.split(" ", 1)[0].lower()
     if verb == "did" and first in _BASE_VERBS:
         verb = ""  # "I did take Seraphim to the park": the emphatic do
@@ -290,12 +314,14 @@ def _event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Ti
         return None  # "had a nice chat", "had an awesome summer": no happening the pack names
     elif verb == "tried" and obj.lower().startswith("to "):
         return None  # "I tried to stay calm": no happening named
+    elif obj and all(t in _ADVERBIAL for t in obj.lower().split()):
+        return None  # "I studied hard", "we trained a lot": how, not what
     if verb in ("graduated", "retired", "moved", "quit") and not obj:
         pass  # "I graduated last week": the verb is the event
-    elif _NOT_EVENT.search(obj) or not _meaningful(obj) or not specific(obj) or any(t in _ANAPHORA - _PLACES for t in obj.lower().split()):
+    elif _NOT_EVENT.search(obj) or not meaningful(obj) or not specific(obj) or any(t in _ANAPHORA - _PLACES for t in obj.lower().split()):
         return None  # "got a shot of a glacier", "visited a place", "took it for a ride"
     what = obj if verb in _LIGHT_VERBS or not verb else f"{sentence[m.start('verb'):m.end('verb')].lower()} {obj}".strip()
-    what = _tidy(_short(what.split()))
+    what = tidy(short(what.split()))
     where, people = _extras(sentence, c, what)
     h = Happening(what, _time_words(c, lead, times), where, people)
     return _found(EVENT, c.start, at if verb in _LIGHT_VERBS else m.start("verb"), at + len(obj), h)
@@ -303,9 +329,9 @@ def _event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Ti
 
 def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], cancel: bool, lead: str,
           times: list[Time], *, needs_future: bool, ving: str = "") -> Found | None:  # fmt: skip
-    obj, at = _phrase(sentence, start, c.end, times)
+    obj, at = phrase(sentence, start, c.end, times)
     if len(obj.split()) <= (1 if not ving else 2) and sentence[at + len(obj):].lstrip().lower().startswith("with "):
-        obj, at = _phrase(sentence, start, c.end, times, past_with=True)  # "working with some fashion bloggers"
+        obj, at = phrase(sentence, start, c.end, times, past_with=True)  # "working with some fashion bloggers"
     words = obj.split()
     if ving:
         if ving.lower() in _ARRANGING:
@@ -318,16 +344,17 @@ def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], can
         words = ["go", "to", *words]  # "we're off to Canada next month"
     elif words and words[0].lower().endswith("ing") and words[0].lower() not in ("something", "nothing", "anything", "everything"):
         words = [gerund_base(words[0]), *words[1:]]  # "thinking about going camping"
-    what = _tidy(_short(words))
+    what = tidy(short(words))
     toks = what.lower().split()
-    if not _meaningful(what) or not toks:
+    if not meaningful(what) or not toks:
         return None
     named = any(w[:1].isupper() for w in what.split()[1:])  # "stay in Galway", not "stay positive"
-    vague = (toks[0] in _VAGUE_PLAN and not named) or any(t in _ANAPHORA or t in _DREAMS for t in toks)
+    vague = (toks[0] in VAGUE_PLAN and not named and not doing(toks)) or any(t in _ANAPHORA or t in _DREAMS for t in toks)
     if not cancel and (vague or not specific(" ".join(toks[1:]) if starts_with_verb(what) else what)):
         return None  # "keep pushing", "make it happen", "chase my dreams", "team up": no plan to follow
-    if c.body == c.start:
-        return None  # "Going to those places is on my list": a plan needs its speaker said
+    if c.body == c.start and (not c.carried or _COPULA.search(obj)):
+        return None  # "Going to those places is on my list": a plan needs its speaker said (and
+        # in "…, but going to the gym is hard" the doing is a subject, not the speaker's plan)
     where, people = _extras(sentence, c, what)
     sets: tuple[tuple[str, str], ...] = ()
     for attr, base, rx in w.sets:
@@ -339,6 +366,8 @@ def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], can
         return None  # "I'm gonna chat": one word and no day is no plan to hold anyone to
     h = Happening(what, said_when, where, people, sets, cancel=cancel, needs_future=needs_future)
     return _found(PLAN, c.start, at, at + len(obj), h, statement="invalidate" if cancel else "assert")
+
+
 
 
 def _set_by_time(sentence: str, w: _Words, parts: list[Clause], times: list[Time], hedge: int) -> list[Found]:
@@ -355,31 +384,6 @@ def _set_by_time(sentence: str, w: _Words, parts: list[Clause], times: list[Time
             h = Happening(f"{base} {value}", after[0].words, sets=((attr, value),), needs_future=True)
             return [_found(PLAN, c.start, s.start(), s.end(), h)]
     return []
-
-
-def _meaningful(what: str) -> bool:
-    words = what.lower().split()
-    if not words or all(x in _PRONOUN for x in words):
-        return False
-    if words[0] in _PRONOUN and len(words) == 1:
-        return False
-    joined = "_".join(words)
-    core = "_".join(x for x in words if x not in ("to", "a", "an", "the", "my", "our", "some"))
-    return joined not in _SLIGHT and core not in _SLIGHT and core != ""
-
-
-def _tidy(what: str) -> str:
-    """The phrase without a leading article, or a trailing filler or function word."""
-    words = what.split()[:10]
-    for i, w in enumerate(words):  # "a trip to Rio de Janeiro- we checked out …": a dash ends it
-        if len(w) > 1 and w[-1] in "-–—":
-            words = [*words[:i], w.rstrip("-–—")]
-            break
-    while words and (words[-1].lower().strip(".,!?") in ("too", "again", "already", "finally", "recently", "lately", "today", "yesterday", "now", "lol", "haha") or words[-1].lower() in _FUNCTION):
-        words.pop()
-    while words and words[0].lower() in ("a", "an", "the", "to", "on"):
-        words.pop(0)
-    return " ".join(words).strip(" .,!?")
 
 
 def _found(kind: str, start: int, value_start: int, end: int, h: Happening, *, statement: str = "assert") -> Found:

@@ -38,6 +38,8 @@ TALK = words(
     about that's it's there here so too how every each another other is are was were be
     """
 )
+# What "the" may name in a preference ("I love the ocean"); "I love the pic" is the moment's.
+_OUTDOORS = words("ocean sea seaside beach mountains outdoors countryside forest woods desert snow rain lake lakes")
 # One vague word says nothing of a preference ("I just like playing for fun").
 _VAGUE = words("playing doing stuff things life working trying")
 _PLACE = re.compile(r"\s+(?:in|at|on|with)\s+(?:the\s+|a\s+|my\s+)?[a-z]+(?=\s*(?:$|[.,;!?]))")
@@ -51,7 +53,7 @@ _LEAD = re.compile(
 )
 _AND_ONE = re.compile(r"\s*(?:,\s*)?and\s+(?P<y>[a-z][a-z-]+)" + r"(?=\s*(?:$|[.,;:!?]|\s(?:too|so|as|but|because|in|on|at|with)\b))")
 _AND_TWO = re.compile(
-    r"\s*(?:,\s*)?and\s+(?P<y>[a-z][a-z-]+)\s+(?P<z>[a-z][a-z-]+)(?=\s*(?:$|[.,;:!?]|\s(?:too|so|as|but|because)\b))"
+    r"\s*(?:,\s*)?and\s+(?P<y>[a-z][a-z-]+(?:\s+[a-z][a-z-]+)?)\s+(?P<z>[a-z][a-z-]+)(?=\s*(?:$|[.,;:!?]|\s(?:too|so|as|but|because)\b))"
 )
 _COMMA_LIST = re.compile(
     r"(?:,\s*[a-z][a-z-]+(?:\s+[a-z][a-z-]+)?){0,3},\s*and\s+[a-z][a-z-]+(?:\s+[a-z][a-z-]+)?"
@@ -150,6 +152,8 @@ def _object(sentence: str, m: re.Match[str]) -> str | None:
             return None
         value = " ".join([gerund(value.split()[0]), *value.split()[1:]])
     parts = value.split()
+    if len(parts) == 2 and parts[0] == "the" and parts[1] in _OUTDOORS:
+        return parts[1]  # "I love the ocean": a place of nature one loves, not the moment
     if parts[0] in TALK or parts[-1] in TALK or (len(parts) == 1 and parts[0] in _VAGUE):
         return None
     if parts[-1] in _PARTICLES:  # "curling up (with a good book)": the phrase is not whole
@@ -161,7 +165,7 @@ def _object(sentence: str, m: re.Match[str]) -> str | None:
             return " and ".join(items)
     if (a := _AND_ONE.match(rest)) and len(parts) == 1:  # "dance and fashion": both
         return value if a["y"] in TALK else f"{value} and {a['y']}"
-    if (a := _AND_TWO.match(rest)) and len(parts) == 1 and not {a["y"], a["z"]} & TALK:
+    if (a := _AND_TWO.match(rest)) and len(parts) == 1 and not {*a["y"].split(), a["z"]} & TALK:
         if a["z"].endswith("s") and not value.endswith(("s", "ing")):  # "action and sci-fi movies": both kinds
             return f"{value} {a['z']} and {a['y']} {a['z']}"
         return f"{value} and {a['y']} {a['z']}"  # "dramas and emotionally-driven films"

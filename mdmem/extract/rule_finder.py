@@ -18,6 +18,7 @@ from mdmem.extract.candidates import Found, Resolver
 from mdmem.extract.finder import Extraction, Finder
 from mdmem.extract.generic import find_generic
 from mdmem.extract.grammar import find_grammar
+from mdmem.extract.grammar.habits import HABITS
 from mdmem.extract.grammar.lexicon import lexicon
 from mdmem.extract.grammar.names import answered, named_next
 from mdmem.extract.grammar.people import Mention, voices
@@ -148,7 +149,8 @@ def _find(sentence: str, candidates: list[tuple[tuple[str, str], Any]], resolver
     doings = {*lex.activities.slot.values(), *lex.skills.slot.values()}
     read = rules + [g for g in grammar if g.attribute in doings]
     life = find_happenings(sentence, resolver.rules.grammar, [(r.start, r.end) for r in read])
-    life = [f for f in life if f.form != "event" or not _overlaps(f, read)]
+    habits = [g for g in grammar if g.attribute == HABITS]  # "I've been cutting down on sugar": a habit, no event too
+    life = [f for f in life if f.form != "event" or not _overlaps(f, read + habits)]
     if sets := {a for f in life if f.happening for a, _ in f.happening.sets}:
         # "I accepted an offer from X, starting in May": the plan, not X as the employer today
         rules = [r for r in rules if not (r.attribute in sets and r.kind == "assert")]

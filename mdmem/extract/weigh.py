@@ -370,7 +370,7 @@ class Extractor(PastValues, MemberCounts):
                 grown = list(slot.value) if known else [*slot.value, value]
                 self.state[key] = Slot(grown, "tentative" if tentative else "active", slot.valid_from or at)
                 return
-            held = [value] if many and isinstance(value, str) else value
+            held = None if form in ("none", "unnamed") else [value] if many and isinstance(value, str) else value  # an unnamed one's value: its noun
             self.state[key] = Slot(held, "tentative" if tentative else "active", at, kind=form or None)
 
 

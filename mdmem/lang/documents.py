@@ -58,6 +58,7 @@ DOCUMENTS: dict[str, str] = {
     "value_change": "{old} → {new}",
     "shape_none": "none",
     "shape_unnamed": "exists, unnamed",
+    "shape_unnamed_as": "exists, unnamed ({nouns})",
     "shape_plan": "planned: {value}",
     "shape_plan_done": "done: {value}",
     "shape_event": "{value}",

@@ -24,6 +24,7 @@ PHRASES: dict[str, str] = {
     # --- the kinds of fact (docs/states.md#kinds) ---
     "none": "{whose} {label}: none (as of {date}).",
     "unnamed": "{whose} {label}: mentioned, but not by name yet (since {date}).",
+    "unnamed_as": "{whose} {label}: mentioned as “{nouns}”, but not by name yet (since {date}).",
     "plan": "{whose} {label} “{value}”: planned {due}, not confirmed yet (said {date}).",
     "plan_undated": "{whose} {label} “{value}”: planned, not confirmed yet (said {date}).",
     "plan_overdue": "{whose} {label} “{value}” was planned {due}; whether it happened is uncertain.",

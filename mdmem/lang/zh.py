@@ -21,6 +21,7 @@ PHRASES: dict[str, str] = {
     # --- the kinds of fact (docs/states.md#kinds) ---
     "none": "{whose}{label}：没有（{date}时）。",
     "unnamed": "{whose}{label}：提到过，还不知道名字（{date}起）。",
+    "unnamed_as": "{whose}{label}：提到过（“{nouns}”），还不知道名字（{date}起）。",
     "plan": "{whose}{label}“{value}”：计划在{due}，尚未确认（{date}提到）。",
     "plan_undated": "{whose}{label}“{value}”：在计划中，尚未确认（{date}提到）。",
     "plan_overdue": "{whose}{label}“{value}”原定{due}，是否成行还不确定。",

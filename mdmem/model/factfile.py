@@ -72,6 +72,7 @@ class Fact:
     sets: dict[str, str] = field(default_factory=dict)  # plan: what it changes when it happens
     fulfils: str | None = None  # event: '[[facts/dana/plan-canoe_trip]]'
     fulfilled_by: str | None = None  # plan: '[[facts/dana/event-2023-06-18-canoe_trip]]'
+    mentioned_as: list[str] = field(default_factory=list)  # unnamed: the noun said ("husband")
     extra: dict[str, Any] = field(default_factory=dict)
     body: str = ""
 

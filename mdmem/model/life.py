@@ -26,12 +26,17 @@ KINDS = (EVENT, PLAN)
 PREFIX = {EVENT: "event-", PLAN: "plan-"}
 # The pack attribute that names each family (label, aliases): `events`, `plans`.
 FAMILY_SLOT = {EVENT: "events", PLAN: "plans"}
-# The fields an event or a plan has beyond a plain fact, in file order; `with` is `with_` in Python.
-FIELDS = ("when", "due", "when_said", "where", "with", "sets", "fulfils", "fulfilled_by")
+UNNAMED = "unnamed"
+# The fields an event or a plan has beyond a plain fact, in file order, and the one of a member
+# that exists unnamed: the noun it was mentioned as ("my husband"); `with` is `with_` in Python.
+FIELDS = ("when", "due", "when_said", "where", "with", "sets", "fulfils", "fulfilled_by",
+          "mentioned_as")  # fmt: skip
 # Those fields emptied, for `Fact.evolve` (an expired fact holds no value of any kind).
 CLEARED: dict[str, Any] = {"when": None, "due": None, "when_said": None, "where": None, "with_": [], "sets": {},
-           "fulfils": None, "fulfilled_by": None}  # fmt: skip
-ONLY = {"when": EVENT, "fulfils": EVENT, "due": PLAN, "sets": PLAN, "fulfilled_by": PLAN}
+           "fulfils": None, "fulfilled_by": None, "mentioned_as": []}  # fmt: skip
+# The kinds that read a field as their own; a field not named here is an event's and a plan's.
+OWNERS = {"when": (EVENT,), "fulfils": (EVENT,), "due": (PLAN,), "sets": (PLAN,), "fulfilled_by": (PLAN,),
+          "mentioned_as": (UNNAMED,)}  # fmt: skip
 
 @dataclass(frozen=True)
 class Happening:
@@ -87,7 +92,7 @@ def plan_attribute(what: str, taken: frozenset[str] | set[str] = frozenset()) ->
 
 
 def fields_of(fact: Any) -> dict[str, Any]:
-    """A fact's event or plan fields that hold something, by their file keys (`with`)."""
+    """A fact's own fields of its kind that hold something, by their file keys (`with`)."""
     out = {}
     for name in FIELDS:
         value = getattr(fact, "with_" if name == "with" else name)
@@ -96,10 +101,18 @@ def fields_of(fact: Any) -> dict[str, Any]:
     return out
 
 
+def more_nouns(held: list[str], said: list[str]) -> list[str]:
+    """The nouns an unnamed member was mentioned as, with those just said that are new ("my
+    aunt", later "my uncle"); a noun held in another number ("turtle", "turtles") is not new."""
+    seen = {stem(n.casefold()) for n in held}
+    return [*held, *(n for n in said if stem(n.casefold()) not in seen)]
+
+
 def check_fields(data: dict[str, Any], kind: Any, fail: Any) -> dict[str, Any]:
-    """An event's or a plan's own fields of a fact mapping, checked (`fail(key, message)` makes the
-    error); keyed by their names in `Fact` (`with` is `with_`). On any other fact (and `due` on
-    an event, `when` on a plan) these keys are the person's own, kept as they are: see `own`."""
+    """A kind's own fields (an event's, a plan's, an unnamed member's) of a fact mapping,
+    checked (`fail(key, message)` makes the error); keyed by their names in `Fact` (`with` is
+    `with_`). On any other fact (and `due` on an event, `when` on a plan) these keys are the
+    person's own, kept as they are: see `own`."""
     out: dict[str, Any] = {}
     for key in own(kind):
         v = data.get(key)
@@ -109,10 +122,11 @@ def check_fields(data: dict[str, Any], kind: Any, fail: Any) -> dict[str, Any]:
             if not isinstance(v, str) or span(v) is None:
                 raise fail(key, f"is {v!r}; write a day '2023-05-07', a month '2023-05', a year"
                                 " '2023' or a span '2023-05-01/2023-05-07'")  # fmt: skip
-        elif key == "with":
+        elif key in ("with", "mentioned_as"):
             v = [v] if isinstance(v, str) else v
             if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-                raise fail(key, "must be a list of names, like [Mia, my sister]")
+                like = "names, like [Mia, my sister]" if key == "with" else "nouns, like [husband]"
+                raise fail(key, f"must be a list of {like}")
         elif key == "sets":
             if not isinstance(v, dict) or not all(isinstance(x, str) for x in v.values()):
                 raise fail(key, "must map attributes to the values the plan gives them, like {home_city: Utrecht}")  # fmt: skip
@@ -129,10 +143,9 @@ def check_fields(data: dict[str, Any], kind: Any, fail: Any) -> dict[str, Any]:
 
 
 def own(kind: Any) -> tuple[str, ...]:
-    """The fields a fact of this kind reads as its own: an event's, a plan's, or none."""
-    if kind not in KINDS:
-        return ()
-    return tuple(k for k in FIELDS if ONLY.get(k, kind) == kind)
+    """The fields a fact of this kind reads as its own: an event's, a plan's, an unnamed
+    member's, or none."""
+    return tuple(k for k in FIELDS if kind in OWNERS.get(k, KINDS))
 
 
 # --- time notation ---------------------------------------------------------------------------

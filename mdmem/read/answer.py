@@ -182,6 +182,9 @@ def state_sentence(fact: Fact, rules: Rules, lang: str) -> str:
         until = fact.history[-1].get("valid_to") if fact.history else None
         return _cap(phrase("expired", lang, value=show(rules, fact.attribute, last, lang),
                            date=day(until or fact.valid_to), **b))  # fmt: skip
+    if fact.kind == "unnamed" and fact.mentioned_as:  # "my husband": the noun said
+        nouns = ("”、“" if lang == "zh" else "”, “").join(fact.mentioned_as)
+        return _cap(phrase("unnamed_as", lang, nouns=nouns, date=day(fact.valid_from), **b))
     if fact.kind in ("none", "unnamed"):
         return _cap(phrase(fact.kind, lang, date=day(fact.valid_from), **b))
     if (said := life_sentence(fact, lang, b)) is not None:  # an event or a plan (read/life_answer.py)

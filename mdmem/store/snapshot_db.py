@@ -21,7 +21,7 @@ from typing import Any
 from mdmem.store.cachedb import CACHE_FILE, connect, discard, file_id
 from mdmem.store.snapshot_entry import Entry, row_text
 
-VERSION = "4"  # bump when a stored row would read differently (a Fact field added)
+VERSION = "5"  # bump when a stored row would read differently (a Fact field added)
 OLD_FILES = ("snapshot.json", "snapshot.facts.json")  # before the snapshot moved into SQLite
 _DDL = """
 CREATE TABLE IF NOT EXISTS snap_meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);

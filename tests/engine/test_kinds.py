@@ -72,6 +72,27 @@ def test_unnamed_gives_way_to_a_name_without_archiving_and_never_hides_one():
     assert [d for _, d in plan.decisions] == ["NOOP"]
 
 
+def test_an_unnamed_member_keeps_each_noun_it_was_mentioned_as_until_it_is_named():
+    plan, out = run({}, st("partner", "husband", form="unnamed", at="2025-06-01"))
+    partner = out["user/partner"]
+    assert (partner.value, partner.kind, partner.mentioned_as) == (None, "unnamed", ["husband"])
+    plan, out = run(out, st("partner", "husband", form="unnamed", at="2025-07-01"))
+    assert [d for _, d in plan.decisions] == ["NOOP"]  # the same noun again says nothing new
+    plan, out = run(out, st("partner", "hubby", form="unnamed", at="2025-08-01"))
+    assert [d for _, d in plan.decisions] == ["UPDATE"]
+    assert (out["user/partner"].mentioned_as, out["user/partner"].valid_from) == (["husband", "hubby"], "2025-06-01")
+    assert out["user/partner"].history == []  # nothing stopped being true
+    plan, held = run({}, st("pets", "turtle", form="unnamed", tentative=True))
+    plan, held = run(held, st("pets", "turtles", form="unnamed"))  # said firmly: confirmed; the same word
+    assert [d for _, d in plan.decisions] == ["CONFIRM"]
+    assert (held["user/pets"].status, held["user/pets"].mentioned_as) == ("active", ["turtle"])
+    plan, held = run(held, st("pets", "Turtles", form="unnamed"))
+    assert [d for _, d in plan.decisions] == ["NOOP"]
+    plan, out = run(out, st("partner", "Sam", at="2025-09-01"))
+    named = out["user/partner"]
+    assert (named.value, named.kind, named.mentioned_as, named.valid_from) == ("Sam", None, [], "2025-06-01")
+
+
 def test_each_list_item_keeps_its_own_start_even_an_earlier_one():
     held = {"user/pets": Fact("user", "pets", ["Pepper"], valid_from="2023-06-01")}
     _, out = run(held, st("pets", "Pixie", at="2023-04-02"), st("pets", "Panda", at="2024-01-05"))

@@ -260,13 +260,12 @@ def test_generic_forms_leave_patterned_attributes_to_the_rules():
 CHITCHAT = [
     "My favorite part is when we all danced.",
     "The thing is, I never liked it.",
-    "My goal is to give kids a loving home.",
     "My job was tough but it gave me the push I needed.",
-    "My art is about expressing my trans experience.",
+    "My music is about expressing my childhood by the sea.",
     "My customer base is the main focus right now.",
     "My Unity strategy game is finally finished!",
     "My mood is terrible now.",
-    "My dream is to create a safe and loving home for these kids.",
+    "My dream is to build a warm and welcoming studio for these students.",
     "Our bond with him was so special and something I cherish.",
     "My family is my motivation and they keep me going.",
     "The weather is Great today.",
@@ -294,7 +293,7 @@ def test_chitchat_is_not_a_fact(text):
     ("text", "liked"),
     [
         ("My favorite is the amazing banana split sundae - I enjoy it after dinner.", "amazing banana split sundae"),
-        ("My favorite thing is Hawaiian pizza.", "Hawaiian pizza"),
+        ("My favorite thing is lemon sorbet.", "lemon sorbet"),
     ],
 )
 def test_a_favourite_is_a_preference_and_no_slot_of_its_own(text, liked):

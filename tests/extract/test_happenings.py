@@ -185,3 +185,137 @@ def test_a_long_phrase_ends_where_a_phrase_of_its_own_begins_never_cutting_off_a
         "took my family on a road trip to Jasper")
     assert one("Yesterday I got back from an awesome trip to Rio de Janeiro- we checked out yoga.").value == (
         "got back from an awesome trip to Rio de Janeiro")
+
+
+@pytest.mark.parametrize(
+    ("text", "what", "due"),
+    [
+        ("I'm going to keep learning Portuguese and reading more.", "keep learning Portuguese", ""),
+        ("We have a family reunion coming up next month.", "family reunion", "2023-06"),
+        ("Our wedding is next Saturday, so nervous!", "wedding", "2023-05-20"),
+        ("I'm looking forward to my upcoming trip to Lisbon.", "trip to Lisbon", ""),
+        ("I'm looking forward to trying out new recipes from my grandma's notebook.", "try out new recipes from my grandma's notebook", ""),
+        ("I'm getting ready for a chess comp next month.", "chess competition", "2023-06"),
+        ("I'm training for the Oslo marathon in September!", "Oslo marathon", "2023-09"),
+    ],
+)
+def test_a_plan_said_as_a_happening_coming_up_a_doing_kept_up_or_one_looked_forward_to(text, what, due):
+    st = one(text)
+    assert (st.form, st.kind, st.value, st.due, st.tentative) == ("plan", "assert", what, due, True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm gonna keep going strong.",
+        "I'm going to try my best.",
+        "I have a lot of work coming up.",  # no happening the pack names
+        "My sister is next door.",
+        "My birthday is 14 March.",  # a day of the year, not a plan
+        "My birthday is next week.",
+        "Maybe our party is next week.",  # a hedge
+        "Is your wedding next Saturday?",  # a question
+        "I'm looking forward to it!",
+        "Our party was amazing last week.",  # gone by
+    ],
+)
+def test_a_coming_happening_or_a_kept_up_doing_that_names_nothing_to_follow_is_no_plan(text):
+    assert said(f"User: {text}") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "what", "due"),
+    [
+        ("My goal is to improve my free throw percentage.", "improve my free throw percentage", ""),
+        ("Honestly, one of my goals is to learn to sail.", "learn to sail", ""),
+        ("Our main goal for this year is to open a second shop in Leeds.", "open a second shop in Leeds", "2023"),
+        ("My goal is to run a marathon next spring.", "run a marathon", "2024-03/2024-05"),
+    ],
+)
+def test_a_goal_the_speaker_states_is_a_plan(text, what, due):
+    st = one(text)
+    assert (st.form, st.value, st.due, st.tentative) == ("plan", what, due, True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My goal was to finish it before June.",  # gone by
+        "My goal would be to sail around the world.",  # a supposition
+        "If I get the job, my goal is to buy a boat.",
+        "Is your goal to win the league?",  # a question
+        "My boss says my goal is to sell more cars.",  # reported speech
+        "I guess my goal is to learn Rust.",  # a hedge
+        "His goal is to win the cup.",  # someone else's
+        "The goal is to finish the report.",  # no one's in particular
+        "My goal is to chase my dreams.",  # nothing to follow
+        "My dream is to sail around the world.",  # a wish, as "dreaming of" is
+        "My goal is to make it happen.",
+    ],
+)
+def test_a_goal_that_is_not_the_speakers_own_aim_now_is_no_plan(text):
+    assert said(f"User: {text}") == []
+
+
+def test_a_clause_with_no_subject_carries_the_speaker_on_to_a_plan():
+    sts = said("User: Last month I went to Lisbon, then off to Porto next week.")
+    assert [(s.form, s.value, s.due or s.when) for s in sts] == [
+        ("event", "went to Lisbon", "2023-04"), ("plan", "go to Porto", "2023-05-15/2023-05-21")]  # fmt: skip
+    assert [(s.form, s.value) for s in said("User: We finished the move, and then going to paint the kitchen next weekend.")] == [
+        ("event", "finished the move"), ("plan", "paint the kitchen")]  # fmt: skip
+    # someone else's clause carries on as theirs; a doing that is a clause's subject is no plan
+    assert [(s.entity, s.value) for s in said("User: My sister is in Lisbon now, then off to Porto next week.")] == [
+        ("sister", "go to Porto")]  # fmt: skip
+    assert [s.value for s in said("User: I finished the report, but going to the gym is hard.")] == ["finished the report"]
+
+
+def test_a_plan_word_of_intention_keeps_its_plan_over_a_perfect_and_try_takes_a_doing():
+    assert (one("We've been planning to visit Kyoto next spring.").value, one("I've been thinking about trying painting.").value) == (
+        "visit Kyoto", "try painting")  # fmt: skip
+    assert one("I have been hoping to learn the cello.").value == "learn the cello"
+    # "going to" after a perfect is where one goes, not a plan; "try" with no doing of its own is none
+    assert said("User: I've been going to the gym a lot.") == []
+    assert said("User: I'm going to try being nicer.") == [] and said("User: I'm going to try it.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ("I've been networking with local artists lately.", "networking with local artists"),
+        ("I've been working hard on my online store.", "working hard on my online store"),
+        ("We have been renovating the attic.", "renovating the attic"),
+    ],
+)
+def test_a_doing_kept_up_till_now_is_an_event_of_the_day_said(text, what):
+    st = one(text)
+    assert (st.form, st.value, st.when, st.tentative) == ("event", what, DAY, False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've been feeling down.", "I've been working hard.", "I've been working a lot lately.", "I've been doing well.",
+        "I've been thinking about you.", "I've been loving it.", "I've been super busy.", "Have you been running lately?",
+        "If I had been training more, I'd have won.", "My boss says I've been slacking on the reports.",
+    ],
+)  # fmt: skip
+def test_a_kept_up_doing_that_names_nothing_done_or_is_not_told_as_so_is_no_event(text):
+    assert [s for s in said(f"User: {text}") if s.entity == "user"] == []
+
+
+def test_an_event_told_with_the_verbs_of_chat_and_its_shorthand_written_out():
+    assert one("Last week I scored 30 points in the final.").value == "scored 30 points in the final"
+    assert one("Yesterday I bonded with Priya during a pottery class.").value == "bonded with Priya during a pottery class"
+    assert one("I just watched \"Spirited Away\" and loved it.").value == 'watched "Spirited Away"'
+    assert one("Last night I went to that neighbourhood mtg.").value == "went to neighbourhood meeting"
+    assert one("Hi, since we last talked I went to that neighbourhood mtg.").value == "went to neighbourhood meeting"
+    assert one("Two days ago I had a scary incident on the motorway.").value == "had a scary incident on the motorway"
+    assert said("User: I found that it works.") == [] and said("User: I went to that.") == []
+    assert one("I donated my old sofa to a charity shop yesterday.").value == "donated my old sofa to a charity shop"
+    assert one("Just skyped with my cousin in Perth.").value == "skyped with my cousin in Perth"
+    assert one("Last week I sent my novel to three publishers.").value == "sent my novel to three publishers"
+    assert one("I restored an old motorbike last year.").when == "2022"
+    assert one("I taught a pottery class last Tuesday.").value == "taught a pottery class"
+    assert one("I rehearsed with a small choir after work.").value == "rehearsed with a small choir"
+    assert said("User: I studied hard.") == [] and said("User: We trained a lot last week.") == []  # how, not what
+

@@ -62,12 +62,14 @@ def test_absence_forms_stay_narrow(text):
     assert [s for s in said(f"User: {text}") if s.form == "none"] == []
 
 
-def test_unnamed_relations_exist_without_names():
+def test_unnamed_relations_exist_without_names_and_keep_the_noun_said():
     assert kinds("User: My husband and kids went camping.") == [
-        ("user/partner", None, "unnamed", ""),
-        ("user/children", None, "unnamed", ""),
+        ("user/partner", "husband", "unnamed", ""),
+        ("user/children", "kids", "unnamed", ""),
     ]
-    assert kinds("User: 我老公今天加班。") == [("user/partner", None, "unnamed", "")]
+    assert kinds("User: 我老公今天加班。") == [("user/partner", "老公", "unnamed", "")]
+    assert ("user/colleagues", "agent", "unnamed", "") in kinds("User: My agent booked the hall for us.")
+    assert ("user/relatives", "grandma", "unnamed", "") in kinds("User: My grandma knitted me a scarf.")
     assert kinds("User: My ex-husband called.") == []
     # the name said in the same sentence wins; the unnamed mention adds nothing
     assert kinds("User: My wife, Anna, is a nurse.") == [
@@ -86,10 +88,12 @@ def test_a_forget_request_names_a_slot_it_does_not_state():
         ("I also don't like bowling.", "bowling", "dislike"),
         ("I love painting landscapes.", "painting landscapes", "like"),
         ("I love to paint.", "painting", "like"),
-        ("I love experimenting in the kitchen, coming up with something tasty.",
-         "experimenting in the kitchen", "like"),
+        ("I love tinkering in the garage, putting together something useful.",
+         "tinkering in the garage", "like"),
         ("That's why I'm so passionate about yoga.", "yoga", "like"),
         ("I hate cilantro!", "cilantro", "dislike"),
+        ("I love the ocean.", "ocean", "like"),
+        ("Honestly I hate the rain.", "rain", "dislike"),
         ("Eagles have always mesmerized me.", "eagles", "like"),
         ("我讨厌香菜。", "香菜", "dislike"),
         ("我很喜欢爬山。", "爬山", "like"),
@@ -114,6 +118,8 @@ def test_dance_and_fashion_are_two_preferences():
         ("I also enjoy reading, watching movies, and exploring nature.",
          ["reading", "watching movies", "exploring nature"]),  # a list said with commas
         ("I love it, you, and the kids.", []),
+        ("I adore lemon and wild strawberry sorbets.", ["lemon sorbets", "wild strawberry sorbets"]),  # a kind of two words
+        ("I love hiking and long walks on the beach.", []),  # where the second ends is unclear
     ],
 )
 def test_two_preferences_with_a_shared_or_own_noun(text, values):
@@ -135,6 +141,8 @@ def test_two_preferences_with_a_shared_or_own_noun(text, values):
         "I'd love to go.",
         "Do you like hiking?",
         "I loved hiking as a kid.",
+        "I love the pic.",  # "the": the moment's, unless a place of nature
+        "I love the ocean view from your room.",
     ],
 )
 def test_preference_forms_stay_narrow(text):
@@ -142,13 +150,13 @@ def test_preference_forms_stay_narrow(text):
 
 
 def test_a_plan_is_tentative_with_its_due_and_the_day_it_was_said():
-    [st] = said("User: We're thinking about going camping next month.")
+    [st] = said("User: We're thinking about going kayaking next month.")
     assert (st.key, st.value, st.form, st.tentative, st.at, st.due, st.when_said) == (
-        "user/plan-go_camping", "go camping", "plan", True, "2026-02-10", "2026-03", "next month")  # fmt: skip
+        "user/plan-go_kayaking", "go kayaking", "plan", True, "2026-02-10", "2026-03", "next month")  # fmt: skip
     [zh] = said("User: 我们打算下个月去露营。")
     assert (zh.value, zh.due, zh.when_said) == ("去露营", "2026-03", "下个月")
-    [undated] = said("User: We're thinking about going camping.")  # no day: a plan that never falls due
-    assert (undated.value, undated.due) == ("go camping", "")
+    [undated] = said("User: We're thinking about going kayaking.")  # no day: a plan that never falls due
+    assert (undated.value, undated.due) == ("go kayaking", "")
 
 
 def test_gerunds():
@@ -185,14 +193,14 @@ def test_subject_less_sentence_still_states_what_it_says():
 
 
 def test_names_given_in_answer_to_the_question_before():
-    chat = "Melanie: What are your dogs' names?\nCaroline: Their names are Pepper, Precious and Panda."
+    chat = "Tomas: What are your cats' names?\nIngrid: Their names are Juniper, Basil and Clove."
     assert [(s.key, s.value) for s in said(chat)] == [
-        ("caroline/pets", "Pepper"), ("caroline/pets", "Precious"), ("caroline/pets", "Panda"),
+        ("ingrid/pets", "Juniper"), ("ingrid/pets", "Basil"), ("ingrid/pets", "Clove"),
     ]  # fmt: skip
     assert said("Assistant: 你的狗叫什么名字？\nUser: 它叫豆豆。")[0].value == "豆豆"
     # no question before, or a question about something else: nothing
-    assert said("Melanie: Nice!\nCaroline: Their names are Pepper and Panda.") == []
-    assert said("Melanie: How was work?\nCaroline: Their names are Pepper and Panda.") == []
+    assert said("Tomas: Nice!\nIngrid: Their names are Juniper and Clove.") == []
+    assert said("Tomas: How was work?\nIngrid: Their names are Juniper and Clove.") == []
 
 
 # --- generic copular forms -----------------------------------------------------------------
@@ -225,8 +233,8 @@ def test_generic_copular_forms_stay_narrow(text):
     ("text", "expect"),
     [
         ("I work as a counselor.", [("user/job_title", "counselor")]),
-        ("We have three dogs named Pepper, Precious and Panda.",
-         [("user/pets", "Pepper"), ("user/pets", "Precious"), ("user/pets", "Panda"), ("user/pet_count", "3")]),
+        ("We have three dogs named Juniper, Basil and Clove.",
+         [("user/pets", "Juniper"), ("user/pets", "Basil"), ("user/pets", "Clove"), ("user/pet_count", "3")]),
         ("My favorite game is CS:GO.", [("user/favorite_game", "CS:GO")]),
         ("My gym is Urban Sports Club", [("user/gym", "Urban Sports Club")]),
         ("I go to FitX now", [("user/gym", "FitX")]),

@@ -131,8 +131,8 @@ def test_starting_to_eat_meat_again_ends_a_meatless_diet():
          [("john/children", "Kyle")]),
         ("Maria: Guess what - I got a puppy two weeks ago! Her name's Coco and she's adorable.",
          [("user/pets", "Coco")]),
-        ("A: What are your dogs' names?\nB: Their names are Pepper, Precious and Panda.",
-         [("b/pets", "Pepper"), ("b/pets", "Precious"), ("b/pets", "Panda")]),
+        ("A: What are your cats' names?\nB: Their names are Juniper, Basil and Clove.",
+         [("b/pets", "Juniper"), ("b/pets", "Basil"), ("b/pets", "Clove")]),
     ],
 )  # fmt: skip
 def test_names_given_across_turns(text, expected):

@@ -19,6 +19,19 @@ def test_kind_and_items_round_trip_in_canonical_order():
     assert parse(render(none)).kind == "none"
 
 
+def test_the_noun_an_unnamed_member_was_mentioned_as_round_trips_and_is_checked():
+    fact = Fact("user", "children", None, kind="unnamed", valid_from="2024-01-01", mentioned_as=["kids"])
+    text = render(fact)
+    assert "kind: unnamed\nstatus: active\nvalid_from: '2024-01-01'\nmentioned_as:\n- kids\n" in text
+    assert parse(text) == fact and render(parse(text)) == text
+    assert parse(HEAD + "kind: unnamed\nmentioned_as: husband\n---\n").mentioned_as == ["husband"]
+    with pytest.raises(FactFileError, match=r"must be a list of nouns, like \[husband\]"):
+        parse(HEAD + "kind: unnamed\nmentioned_as: {a: 1}\n---\n", path="facts/user/pets.md")
+    # on a fact of another kind the key is the person's own, kept as written
+    plain = parse(HEAD + "values: [Max]\nmentioned_as: my boys\n---\n")
+    assert (plain.mentioned_as, plain.extra) == ([], {"mentioned_as": "my boys"})
+
+
 def test_a_plain_fact_has_the_same_bytes_as_before():
     assert render(Fact("user", "pets", ["Max"])) == HEAD + "values:\n- Max\nstatus: active\n---\n"
 

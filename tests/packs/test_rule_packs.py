@@ -343,6 +343,8 @@ CASES = [
     ("I joined ByteDance last month", "personal", "employer", "ByteDance"),
     ("I'm a product designer at Lingnan Tech", "personal", "job_title", "product designer"),
     ("I got promoted to senior designer", "personal", "job_title", "senior designer"),
+    ("I'm a point guard for the Rivertown Hawks", "personal", "job_title", "point guard"),
+    ("I'm a professional tennis player", "personal", "job_title", "professional tennis player"),
     (
         "I pay social insurance in Guangzhou through Lingnan Tech",
         "personal",
@@ -360,7 +362,7 @@ CASES = [
     ("I was born on March 14, 1990", "personal", "birthday", "March 14, 1990"),
     ("My wife Anna and I went hiking", "personal", "partner", "Anna"),
     ("I'm married to Tom Smith", "personal", "partner", "Tom Smith"),
-    ("We adopted another puppy called Pixie", "personal", "pets", "Pixie"),
+    ("We adopted another kitten called Maple", "personal", "pets", "Maple"),
     (
         "I'm allergic to peanuts and shellfish",
         "personal",
@@ -770,6 +772,7 @@ CHIT_CHAT = [
     "他们组最近挺忙的",
     "I'm at the park now, it's lovely",
     "I'm into that idea",
+    "I'm a team player, you know",
     "我入职快一年了，还挺开心",
     "周末我喜欢在家睡觉",
 ]

@@ -19,6 +19,9 @@ RULES = load_rules(Path(__file__).resolve().parents[2] / "rules" / "personal.yam
         (Fact("user", "partner", None, kind="unnamed", valid_from="2024-04-10"),
          "Your partner: mentioned, but not by name yet (since 2024-04-10).",
          "你的伴侣：提到过，还不知道名字（2024-04-10起）。"),
+        (Fact("user", "relatives", None, kind="unnamed", valid_from="2024-04-10", mentioned_as=["aunt", "grandma"]),
+         "Your relatives: mentioned as “aunt”, “grandma”, but not by name yet (since 2024-04-10).",
+         "你的亲戚：提到过（“aunt”、“grandma”），还不知道名字（2024-04-10起）。"),
         (Fact("user", "plan-camping", "camping", "tentative", kind="plan", valid_from="2024-04-10", due="2024-05"),
          "Your plan “camping”: planned in 2024-05, not confirmed yet (said 2024-04-10).",
          "你的计划“camping”：计划在2024-05，尚未确认（2024-04-10提到）。"),
@@ -63,4 +66,4 @@ def test_a_fact_that_says_less_than_the_words_is_followed_by_them(tmp_path, monk
     # the answer (issue 27: the first line answers), the fact's sentence follows it.
     first, fact, *_ = answer.text.splitlines()
     assert first == "Lake Tahoe"
-    assert fact.startswith("Your children: mentioned, but not by name yet")
+    assert fact.startswith("Your children: mentioned as “kids”, but not by name yet")

@@ -32,7 +32,7 @@ def root(tmp_path: Path) -> Path:
            ("Melanie", "That's great! I painted a lake sunrise last year."),
            ("Caroline", "Our log drain endpoint is stream.velturis.io/aurora."))  # fmt: skip
     _write(tmp_path, "2023-06-01", "chat-2.md",
-           ("Melanie", "We're thinking about going camping next month."),
+           ("Melanie", "We're thinking about going kayaking next month."),
            ("Caroline", "Lovely, I adopted a dog named Pixie."))  # fmt: skip
     return tmp_path
 

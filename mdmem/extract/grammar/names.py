@@ -101,7 +101,8 @@ def find_members(sentence: str, lex: Lexicon, resolver: Resolver) -> list[Found]
         n = _NUMBERS.get(" ".join(m["n"].split())) or (int(m["n"]) if m["n"].isdigit() else 0)
         if slot and slot in lex.count and noun and members.plural_said(" ".join(toks[used - len(noun.split()) : used])):
             out.append(Found(lex.count[slot], str(n), "assert", m.start(), m.start("n"), m.end()))
-            out.append(Found(slot, None, "assert", m.start(), m.start("np"), m.end(), form="unnamed"))
+            said = _as_said(toks, noun, used)
+            out.append(Found(slot, said, "assert", m.start(), m.start("np"), m.end(), form="unnamed"))
     for m in _LATER.finditer(sentence):
         out.append(Found(None, m["name"], "assert", m.start(), m.start("name"), m.end(), form="named"))
     return [f for f in out if f.attribute is None or f.attribute in declared]
@@ -119,6 +120,7 @@ def _mine(sentence: str, start: int, at: int, members: Words, lex: Lexicon, owne
     slot, noun, used = _noun(toks, members)
     if slot is None or noun is None or set(toks[: used - len(noun.split())]) & _NOT_NOW:
         return []
+    said = _as_said(toks, noun, used)
     end = at + spans[used - 1].end()
     person = slot in lex.people
     after = _AFTER.match(sentence, end)
@@ -128,7 +130,7 @@ def _mine(sentence: str, start: int, at: int, members: Words, lex: Lexicon, owne
         who = _named_before(sentence, start) or noun
         theirs = _mine(sentence, start, after.end(), members, lex, owner=who)
         if who == noun and not members.plural_said(noun):  # "my mom's house": she is spoken of
-            theirs = [Found(slot, None, "assert", start, at, end, form="unnamed"),
+            theirs = [Found(slot, said, "assert", start, at, end, form="unnamed"),
                       Found("relation", noun, "assert", start, at, end, owner=noun), *theirs]  # fmt: skip
         return theirs
     ordinal = next((_ORDINALS[t] for t in toks[:used] if t in _ORDINALS), None)
@@ -143,11 +145,14 @@ def _mine(sentence: str, start: int, at: int, members: Words, lex: Lexicon, owne
         # "our kids are our future" is as often everyone's: an unnamed member needs "my"
         # "whatever my sister says": what she says is the point, not that she is
         if owner is None and sentence[start] in "Mm" and (members.plural_said(noun) or not ordinal) and not _SAYS.match(sentence, end):
-            out.append(Found(slot, None, "assert", start, at, end, form="unnamed"))
+            out.append(Found(slot, said, "assert", start, at, end, form="unnamed"))
             if person and not members.plural_said(noun):  # "my mom": she has facts of her own
                 out.append(Found("relation", noun, "assert", start, at, end, owner=noun))
-            if (more := _AND.match(sentence, end)) and (also := _noun(more["np"].split(), members)[0]):
-                out.append(Found(also, None, "assert", start, more.start("np"), more.end(), form="unnamed"))
+            more = _AND.match(sentence, end)
+            also, also_noun, also_used = _noun(more["np"].split(), members) if more else (None, None, 0)
+            if more and also and also_noun:
+                also_said = _as_said(more["np"].split(), also_noun, also_used)
+                out.append(Found(also, also_said, "assert", start, more.start("np"), more.end(), form="unnamed"))
     else:
         for n, i in _split(name):
             if person and owner is None:  # the person gets facts of their own: how they are related
@@ -178,6 +183,12 @@ def _noun(toks: list[str], members: Words) -> tuple[str | None, str | None, int]
     return None, None, 0
 
 
+def _as_said(toks: list[str], noun: str, used: int) -> str:
+    """The member noun as the person said it ("kids" for the pack's "kid"): what an unnamed
+    member is mentioned as."""
+    return " ".join(toks[used - len(noun.split()) : used]).rstrip("'’") or noun
+
+
 def _split(names: str) -> list[tuple[str, int]]:
     """ "Ash, Birch and Cedar" → each name with its offset."""
     return [(m.group(), m.start()) for m in re.finditer(NAME, names)]
@@ -195,7 +206,7 @@ def _zh(sentence: str, members: Words, lex: Lexicon) -> list[Found]:
                 out.append(Found("relation", noun, "assert", m.start(), m.end(), named.end(), owner=named["name"]))
             out.append(Found(slot, named["name"], "assert", m.start(), named.start("name"), named.end()))
         elif not sentence.startswith("的", end):  # 我哥哥的朋友: the friend, not my brother
-            out.append(Found(slot, None, "assert", m.start(), m.end(), end, form="unnamed"))
+            out.append(Found(slot, noun, "assert", m.start(), m.end(), end, form="unnamed"))
             if slot in lex.people:
                 out.append(Found("relation", noun, "assert", m.start(), m.end(), end, owner=noun))
     for m in _ZH_COUNT.finditer(sentence):
@@ -205,7 +216,7 @@ def _zh(sentence: str, members: Words, lex: Lexicon) -> list[Found]:
             n = _NUMBERS.get(m["n"]) or (int(m["n"]) if m["n"].isdigit() else 0)
             if n > 1:
                 out.append(Found(lex.count[slot], str(n), "assert", m.start(), m.start("n"), m.end()))
-                out.append(Found(slot, None, "assert", m.start(), m.start("np"), m.end(), form="unnamed"))
+                out.append(Found(slot, m["np"], "assert", m.start(), m.start("np"), m.end(), form="unnamed"))
     for m in _LATER.finditer(sentence):
         if m["zh"]:
             out.append(Found(None, m["zh"], "assert", m.start(), m.start("zh"), m.end(), form="named"))
