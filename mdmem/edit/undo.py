@@ -165,7 +165,4 @@ def undo(vault: Vault, entry_id: str, *, dry_run: bool = False) -> Result:
         if dry_run:
             return Result(plan, None, True)
         source = {"kind": "undo", "undoes": entry["id"]}
-        # The bytes the plan was made from: a save landing after the scan is a conflict, never
-        # overwritten (without it, 2 of 50 edits raced with an undo were lost).
-        expect = vault.read_shas([f"facts/{c.key}.md" for c in plan.changes])
-        return Result(plan, vault.apply(plan, command="undo", source=source, expect=expect))
+        return Result(plan, vault.apply(plan, command="undo", source=source))

@@ -41,7 +41,6 @@ class _Vault(Protocol):  # what of `store.vault.Vault` a forget uses (that modul
     def rules(self) -> Rules: ...
     def recover(self) -> str | None: ...
     def scan(self, refresh: bool = False) -> tuple[dict[str, Fact], list[Problem]]: ...
-    def read_shas(self, rels: list[str]) -> dict[str, str | None]: ...
     def apply(self, plan: Plan, *, command: str, source: dict[str, Any], extra: Any = None,
               expect: dict[str, str | None] | None = None) -> dict[str, Any]: ...  # fmt: skip
 
@@ -87,10 +86,9 @@ def forget_facts(vault: _Vault, wanted: Mapping[str, Iterable[str] | None], *,
             fp.plan.changes = [_unsaid(c, phrases) for c in fp.plan.changes]
         outer = marked(vault.meta) is not None  # a caller that scrubs the caches lifts it
         mark(vault.meta, fp.purge if purge else {})
-        expect = vault.read_shas([f"facts/{c.key}.md" for c in fp.plan.changes])
         ops: list[tuple[str, str | None]] = [*red.ops, *bodies]
         out.entry = vault.apply(fp.plan, command="forget", source=_source(red, phrases, source),
-                                extra=lambda _id: ops, expect=expect)  # fmt: skip
+                                extra=lambda _id: ops)  # fmt: skip
         if purge:
             out.purged = vault.journal.purge(fp.purge)
             if phrases:

@@ -266,14 +266,12 @@ class Vault:
             notes = [] if heard else checked_names(statements, self.rules, facts, new=new)
             now = self.now
             plan = plan_statements(facts, self.rules, statements, now=now, today=today)
-            expect = self.read_shas([f"facts/{c.key}.md" for c in plan.changes])
             refuse_broken(plan, problems)
             if any(c.after is not None and c.after.depends_on for c in plan.changes):
                 refuse_cycle(self.rules, facts, plan)
             if dry_run or not plan.changes:
                 return Result(plan, None, dry_run, notes)
-            entry = self.apply(plan, command=command, source=source or {"kind": command},
-                               extra=extra, expect=expect)  # fmt: skip
+            entry = self.apply(plan, command=command, source=source or {"kind": command}, extra=extra)
             return Result(plan, entry, notes=notes)
 
     def read_shas(self, rels: list[str]) -> dict[str, str | None]:
@@ -284,7 +282,11 @@ class Vault:
               expect: dict[str, str | None] | None = None) -> dict[str, Any]:  # fmt: skip
         """Write a plan as one transaction and journal it. Caller holds the lock.
         `extra(entry_id)` gives more files for the same transaction (episodes, redactions);
-        `expect` the SHA-256 of each file as planned from: a file saved since is a WriteConflict."""
+        `expect` the SHA-256 of each file as planned from: a file saved since is a WriteConflict.
+        Without `expect`, the plan was made from the last scan, and its files are checked
+        against what that scan read (a hand edit saved meanwhile is never overwritten)."""
+        if expect is None:
+            expect = self.read_shas([f"facts/{c.key}.md" for c in plan.changes])
         final = linked(plan, self.rules)  # every fact written carries its upstream links
         rels = fact_rels(self.root, final)  # checked at one lstat a file, not two resolves
         ops = [(rels[k], render(f) if f is not None else None) for k, f in final.items()]
