@@ -14,7 +14,7 @@ import contextlib
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -86,17 +86,25 @@ class SnapStore:
             return None
         return row[0] if row else None
 
+    @contextlib.contextmanager
+    def _at(self, gen: str | None) -> Iterator[tuple[sqlite3.Connection, bool]]:
+        """One write transaction (committed, or rolled back on any error), with whether the
+        saved entries are still those of generation gen (another process may have saved)."""
+        db = self.conn()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            row = db.execute("SELECT v FROM snap_meta WHERE k = 'gen'").fetchone()
+            yield db, (row[0] if row else None) == gen
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
     def note(self, key: str, value: str, gen: str | None) -> None:
         """Record a fact about the saved entries, if they are still those of generation gen."""
-        with contextlib.suppress(sqlite3.Error, OSError):
-            db = self.conn()
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                row = db.execute("SELECT v FROM snap_meta WHERE k = 'gen'").fetchone()
-                if (row[0] if row else None) == gen:
-                    db.execute("INSERT OR REPLACE INTO snap_meta VALUES(?, ?)", (key, value))
-            finally:
-                db.execute("COMMIT")
+        with contextlib.suppress(sqlite3.Error, OSError), self._at(gen) as (db, current):
+            if current:
+                db.execute("INSERT OR REPLACE INTO snap_meta VALUES(?, ?)", (key, value))
 
     def entries(self, where: str = "", args: Iterable[Any] = ()) -> tuple[dict[str, Entry], dict[str, Entry]]:  # fmt: skip
         """(present, gone) entries, all or those `where` selects, in path order."""
@@ -124,21 +132,13 @@ class SnapStore:
         """Add entries and rows in one transaction if the saved generation is still `gen`;
         False (nothing written) otherwise, or when the database cannot be written."""
         try:
-            db = self.conn()
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                row = db.execute("SELECT v FROM snap_meta WHERE k = 'gen'").fetchone()
-                if (row[0] if row else None) != gen:
-                    db.execute("ROLLBACK")
+            with self._at(gen) as (db, current):
+                if not current:
                     return False
                 db.executemany(_PUT, put)
                 db.executemany("INSERT OR REPLACE INTO snap_rows VALUES(?, ?, ?)", rows)
                 db.execute("INSERT OR REPLACE INTO snap_meta VALUES('gen', ?)", (new_gen,))
                 db.execute("DELETE FROM snap_meta WHERE k IN ('sweep', 'agreed')")
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
         except (sqlite3.Error, OSError):
             return False
         return True
@@ -199,11 +199,7 @@ class SnapStore:
         then the sweep digest, if the entries saved are the ones it describes. False when
         the database could not be written (a read-only vault goes without)."""
         try:
-            db = self.conn()
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                row = db.execute("SELECT v FROM snap_meta WHERE k = 'gen'").fetchone()
-                current = (row[0] if row else None) == gen
+            with self._at(gen) as (db, current):
                 if new_gen is not None:
                     if current and changes is not None:
                         put, drop, rows, unrow = changes
@@ -224,10 +220,6 @@ class SnapStore:
                         db.execute("DELETE FROM snap_meta WHERE k = 'sweep'")
                     else:
                         db.execute("INSERT OR REPLACE INTO snap_meta VALUES('sweep', ?)", (sweep,))
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
         except (sqlite3.Error, OSError):
             return False
         return True
