@@ -21,8 +21,8 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DEFAULT = ROOT.parent / "shared" / "corpora" / "locomo" / "locomo10.json"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from locomo_qa import CORPUS as DEFAULT  # noqa: E402  beside the checkout, or beside its worktrees
 
 
 def locomo_text(conversation: dict) -> tuple[str, int]:

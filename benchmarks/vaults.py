@@ -25,11 +25,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from bench_ask import _fact  # noqa: E402
+from locomo_qa import CORPUS as LOCOMO  # noqa: E402  found beside the checkout or its worktrees
 from locomo_qa import DEV  # noqa: E402  the development conversations only
 
-# ../shared/corpora/locomo/locomo10.json from the checkout (or a folder above it: a worktree).
-LOCOMO = next((p / "shared/corpora/locomo/locomo10.json" for p in HERE.parents
-               if (p / "shared/corpora/locomo/locomo10.json").is_file()), Path("locomo10.json"))  # fmt: skip
 NOW = "2026-03-01T12:00:00Z"
 # What `ask` must answer on facts_vault (the user's home city is always this).
 HOME = "Chengdu"
