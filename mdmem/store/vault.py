@@ -280,11 +280,9 @@ class Vault:
 
     def apply(self, plan: Plan, *, command: str, source: dict[str, Any], extra: ExtraOps | None = None,
               expect: dict[str, str | None] | None = None) -> dict[str, Any]:  # fmt: skip
-        """Write a plan as one transaction and journal it. Caller holds the lock.
-        `extra(entry_id)` gives more files for the same transaction (episodes, redactions);
-        `expect` the SHA-256 of each file as planned from: a file saved since is a WriteConflict.
-        Without `expect`, the plan was made from the last scan, and its files are checked
-        against what that scan read (a hand edit saved meanwhile is never overwritten)."""
+        """Write a plan as one transaction and journal it (the caller holds the lock); `extra(id)`
+        gives more files for it (episodes, redactions); `expect` the SHA-256 of each file as
+        planned from (by default, what the last scan read): a file saved since is a conflict."""
         if expect is None:
             expect = self.read_shas([f"facts/{c.key}.md" for c in plan.changes])
         final = linked(plan, self.rules)  # every fact written carries its upstream links
