@@ -31,6 +31,26 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _CACHE: dict[tuple[str, int], tuple[_Alts, ...]] = {}
 
 
+def _folds() -> dict[int, str]:
+    """Characters `re.IGNORECASE` takes for another that lower-casing keeps apart ("ſ" for "s",
+    "ı" for "i"): each made the first of its group, in needles and texts alike."""
+    try:
+        from re._casefix import _EXTRA_CASES  # type: ignore[import-not-found]
+    except ImportError:  # pragma: no cover - an older `re`: these few characters go unfolded
+        return {}
+    return {c: chr(min(c, *alts)) for c, alts in _EXTRA_CASES.items() if c != min(c, *alts)}
+
+
+_FOLD = _folds()
+
+
+def lowered(text: str) -> str:
+    """The text as the literal tests read it: lower-cased, with the case-insensitive
+    equivalents `re` knows made one ("İ" lower-cases to "i" and a combining dot)."""
+    low = text.lower()
+    return low if low.isascii() else low.replace("i\u0307", "i").translate(_FOLD)
+
+
 class Source:
     """A pattern's text and flags, compiled by `re` only when something asks it more than
     those: the rule finder runs it through guard.timed (the `regex` engine, compiled there),
@@ -116,7 +136,7 @@ def _options(items: list[tuple[Any, Any]]) -> list[_Alts | None]:
     run: list[str] = []
     for op, av in items:
         if op is _c.LITERAL:
-            run.append(chr(av).lower())
+            run.append(lowered(chr(av)))
             continue
         if run:
             options.append(frozenset(["".join(run)]))
@@ -141,6 +161,39 @@ def _item(op: Any, av: Any) -> _Alts | None:
     if op is getattr(_c, "ATOMIC_GROUP", None):
         return _seq(list(av))
     return None  # classes, anchors, look-arounds, back-references: no literal to rely on
+
+
+_GUARDS: dict[tuple[str, int], Guarded] = {}
+
+
+def may_match(rx: Pattern, low: str) -> bool:
+    """False only when `rx` certainly cannot match the text whose `lowered()` form is `low`;
+    its literal tests are worked out the first time they are asked, kept for the process."""
+    key = (rx.pattern, rx.flags)
+    g = _GUARDS.get(key)
+    if g is None:
+        g = _GUARDS[key] = Guarded(rx)
+    return g.may_match(low)
+
+
+class AnyOf:
+    """Several patterns' literal tests, with one search first (of each pattern's most
+    selective set): False only when none of them can match. Worked out when first asked."""
+
+    __slots__ = ("patterns", "_test")
+
+    def __init__(self, *patterns: Pattern) -> None:
+        self.patterns = patterns
+        self._test: _AnyOf | None = None
+
+    def may_match(self, low: str) -> bool:
+        """False only when no pattern can match the text whose `lowered()` form is `low`."""
+        if self._test is None:
+            sets = [required(rx) for rx in self.patterns]
+            if not all(sets):
+                return True  # a pattern without literal tests may match anything
+            self._test = _AnyOf(frozenset(n for alts in sets for n in max(alts, key=_score)))
+        return self._test.search(low) is not None and any(may_match(rx, low) for rx in self.patterns)
 
 
 class Guarded:
