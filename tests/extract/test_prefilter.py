@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mdmem.extract import forget_requests, requests
-from mdmem.extract.prefilter import AnyOf, lowered, may_match
+from mdmem.edit.ingest import ingest_text
+from mdmem.extract import forget_requests, prefilter, requests
+from mdmem.extract.prefilter import AnyOf, Source, lowered, may_match
+from mdmem.model.rules_yaml import load_rules
+from mdmem.store.packs import packs_dir
+from mdmem.store.rules_cache import SHIPPED_NEEDLES, needles_text
+from mdmem.store.vault import Vault
 
 # The module expressions that run only where their literal tests pass.
 GATED = [*forget_requests._ENGLISH.patterns, forget_requests._CUE, requests._VERBATIM]
@@ -57,3 +63,39 @@ def test_any_of_is_true_when_one_pattern_has_no_literal_test():
     assert anything.may_match("nothing of the kind")
     some = AnyOf(re.compile("moved"), re.compile("relocat(?:ed|ing)"))
     assert some.may_match("we relocated") and not some.may_match("we stayed")
+
+
+def test_the_packs_shipped_literal_tests_are_current():
+    """rules/needles.json holds the literal tests of every pattern of mdmem's own packs, as the
+    prefilter works them out now. After changing a pack's patterns or prefilter.py:
+    `MDMEM_UPDATE_GOLDEN=1 .venv/bin/pytest tests/extract/test_prefilter.py`."""
+    folder = packs_dir()
+    assert folder is not None
+    sources = sorted({p for pack in sorted(folder.glob("*.yaml")) for a in load_rules(pack).attributes.values()
+                      for p in (*a.extract_patterns, *a.invalidate_patterns)})  # fmt: skip
+    # Worked out afresh (`_required`, not the cache another test may have primed from the file).
+    want = needles_text({prefilter.digest(src): [sorted(alts) for alts in prefilter._required(Source(src))]
+                         for src in sources})  # fmt: skip
+    file = folder / SHIPPED_NEEDLES
+    if os.environ.get("MDMEM_UPDATE_GOLDEN"):
+        file.write_text(want, encoding="utf-8")
+    assert file.read_text(encoding="utf-8") == want, (
+        f"{file} is stale: run MDMEM_UPDATE_GOLDEN=1 .venv/bin/pytest tests/extract/test_prefilter.py"
+    )
+
+
+def test_a_new_vaults_first_ingest_parses_none_of_its_packs_patterns(tmp_path, monkeypatch):
+    vault = Vault.create(tmp_path / "v", "personal")
+    pack = {p for a in vault.rules.attributes.values() for p in (*a.extract_patterns, *a.invalidate_patterns)}
+    parsed: list[str] = []
+    real = prefilter._required
+
+    def counted(rx):
+        parsed.append(rx.pattern)
+        return real(rx)
+
+    monkeypatch.setattr(prefilter, "_CACHE", {})  # as in a new process
+    monkeypatch.setattr(prefilter, "_required", counted)
+    ingest_text(vault, "User: I moved to Shanghai last week.\n", source="chat.md")
+    assert vault.scan(refresh=True)[0]["user/home_city"].value == "Shanghai"
+    assert not pack & set(parsed)
