@@ -8,7 +8,10 @@ costs seconds. A pattern we cannot analyse simply runs every time.
 Patterns are paid for once: a rule pack's patterns are given as `Source`s, compiled only for
 a message whose text passes their literal tests (by the engine that runs them, guard.timed),
 and the literal tests themselves, which take parsing every pattern, are kept across processes
-(`known_needles` / `prime`, stored beside the rules cache by store/rules_cache.py).
+(`known_needles` / `prime`, stored beside the rules cache by store/rules_cache.py; those of
+mdmem's own packs ship with them, `prime_shipped`). mdmem's own expressions that are slow to
+search (the forget and verbatim requests) ask `may_match` / `AnyOf` first. Every test reads a
+text as `lowered()` gives it, folded as `re.IGNORECASE` compares letters.
 """
 
 from __future__ import annotations
@@ -227,7 +230,7 @@ class Guarded:
         self._tests = tuple(tuple(alts) if len(alts) <= 4 else _AnyOf(alts) for alts in self.needles)
 
     def may_match(self, lowered: str) -> bool:
-        """False only when the pattern certainly cannot match (`lowered` is the lower-cased text)."""
+        """False only when the pattern certainly cannot match (`lowered`: the text's `lowered()`)."""
         for test in self._tests:
             if isinstance(test, tuple):
                 for n in test:  # (a loop, not any(): this runs for every candidate of every sentence)
@@ -285,7 +288,7 @@ class PatternSet(Generic[T]):
         self._cjk = sorted(cjk)
 
     def candidates(self, lowered: str) -> list[tuple[T, Guarded]]:
-        """Patterns that may match somewhere in `lowered`, in their original order."""
+        """Patterns that may match somewhere in `lowered` (a text's `lowered()`), in their order."""
         hit = set(self._always)
         needles = self._plain + self._cjk if _CJK.search(lowered) else self._plain
         for needle in [n for n in needles if n in lowered]:  # (a comprehension: twice as fast)

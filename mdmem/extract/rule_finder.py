@@ -33,7 +33,7 @@ from mdmem.extract.guard import (
 )
 from mdmem.extract.happenings import find_happenings
 from mdmem.extract.modality import is_joke, is_question, sentences
-from mdmem.extract.prefilter import Pattern, PatternSet, Source
+from mdmem.extract.prefilter import Pattern, PatternSet, Source, lowered
 from mdmem.extract.requests import find_correction, find_dependencies, find_forget, find_verbatims
 from mdmem.extract.speakers import speaker_entities
 from mdmem.extract.transcript import Message, is_human_role
@@ -86,7 +86,7 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
     for _, _, (a, b) in reversed(kept):
         text = text[:a] + "\n" + text[b:]  # the kept text is not read for facts
     text = without_code(text)  # a pasted script is not the person speaking
-    candidates = patterns.candidates(text.lower())
+    candidates = patterns.candidates(lowered(text))
     previous = None  # the sentence before
     question = sentences(asked)[-1] if asked.strip() else ""
     for n, sentence in enumerate(_sentences(text, budget)):
@@ -101,7 +101,7 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
             found = found or (hobbies_answered(sentence, question, resolver) if previous is None else [])
             for said in [] if found or n else answer_statements(question, sentence, resolver.declared):
                 # "你在哪上班呀？" "华为，在坂田那边": the answer read as "我在华为上班"
-                if said_found := _find(said, patterns.candidates(said.lower()), resolver, budget):
+                if said_found := _find(said, patterns.candidates(lowered(said)), resolver, budget):
                     out += [(said, f) for f in said_found if f.kind == "assert"]
                     break
         if not any(f.attribute == "commute_minutes" for f in found):
@@ -120,7 +120,7 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
 def _theirs(said: str, patterns: PatternSet[tuple[str, str]], resolver: Resolver, budget: Budget,
             owner: str) -> list[Found]:  # fmt: skip
     """What another person's clause, re-voiced as theirs, says of them (never a request)."""
-    found = _find(said, patterns.candidates(said.lower()), resolver, budget)
+    found = _find(said, patterns.candidates(lowered(said)), resolver, budget)
     return [replace(f, owner=owner) for f in found
             if f.kind in ("assert", "invalidate") and f.attribute and f.attribute != "relation" and not f.owner]  # fmt: skip
 
@@ -128,7 +128,7 @@ def _theirs(said: str, patterns: PatternSet[tuple[str, str]], resolver: Resolver
 def _find(sentence: str, candidates: list[tuple[tuple[str, str], Any]], resolver: Resolver,
           budget: Budget) -> list[Found]:  # fmt: skip
     """One sentence's dependencies, forget requests, corrections, rule patterns and generic forms."""
-    low = sentence.lower()
+    low = lowered(sentence)
     rules: list[Found] = []
     for (attr, kind), g in candidates:
         if not g.may_match(low):

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from mdmem.edit.ingest import ingest_text
 from mdmem.extract import forget_requests, prefilter, requests
-from mdmem.extract.prefilter import AnyOf, Source, lowered, may_match
+from mdmem.extract.prefilter import AnyOf, PatternSet, Source, lowered, may_match
 from mdmem.model.rules_yaml import load_rules
 from mdmem.store.packs import packs_dir
 from mdmem.store.rules_cache import SHIPPED_NEEDLES, needles_text
@@ -99,3 +99,10 @@ def test_a_new_vaults_first_ingest_parses_none_of_its_packs_patterns(tmp_path, m
     ingest_text(vault, "User: I moved to Shanghai last week.\n", source="chat.md")
     assert vault.scan(refresh=True)[0]["user/home_city"].value == "Shanghai"
     assert not pack & set(parsed)
+
+
+def test_a_pattern_whose_letters_fold_stays_a_candidate():
+    # "σ" and "ς", "μ" and "µ" are one letter to re.IGNORECASE: needle and text fold alike.
+    for rx, text in [(re.compile(r"(?i)\bσπίτι μου\b"), "ΤΟ ΣΠΊΤΙ ΜΟΥ"), (re.compile(r"(?i)\d+ µg"), "5 ΜG")]:
+        assert rx.search(text)
+        assert PatternSet([(0, rx)]).candidates(lowered(text)), rx.pattern
