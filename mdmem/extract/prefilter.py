@@ -227,7 +227,8 @@ class Guarded:
         self.needles = required(rx)
         # Few needles: `in` is fastest. Many (a list of sixty cities): one alternation, whose
         # compiled first-character set lets the regex engine skip most positions.
-        self._tests = tuple(tuple(alts) if len(alts) <= 4 else _AnyOf(alts) for alts in self.needles)
+        tests = [tuple(alts) if len(alts) <= 4 else _AnyOf(alts) for alts in self.needles]
+        self._tests = tuple(sorted(tests, key=lambda t: not isinstance(t, tuple)))  # the `in` tests first
 
     def may_match(self, lowered: str) -> bool:
         """False only when the pattern certainly cannot match (`lowered`: the text's `lowered()`)."""

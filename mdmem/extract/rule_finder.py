@@ -86,13 +86,14 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
     for _, _, (a, b) in reversed(kept):
         text = text[:a] + "\n" + text[b:]  # the kept text is not read for facts
     text = without_code(text)  # a pasted script is not the person speaking
-    candidates = patterns.candidates(lowered(text))
+    read = lowered(text)
+    candidates = patterns.candidates(read)
     previous = None  # the sentence before
     question = sentences(asked)[-1] if asked.strip() else ""
     for n, sentence in enumerate(_sentences(text, budget)):
         if is_joke(sentence) and previous is not None:  # "I'm moving to Mars. Just kidding!"
             out = [(s, f) for s, f in out if s != previous]
-        found = _find(sentence, candidates, resolver, budget)
+        found = _find(sentence, candidates, resolver, budget, read)
         if all(f.form == "named" for f in found) and out and out[-1][0] == previous:
             found = named_next(sentence, out) or found  # "We adopted a puppy! His name is Biscuit."
         elif not found and n < 3:
@@ -126,12 +127,14 @@ def _theirs(said: str, patterns: PatternSet[tuple[str, str]], resolver: Resolver
 
 
 def _find(sentence: str, candidates: list[tuple[tuple[str, str], Any]], resolver: Resolver,
-          budget: Budget) -> list[Found]:  # fmt: skip
-    """One sentence's dependencies, forget requests, corrections, rule patterns and generic forms."""
+          budget: Budget, checked: str = "") -> list[Found]:  # fmt: skip
+    """One sentence's dependencies, forget requests, corrections, rule patterns and generic forms;
+    `checked`: the text the candidates were found in (a sentence that is all of it needs no test)."""
     low = lowered(sentence)
+    tested = low == checked
     rules: list[Found] = []
     for (attr, kind), g in candidates:
-        if not g.may_match(low):
+        if not tested and not g.may_match(low):
             continue
         for m in budget.finditer(g.rx, sentence):
             value = m.groupdict().get("value") if kind == "assert" else None
