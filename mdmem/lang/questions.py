@@ -71,7 +71,11 @@ KIN = re.compile(
 
 # A question that asks what someone did or is doing ("What did John do with his kids?", "What
 # was she doing in Rio?"): an action, never the value of a fact its words name (his children).
-ACTION = re.compile(r"\bwhat (?:did|does|do|was|is|were|are|has|have)\b(?:(?!\bwhat\b).){0,60}?\b(?:do|doing|done)\b", re.I)
+ACTION = re.compile(
+    r"(?i:\bwhat (?:did|does|do|was|is|were|are|has|have)\b(?:(?!\bwhat\b).){0,60}?\b(?:do|doing|done)\b)"
+    r"|\b(?i:what) (?:did|does|do) (?:[A-Z][\w'’]*|he|she|they|(?:his|her|their) \w+)(?: and (?:[A-Z]\w*|his \w+|her \w+))?"
+    r" (?!(?:have|has|own|like|love|enjoy|prefer|want|need|call|name|keep|use|eat|drink|drive|play|watch|read|listen|think|feel|study|work)\b)[a-z]+\b"
+)
 
 # A person spoken of by a pronoun only ("When did she start?", 她什么时候开始的): in a
 # conversation, the one the question before named (read/ask.py `about`).
@@ -96,6 +100,11 @@ _WHY = {"en": r"^\W*why\b|\bwhat (?:made|makes|motivated|inspired|prompted)\b|\b
               r"|\bwhat (?:is|was) the reason\b",
         "zh": r"为什么|为啥|为何|怎么会|什么原因"}  # fmt: skip
 _HOW = {"en": r"^\W*how (?:do|does|did|is|was|are|were|has|have|can|could)\b", "zh": r"怎么|如何|怎样"}
+# A question that asks how something was or felt ("How did she feel about the show?", "How
+# does he describe the trip?", "How was her stay?"): the composer takes the words that say it.
+_DESCRIBE = {"en": r"^\W*how (?:do|does|did|is|was|are|were)\b(?:(?!\bhow\b).){0,80}?\b(?:describe[sd]?|feel|feels|felt|react(?:ed)?)\b"
+                   r"|^\W*how (?:is|was|were|are) (?:\w+['’]s )?(?:\w+ ){0,2}?(?:experience|time|trip|stay|visit)\b",
+             "zh": r"感觉怎么样|觉得怎么样|怎么形容|心情怎么样"}
 
 
 @cache
@@ -105,7 +114,7 @@ def _compiled(lang: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
 
 @cache
 def _one(table: str, lang: str) -> re.Pattern[str]:
-    src = {"list": _LIST, "why": _WHY, "how": _HOW}[table]
+    src = {"list": _LIST, "why": _WHY, "how": _HOW, "describe": _DESCRIBE}[table]
     return re.compile(src.get(lang) or src["en"], re.I)
 
 
@@ -128,3 +137,8 @@ def asks_why(text: str, lang: str) -> bool:
 
 def asks_how(text: str, lang: str) -> bool:
     return bool(_one("how", lang).search(text))
+
+
+def asks_describe(text: str, lang: str) -> bool:
+    """Whether the question asks how something was or felt (the words that say it answer)."""
+    return bool(_one("describe", lang).search(text))

@@ -129,8 +129,8 @@ def from_passages(q: Question, found: list[Passage], lang: str, *, evidence: int
         return None
     # A place, person or number taken by the question's type answers before the leftover
     # words of a passage that holds none ('Where did she go?' is not answered 'check it out').
-    typed = q.type in ("where", "who", "how_many")
-    ranked = sorted(enumerate(mine), key=lambda x: (typed and not x[1][1].typed, -_rank(x[1][1], x[0]), x[0]))
+    typed = q.type in ("where", "who", "how_many") or q.describes
+    ranked = sorted(enumerate(mine), key=lambda x: (typed and not x[1][1].typed, -_rank(q, x[1][0], x[1][1], x[0]), x[0]))
     best, sp = ranked[0][1]
     first = sp.text
     if q.many and q.type not in ("when", "yes_no", "how_many"):
@@ -144,12 +144,15 @@ def from_passages(q: Question, found: list[Passage], lang: str, *, evidence: int
     )  # fmt: skip
 
 
-def _rank(s: Span, i: int) -> float:
-    """How well a passage's span answers: the share of the question its sentence holds, less
-    for each passage found before it, more for a span that says more (up to SAYS_ENOUGH of
-    _leftover's worth), less when the sentence is itself a question."""
+def _rank(q: Question, p: Passage, s: Span, i: int) -> float:
+    """How well a passage's span answers: the share of the question its sentence and the
+    whole passage hold (a passage that tells more of what the question is about holds the
+    answer more often than one sentence that echoes it), less for each passage found before
+    it, more for a span that says more (up to SAYS_ENOUGH of _leftover's worth), less when
+    the sentence is itself a question."""
     asks = s.sentence.rstrip().endswith(("?", "？"))
-    return s.cover - 0.1 * i + 0.5 * min(s.worth, SAYS_ENOUGH) / SAYS_ENOUGH - 0.2 * asks
+    held = (s.cover + cover(q, p.text)) / 2
+    return held - 0.1 * i + 0.5 * min(s.worth, SAYS_ENOUGH) / SAYS_ENOUGH - 0.2 * asks
 
 
 def _gathered(spans: list[Span], lang: str) -> str:

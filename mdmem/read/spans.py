@@ -18,6 +18,7 @@ from mdmem.lang.verbs import PAST, base
 from mdmem.model.factfile import Fact
 from mdmem.read.days import MONTHS, WEEKDAYS
 from mdmem.read.question import Question
+from mdmem.read.span_state import state
 from mdmem.read.span_time import when_text
 
 _SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+[\"'”’)]*|$)")
@@ -141,18 +142,24 @@ def span(q: Question, text: str, said_on: str, lang: str) -> Span:
     elif q.type == "how_many":
         m = _NUMBER.search(focus)
         found = m.group(1) if m else None
+    elif q.describes:  # how it was or felt: the words after 'was', 'felt' ('so peaceful'), in
+        # the sentence that tells of it or the ones after it ('That's awesome!' before it greets)
+        parts = sentences(text)
+        later = parts[parts.index(sentence) + 1 :] if sentence in parts else []
+        found = next((w for w in (state(q, t) for t in [focus, *later]) if w), None)
     if found is None and q.why:
         m = _REASON.search(sentence)
         found = _trim(_CLAUSE.split(sentence[m.end():])[0]) if m else None
     if found is not None:
         return Span(found, sentence, c, typed=True)
     left = _leftover(q, sentence)
-    if left is None or left[0] < WEAK:
-        # The sentence only echoes the question ('I wanted to feel closer to my faith'): the
-        # answer is in the sentence beside it ('Just yesterday I joined a nearby church').
-        near = _beside(q, text, sentence)
-        if near is not None and (left is None or near[0] > left[0]):
-            return Span(near[1], near[2], c, near[0])
+    # The sentence only echoes the question ('I wanted to feel closer to my faith'): the
+    # answer is in the sentence beside it ('Just yesterday I joined a nearby church'); or the
+    # sentence sets up what the question is about and the next one, going on about it, says
+    # the answer ('I set up a charity run. It was all to help out veterans.').
+    near = _beside(q, text, sentence)
+    if near is not None and (left is None or near[0] > left[0]) and (left is None or left[0] < WEAK or near[3]):
+        return Span(near[1], near[2], c, near[0])
     return Span(left[1] if left else _trim(sentence), sentence, c, left[0] if left else 0.0)
 
 
@@ -161,9 +168,10 @@ WEAK = 2.0  # a leftover worth less than this says little: the next sentence may
 NEAR = 0.7  # what a sentence beside the best one is worth against it
 
 
-def _beside(q: Question, text: str, sentence: str) -> tuple[float, str, str] | None:
+def _beside(q: Question, text: str, sentence: str) -> tuple[float, str, str, bool] | None:
     """The best leftover of the sentences before and after `sentence` in the passage, with
-    the stretch of the passage that holds both sentences (quoted as the evidence)."""
+    the stretch of the passage that holds both sentences (quoted as the evidence), and whether
+    it goes on about what `sentence` set up (_goes_on): then it counts FOLLOW times its worth."""
     parts = sentences(text)
     if sentence not in parts:
         return None
@@ -173,12 +181,30 @@ def _beside(q: Question, text: str, sentence: str) -> tuple[float, str, str] | N
         if not 0 <= j < len(parts) or parts[j].rstrip().endswith(("?", "？")):
             continue
         left = _leftover(q, parts[j])
-        if left is not None and (best is None or left[0] * NEAR > best[0]):
+        on = j == i + 1 and _goes_on(q, sentence, parts[j])
+        worth = left[0] * (FOLLOW if on else NEAR) if left is not None else 0.0
+        if left is not None and (best is None or worth > best[0]):
             a, b = (sentence, parts[j]) if j > i else (parts[j], sentence)
             start, end = text.find(a), text.find(b) + len(b)
             held = text[start:end] if 0 <= start < end else sentence
-            best = (left[0] * NEAR, left[1], held)
+            best = (worth, left[1], held, on)
     return best
+
+
+FOLLOW = 1.2  # what the sentence after the best one is worth against it when it goes on about it
+# A sentence that opens with a word pointing back ('It has adventures, magic…', 'They created
+# the props', 'That picture is from…') goes on about what the sentence before it told.
+_BACK = re.compile(r"\W*(?:it|it's|its|they|they're|this|that|these|those|there)\b", re.I)
+
+
+def _goes_on(q: Question, sentence: str, after: str) -> bool:
+    """Whether the sentence after the best one goes on about it: it points back at it, or it
+    holds a word of the question the best one does not ('I set up a charity run.' then 'It
+    was all for a good cause' for "What cause did the run support?")."""
+    if _BACK.match(after):
+        return True
+    have = _stems(sentence)
+    return any(stem(fold(w)) not in have and _asked(q, w) and fold(w) not in _FRAME for w in words(after))
 
 
 def _words(sentence: str) -> list[re.Match[str]]:

@@ -3,9 +3,11 @@ made-up sentences: the words of a passage that answer, cut where a person would 
 
 from __future__ import annotations
 
-from mdmem.lang.questions import ACTION, asks_for_list, question_type
+from mdmem.lang.questions import ACTION, asks_describe, asks_for_list, question_type
 from mdmem.lang.verbs import base
+from mdmem.read.compose import from_passages
 from mdmem.read.days import period_text
+from mdmem.read.passages import Passage
 from mdmem.read.question import Question
 from mdmem.read.spans import span, when_text
 
@@ -79,3 +81,36 @@ def test_a_question_asking_what_someone_did_asks_for_an_action() -> None:
     assert ACTION.search("What did Tomas do with his kids last weekend?")
     assert ACTION.search("What was Priya doing in Porto?")
     assert not ACTION.search("What are the names of Tomas's kids?")
+
+
+def test_how_it_was_or_felt_is_said_by_the_words_that_say_it() -> None:
+    assert asks_describe("How does Tomas describe his new flat?", "en")
+    assert asks_describe("How did Priya feel after the race?", "en")
+    assert not asks_describe("How did Priya get to the race?", "en")
+    assert said("How did Priya feel about the pottery fair?", "The pottery fair was so calm and cheerful, I loved it.") == "calm and cheerful"
+    # A verb going on ('was working on') says nothing of how it was; the sentence after does.
+    assert said("How does Tomas describe the pottery fair?", "At the pottery fair I was working on a vase. It was lovely.") == "lovely"
+    # 'That's awesome!' before the sentence that tells of it greets the other person.
+    assert said("How does Tomas describe the pottery fair?", "That's awesome! The pottery fair I went to was really peaceful.") == "peaceful"
+
+
+def test_the_sentence_after_one_that_sets_up_the_question_answers_it() -> None:
+    # 'I ran a bake sale' holds the question; 'It was all to help…' goes on about it.
+    text = "I ran a bake sale at our school last week. It was all to help the animal rescue in town."
+    assert said("What cause did Priya's bake sale support?", text) == "help the animal rescue in town"
+
+
+def test_a_passage_that_holds_more_of_the_question_answers_before_one_that_echoes_it() -> None:
+    q = Question.of("What did Tomas plant in the garden by the shed?").naming([], SPEAKERS)
+    echo = Passage("episodes/2024/a.md", "m1", "2024-03-01", None, "Tomas", "The garden by the shed is lovely.", 2.0)
+    told = Passage("episodes/2024/b.md", "m2", "2024-03-02", None, "Tomas",
+                   "The garden by the shed is my pride. I planted tulips there.", 1.9)  # fmt: skip
+    got = from_passages(q, [echo, told], "en")
+    assert got is not None and got.first == "Tulips" and got.basis[0]["anchor"] == "m2"
+
+
+def test_what_someone_did_to_a_thing_is_an_action_not_the_thing() -> None:
+    assert ACTION.search("What did Priya design for her shop?")
+    assert ACTION.search("What did Tomas and Priya celebrate at the cafe?")
+    assert not ACTION.search("What pets does Priya have?")
+    assert not ACTION.search("What does Tomas like to eat?")

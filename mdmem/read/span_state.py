@@ -1,0 +1,49 @@
+"""How something was or felt, as said: the words after a copula or a verb of feeling.
+
+"How did she feel about the fair?" is answered by 'so calm and cheerful' in 'The fair was so
+calm and cheerful': the word or two after 'was', 'felt', 'seemed'…, past the words that only
+make them stronger, when they look like words that say how something was (by their ending,
+'peaceful', 'magical', 'thrilled', or as they are, 'great', 'cool'). read/spans.py asks here
+for a question that lang/questions.py reads as asking that.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mdmem.lang.tokens import STOP, fold, stem
+from mdmem.lang.verbs import base
+from mdmem.read.question import Question
+
+_STATE = re.compile(
+    r"\b(?:is|was|are|were|been|'s|’s|felt|feel|feels|feeling|seemed|seems|looked|looks|sounded|sounds)\s+"
+    r"(?:(?:so|really|very|super|pretty|truly|just|totally|absolutely|quite|incredibly|extremely|kinda|such an?)\s+)*"
+    r"([a-z][\w'-]*)(?:,?\s+(?:and|&)\s+([a-z][\w'-]*))?(?=\s*(\w*))", re.I,
+)  # fmt: skip
+_QUALITY = re.compile(r"(?:ful|ous|ive|ble|al|ic|ed|ing|ent|ant|less|ish|ary|ar|ile|some)$")
+_QUALITIES = frozenset(
+    ["great", "good", "cool", "fun", "nice", "awesome", "happy", "glad", "proud", "free", "calm", "wild", "crazy",
+     "scary", "busy", "easy", "hard", "tough", "fine", "sweet", "lovely", "lucky", "ready", "cozy", "chill",
+     "unreal", "surreal", "grateful", "thankful", "special", "perfect", "sad", "angry", "bad", "rough", "epic"]
+)  # fmt: skip
+
+
+def _quality(q: Question, word: str, after: str) -> bool:
+    """Whether a word says how something was: by its ending or as it is, neither a little
+    word nor a word of the question, nor a verb going on ('was working on'), nor a passive
+    ('was hit by')."""
+    w = fold(word).replace("’", "'")
+    if w in STOP or stem(base(w)) in q.stems or fold(after) == "by":
+        return False
+    if not (w in _QUALITIES or _QUALITY.search(w)):
+        return False
+    return not (w.endswith("ing") and after and fold(after) not in ("and", "but", "to"))
+
+
+def state(q: Question, sentence: str) -> str | None:
+    """The word or two that say what something was or how it felt ('peaceful and awesome')."""
+    for m in _STATE.finditer(sentence):
+        if _quality(q, m.group(1), "" if m.group(2) else m.group(3)):
+            both = m.group(2) and _quality(q, m.group(2), m.group(3))
+            return f"{m.group(1)} and {m.group(2)}" if both else m.group(1)
+    return None
