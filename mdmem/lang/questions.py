@@ -114,7 +114,7 @@ def _compiled(lang: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
 
 @cache
 def _one(table: str, lang: str) -> re.Pattern[str]:
-    src = {"list": _LIST, "why": _WHY, "how": _HOW, "describe": _DESCRIBE}[table]
+    src = {"list": _LIST, "why": _WHY, "how": _HOW, "describe": _DESCRIBE, "named": _NAMED}[table]
     return re.compile(src.get(lang) or src["en"], re.I)
 
 
@@ -142,3 +142,18 @@ def asks_how(text: str, lang: str) -> bool:
 def asks_describe(text: str, lang: str) -> bool:
     """Whether the question asks how something was or felt (the words that say it answer)."""
     return bool(_one("describe", lang).search(text))
+
+
+# A what/which question whose noun is a kind of thing known by its name ("What movie did she
+# watch?", "Which band…", "What language…"): a name or a quoted title answers it first.
+_NAMED = {"en": r"\b(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?(?:[a-z-]+\s+){0,2}?"
+                r"(?:movies?|films?|books?|novels?|series|shows?|songs?|albums?|bands?|artists?|composers?|authors?"
+                r"|singers?|musicians?|games?|video games?|apps?|languages?|brands?|compan(?:y|ies)|teams?|players?"
+                r"|characters?|figures?|restaurants?|cafes?|podcasts?|channels?|magazines?|tracks?|poems?|plays?"
+                r"|cars?|breeds?|names?)\b(?!\s+of\b)",
+          "zh": r"(?!)"}  # fmt: skip
+
+
+def asks_named(text: str, lang: str) -> bool:
+    """Whether a what/which question asks for a thing known by its name (a name answers)."""
+    return bool(_one("named", lang).search(text))

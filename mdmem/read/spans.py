@@ -40,7 +40,7 @@ _NUMBER = re.compile(
 )  # fmt: skip
 _NOT = re.compile(r"\b(?:not|never|no|n't|nope|haven't|hasn't|didn't|don't|doesn't|wasn't|isn't)\b|不|没", re.I)
 _PLACE_CUE = re.compile(r"\b(?:in|at|to|from|near|around|visit(?:ed|ing)?|went to|moved to|live in)\s+$", re.I)
-_INTERJECTIONS = frozenset(["hey", "hi", "wow", "thanks", "thank", "yeah", "yes", "oh", "congrats", "sorry", "ok", "okay", "well", "so", "and", "but", "hello", "cool", "great", "aw", "awesome"])
+_INTERJECTIONS = frozenset(["hey", "hi", "wow", "thanks", "thank", "yeah", "yes", "oh", "congrats", "sorry", "ok", "okay", "well", "so", "and", "but", "hello", "cool", "great", "aw", "awesome", "cheers", "yo", "bye", "woah", "whoa", "haha", "ah", "hmm", "yay", "yep", "congratulations", "dude"])
 _RELATIONS = re.compile(
     r"\bmy (?:(?:best|close|old|new) )?(mom|mother|dad|father|parents|sister|brother|sibling|siblings|wife|husband"
     r"|partner|boyfriend|girlfriend|son|daughter|kids|children|grandma|grandmother|grandpa|grandfather|aunt|uncle"
@@ -142,6 +142,8 @@ def span(q: Question, text: str, said_on: str, lang: str) -> Span:
     elif q.type == "how_many":
         m = _NUMBER.search(focus)
         found = m.group(1) if m else None
+    elif q.named and q.type == "what":  # a name or a quoted title: 'Paper Moons', "The Salt Road"
+        found = next((w for w in (_title(q, t) for t in [focus, *sentences(text)]) if w), None)
     elif q.describes:  # how it was or felt: the words after 'was', 'felt' ('so peaceful'), in
         # the sentence that tells of it or the ones after it ('That's awesome!' before it greets)
         parts = sentences(text)
@@ -153,10 +155,9 @@ def span(q: Question, text: str, said_on: str, lang: str) -> Span:
     if found is not None:
         return Span(found, sentence, c, typed=True)
     left = _leftover(q, sentence)
-    # The sentence only echoes the question ('I wanted to feel closer to my faith'): the
-    # answer is in the sentence beside it ('Just yesterday I joined a nearby church'); or the
-    # sentence sets up what the question is about and the next one, going on about it, says
-    # the answer ('I set up a charity run. It was all to help out veterans.').
+    # The sentence only echoes the question ('I wanted to feel closer to my faith'): the answer
+    # is in the one beside it ('Just yesterday I joined a church'); or it sets up what the
+    # question is about and the next one says it ('I set up a run. It was to help veterans.').
     near = _beside(q, text, sentence)
     if near is not None and (left is None or near[0] > left[0]) and (left is None or left[0] < WEAK or near[3]):
         return Span(near[1], near[2], c, near[0])
@@ -169,9 +170,8 @@ NEAR = 0.7  # what a sentence beside the best one is worth against it
 
 
 def _beside(q: Question, text: str, sentence: str) -> tuple[float, str, str, bool] | None:
-    """The best leftover of the sentences before and after `sentence` in the passage, with
-    the stretch of the passage that holds both sentences (quoted as the evidence), and whether
-    it goes on about what `sentence` set up (_goes_on): then it counts FOLLOW times its worth."""
+    """The best leftover of the sentences beside `sentence`, the stretch that holds both (the
+    evidence), and whether it goes on about it (_goes_on: then it counts FOLLOW times)."""
     parts = sentences(text)
     if sentence not in parts:
         return None
@@ -322,6 +322,15 @@ def _trim(text: str) -> str:
     return text[ws[0].start() : ws[-1].end()].strip(" ,;:'\"“”")
 
 
+def _title(q: Question, sentence: str) -> str | None:
+    """A quoted title of the sentence, else a name in it, that the question does not say."""
+    for t in _QUOTED.finditer(sentence):
+        title = (t.group(1) or t.group(2)).strip()
+        if not all(_asked(q, w) for w in words(title)):
+            return title
+    return next((n for _, n in _names(q, sentence)), None)
+
+
 def _names(q: Question, sentence: str) -> list[tuple[int, str]]:
     """Capitalised runs of the sentence (its first word only after a cue), not the question's
     own names: (offset, text)."""
@@ -331,9 +340,12 @@ def _names(q: Question, sentence: str) -> list[tuple[int, str]]:
     i = 0
     while i < len(ws):
         w = ws[i].group(0)
-        if w[:1].isupper() and fold(w) not in _INTERJECTIONS and w not in ("I", "I'm", "I've") and not _asked(q, w) and fold(w) not in speakers:
-            j = i
-            while j + 1 < len(ws) and ws[j + 1].group(0)[:1].isupper() and not _not_name(ws[j + 1].group(0)):
+        # A speaker's name, or the start of it ('Jo' for Joanna), greets them ('Cheers, Jo!').
+        spoken_to = any(s.startswith(fold(w)) for s in speakers)
+        if w[:1].isupper() and fold(w) not in _INTERJECTIONS and w not in ("I", "I'm", "I've") and not _asked(q, w) and not spoken_to:
+            j = i  # a name runs over capitalised words with nothing but a space or ':' between
+            while (j + 1 < len(ws) and ws[j + 1].group(0)[:1].isupper() and not _not_name(ws[j + 1].group(0))
+                   and sentence[ws[j].end() : ws[j + 1].start()].strip() in ("", ":")):  # fmt: skip
                 j += 1
             if _not_name(w) or (j > i and ws[i].start() == 0 and fold(w).replace("’", "'") in _OPENERS):
                 i += 1  # 'Saturday', 'I'll', or a sentence's first word before a name ('Maybe Joanna')

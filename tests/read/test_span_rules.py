@@ -114,3 +114,14 @@ def test_what_someone_did_to_a_thing_is_an_action_not_the_thing() -> None:
     assert ACTION.search("What did Tomas and Priya celebrate at the cafe?")
     assert not ACTION.search("What pets does Priya have?")
     assert not ACTION.search("What does Tomas like to eat?")
+
+
+def test_a_thing_known_by_its_name_is_answered_by_a_name() -> None:
+    assert Question.of("Which band did Priya see at the festival?").named
+    assert not Question.of("What did Priya see at the festival?").named
+    assert said("What movie did Tomas watch with his sister?", "My sister and I watched Paper Moons, it was so moving.") == "Paper Moons"
+    # A greeting names the one spoken to, by name or the start of it ('Pri'), never the answer.
+    assert said("Which band did Priya see at the festival?", "Cheers, Tomas! At the festival we saw The Quiet Hours play live.") == "The Quiet Hours"
+    assert said("Which book is Tomas reading?", "Thanks, Pri! I am reading a book by Ann Vale.") == "Ann Vale"
+    # A name never runs across a comma ('Thanks, Tomas, Jonas' is no one).
+    assert said("Who drove Priya to the airport?", "Thanks, Tomas, Jonas drove me to the airport.") == "Jonas"
