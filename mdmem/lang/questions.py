@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from mdmem.lang.tokens import STOP as STOP_EN
+
 TYPES = ("when", "where", "who", "how_many", "yes_no", "what")
 
 # Modes of a question about facts (read/ask.py): every value over time, earlier values, the
@@ -157,3 +159,38 @@ _NAMED = {"en": r"\b(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?(?:[a-
 def asks_named(text: str, lang: str) -> bool:
     """Whether a what/which question asks for a thing known by its name (a name answers)."""
     return bool(_one("named", lang).search(text))
+
+
+# A question that offers a choice ("Does she live near a beach or the mountains?", "Which pet
+# came first - Ash or Birch?"): the options, each as the question says it. The second is all
+# after 'or'; the first runs back to a dash or a comma, or in a yes/no question to a little
+# word ('near', 'by', 'on') or, past names, for as many words as the second has and one more.
+_CHOICE = re.compile(r"^(?P<head>.*?)\s+or\s+(?P<b>[^,?]+?)\s*\?\s*$", re.I)
+_ARTICLES = frozenset(["a", "an", "the", "some"])
+_PREPOSITIONS = frozenset(["near", "like", "between", "without", "behind", "across", "through", "toward", "towards", "around", "beside", "inside", "outside", "versus", "vs"])
+
+
+def choice_options(text: str, yes_no: bool) -> tuple[str, ...]:
+    """The two options a question offers, or () when it offers none ('yes or no' is none)."""
+    m = _CHOICE.match(text.strip())
+    if m is None or re.search(r"\byes or no\b", text, re.I):
+        return ()
+    head = m.group("head")
+    cut = max(head.rfind(","), head.rfind(" - "), head.rfind("–"))
+    if cut >= 0:
+        a = head[cut + 1 :].strip(" -–")
+    elif yes_no:
+        kept: list[str] = []
+        for w in reversed(head.split()):
+            little = w.lower() in STOP_EN or w.lower() in _PREPOSITIONS
+            if not w[:1].isupper() and w.lower() not in _ARTICLES and (little or len(kept) > len(m.group("b").split())):
+                break
+            kept.insert(0, w)
+        a = " ".join(kept)
+    else:
+        return ()
+    options = [" ".join(w for i, w in enumerate(o.split()) if i or w.lower() not in _ARTICLES) for o in (a, m.group("b"))]
+    # An option is a few words, never a clause that asks ('…, what advice might she give … or').
+    if not all(options) or any(len(o.split()) > 6 or re.search(r"\b(?:what|which|who|how|why)\b", o, re.I) for o in options):
+        return ()
+    return tuple(options)

@@ -133,6 +133,10 @@ def from_passages(q: Question, found: list[Passage], lang: str, *, evidence: int
     ranked = sorted(enumerate(mine), key=lambda x: (typed and not x[1][1].typed, -_rank(q, x[1][0], x[1][1], x[0]), x[0]))
     best, sp = ranked[0][1]
     first = sp.text
+    picked = _choice(q, [p for _, (p, _) in ranked]) if q.options else None
+    if picked is not None:  # the option what was said holds, with the passage that holds it
+        first, best = picked
+        sp = next(s for p, s in mine if p is best)
     if q.many and q.type not in ("when", "yes_no", "how_many"):
         first = _gathered([s for _, (_, s) in ranked], lang) or first
     first = first or sp.sentence.strip()
@@ -142,6 +146,21 @@ def from_passages(q: Question, found: list[Passage], lang: str, *, evidence: int
         [{"speaker": best.speaker, "episode": best.episode, "anchor": best.anchor}],
         round(min(0.85, 0.3 + 0.6 * sp.cover), 2),
     )  # fmt: skip
+
+
+def _choice(q: Question, passages: list[Passage]) -> tuple[str, Passage] | None:
+    """The option of a choice question ('a beach or the mountains') that the passages hold
+    more of, with the best passage that holds it; None when they hold both, or neither, alike."""
+    held = []
+    names = {t for s in q.all_speakers for t in tokens(s)}  # 'John' is a speaker before a writer
+    for option in q.options:
+        words = set(tokens(option)) - names or set(tokens(option))
+        shares = [(len(words & set(tokens(p.text))) / len(words), -i) for i, p in enumerate(passages)] if words else []
+        held.append(max(shares, default=(0.0, 0)))
+    best = max(range(len(held)), key=lambda i: held[i])
+    if held[best][0] < 0.5 or any(h[0] >= held[best][0] for i, h in enumerate(held) if i != best):
+        return None
+    return q.options[best], passages[-held[best][1]]
 
 
 def _rank(q: Question, p: Passage, s: Span, i: int) -> float:

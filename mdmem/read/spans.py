@@ -132,7 +132,7 @@ def span(q: Question, text: str, said_on: str, lang: str) -> Span:
     # that speaks of them ('my brother lives in Delft'), not by the speaker's own news.
     focus = next((k for k in _clauses(sentence) if re.search(rf"\b{re.escape(q.kin)}\b", k, re.I)), sentence) if q.kin else sentence  # fmt: skip
     found = None
-    if q.type == "yes_no":
+    if q.type == "yes_no" and not q.options:  # 'a beach or the mountains?' is no yes/no
         found = ("No" if _NOT.search(focus) else "Yes") if c >= 0.5 else None
     elif q.type == "where":  # a place after 'in', 'at', 'to' first, in any sentence of it
         cued = [c for c in (_cued_place(q, t) for t in [focus, *sentences(text)]) if c]

@@ -3,7 +3,7 @@ made-up sentences: the words of a passage that answer, cut where a person would 
 
 from __future__ import annotations
 
-from mdmem.lang.questions import ACTION, asks_describe, asks_for_list, question_type
+from mdmem.lang.questions import ACTION, asks_describe, asks_for_list, choice_options, question_type
 from mdmem.lang.verbs import base
 from mdmem.read.compose import from_passages
 from mdmem.read.days import period_text
@@ -125,3 +125,20 @@ def test_a_thing_known_by_its_name_is_answered_by_a_name() -> None:
     assert said("Which book is Tomas reading?", "Thanks, Pri! I am reading a book by Ann Vale.") == "Ann Vale"
     # A name never runs across a comma ('Thanks, Tomas, Jonas' is no one).
     assert said("Who drove Priya to the airport?", "Thanks, Tomas, Jonas drove me to the airport.") == "Jonas"
+
+
+def test_a_choice_is_answered_by_the_option_that_was_said() -> None:
+    assert choice_options("Does Priya live near a lake or the hills?", True) == ("lake", "hills")
+    assert choice_options("Which dog came first - Ash or Birch?", False) == ("Ash", "Birch")
+    assert choice_options("Would Tomas read books by A. N. Rook or Lee Hale?", True) == ("A. N. Rook", "Lee Hale")
+    assert choice_options("Did it rain? Answer yes or no.", True) == ()
+    assert choice_options("What kind of songs or poems does Priya write?", False) == ()
+    q = Question.of("Does Priya live near a lake or the hills?").naming([], SPEAKERS)
+    home = Passage("episodes/2024/a.md", "m1", "2024-03-01", None, "Priya", "From my window at home I see the lake every morning.", 1.0)
+    other = Passage("episodes/2024/b.md", "m2", "2024-03-02", None, "Priya", "I live a quiet life near home.", 2.0)
+    got = from_passages(q, [other, home], "en")
+    assert got is not None and got.first == "Lake" and got.basis[0]["anchor"] == "m1"
+    # Words that hold both options alike, or neither, choose none; and never 'Yes'.
+    vague = Passage("episodes/2024/c.md", "m3", "2024-03-03", None, "Priya", "I live near home, it is quiet.", 1.0)
+    got = from_passages(q, [vague], "en")
+    assert got is not None and got.first not in ("Lake", "Hills", "Yes", "No")
