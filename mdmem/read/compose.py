@@ -10,6 +10,7 @@ the span was taken from, trimmed to the sentence that holds it, then the next be
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -22,6 +23,8 @@ from mdmem.read.question import Question
 from mdmem.read.said import quote
 from mdmem.read.spans import Span, best_sentence, cover, span
 
+# Words of a clause rather than of a thing: a subject, a verb's ending, a negation.
+_CLAUSE = re.compile(r"\b(?:i|i'm|i've|we|we're|you|you're|he|she|they|it|it's|that's|is|are|was|were|don't|can't|n't)\b|\w+n't\b", re.I)
 EVIDENCE = 3  # quotes after the answer line unless more or fewer are asked for (docs/reading.md)
 LIST_ITEMS = 6  # items gathered for a question that asks for several things
 MAX_LINE = 160  # a gathered list stops before the line grows past this
@@ -182,6 +185,8 @@ def _gathered(spans: list[Span], lang: str) -> str:
         toks = set(tokens(s.text))
         if not toks or s.cover < MIN_COVER or any(toks <= t or t <= toks for t in seen):
             continue
+        if items and not s.typed and _CLAUSE.search(s.text):
+            continue  # a clause of its own ('People are surprised', "don't run") is no item
         joined = _join([*items, s.text], lang)
         if items and (len(joined) > MAX_LINE or len(items) >= LIST_ITEMS):
             break

@@ -142,3 +142,11 @@ def test_a_choice_is_answered_by_the_option_that_was_said() -> None:
     vague = Passage("episodes/2024/c.md", "m3", "2024-03-03", None, "Priya", "I live near home, it is quiet.", 1.0)
     got = from_passages(q, [vague], "en")
     assert got is not None and got.first not in ("Lake", "Hills", "Yes", "No")
+
+
+def test_a_gathered_list_leaves_out_a_clause_of_its_own() -> None:
+    q = Question.of("What instruments does Priya play?").naming([], SPEAKERS)
+    texts = ["I play the cello in a trio.", "Lately I play the banjo on the porch.", "Playing music is something you never regret."]
+    found = [Passage("episodes/2024/a.md", f"m{i}", "2024-03-01", None, "Priya", t, 3.0 - i / 10) for i, t in enumerate(texts)]
+    got = from_passages(q, found, "en")
+    assert got is not None and got.first == "Cello in a trio and banjo on the porch"
