@@ -194,3 +194,8 @@ def choice_options(text: str, yes_no: bool) -> tuple[str, ...]:
     if not all(options) or any(len(o.split()) > 6 or re.search(r"\b(?:what|which|who|how|why)\b", o, re.I) for o in options):
         return ()
     return tuple(options)
+
+
+# A question about someone's favourite ("What is her favorite dance?"): what they call their
+# favourite answers it (read/span_state.favorite).
+FAVORITE = re.compile(r"\bfavou?rites?\b|\bfav\b|最喜欢", re.I)

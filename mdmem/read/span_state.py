@@ -1,10 +1,12 @@
-"""How something was or felt, as said: the words after a copula or a verb of feeling.
+"""How something was or felt, and what someone's favourite is, as said.
 
 "How did she feel about the fair?" is answered by 'so calm and cheerful' in 'The fair was so
 calm and cheerful': the word or two after 'was', 'felt', 'seemed'…, past the words that only
 make them stronger, when they look like words that say how something was (by their ending,
-'peaceful', 'magical', 'thrilled', or as they are, 'great', 'cool'). read/spans.py asks here
-for a question that lang/questions.py reads as asking that.
+'peaceful', 'magical', 'thrilled', or as they are, 'great', 'cool'). "What is her favourite
+dance?" is answered by what 'my favourite … is' names, or what 'is my favourite' follows
+('contemporary is my top pick'). read/spans.py asks here for a question that
+lang/questions.py reads as asking that.
 """
 
 from __future__ import annotations
@@ -46,4 +48,24 @@ def state(q: Question, sentence: str) -> str | None:
         if _quality(q, m.group(1), "" if m.group(2) else m.group(3)):
             both = m.group(2) and _quality(q, m.group(2), m.group(3))
             return f"{m.group(1)} and {m.group(2)}" if both else m.group(1)
+    return None
+
+
+_FAV = r"(?:all-time\s+|absolute\s+|very\s+)?(?:fav(?:ou?rite)?s?|top pick)"
+# 'my favourite dance is contemporary', 'my fav: lasagna'; 'contemporary is my top pick',
+# 'Lasagna is one of my favourites'.
+_FAV_FIRST = re.compile(rf"\b(?:my|our)\s+{_FAV}\b(?:\s+[\w'-]+){{0,3}}?\s*(?:\bis\b|\bare\b|\bwas\b|\bhas to be\b|:|-)\s*(?P<y>[^,.!?;:]+)", re.I)
+_FAV_LAST = re.compile(rf"(?P<y>[^,.!?;]+?)\s+(?:is|are|was|'s|’s)\s+(?:(?:definitely|probably|still|always)\s+)?(?:one of\s+)?my\s+{_FAV}\b", re.I)
+_OPENING = re.compile(r"^(?:(?:and|but|so|oh|well|i think|honestly|probably)\s+)+|^(?:the|a|an)\s+", re.I)
+_CLOSING = re.compile(r"\s+(?:and|but|because|which|that|since|so|though)\b.*$", re.I)
+
+
+def favorite(sentence: str) -> str | None:
+    """What 'my favourite … is' names, or what comes before 'is my favourite', in a sentence."""
+    for rx in (_FAV_FIRST, _FAV_LAST):
+        m = rx.search(sentence)
+        if m:
+            said = _CLOSING.sub("", _OPENING.sub("", m.group("y").strip())).strip(" \"'“”‘’")
+            if said and len(said.split()) <= 6 and fold(said) not in STOP:
+                return said
     return None

@@ -18,7 +18,7 @@ from mdmem.lang.verbs import PAST, base
 from mdmem.model.factfile import Fact
 from mdmem.read.days import MONTHS, WEEKDAYS
 from mdmem.read.question import Question
-from mdmem.read.span_state import state
+from mdmem.read.span_state import favorite, state
 from mdmem.read.span_time import when_text
 
 _SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+[\"'”’)]*|$)")
@@ -131,22 +131,22 @@ def span(q: Question, text: str, said_on: str, lang: str) -> Span:
     # A question about a relative ("Where does her brother live?") is answered by the clause
     # that speaks of them ('my brother lives in Delft'), not by the speaker's own news.
     focus = next((k for k in _clauses(sentence) if re.search(rf"\b{re.escape(q.kin)}\b", k, re.I)), sentence) if q.kin else sentence  # fmt: skip
-    found = None
+    found, parts = None, sentences(text)
     if q.type == "yes_no" and not q.options:  # 'a beach or the mountains?' is no yes/no
         found = ("No" if _NOT.search(focus) else "Yes") if c >= 0.5 else None
     elif q.type == "where":  # a place after 'in', 'at', 'to' first, in any sentence of it
-        cued = [c for c in (_cued_place(q, t) for t in [focus, *sentences(text)]) if c]
+        cued = [c for c in (_cued_place(q, t) for t in [focus, *parts]) if c]
         found = cued[0] if cued else _place(q, focus)
     elif q.type == "who":
-        found = next((w for w in (_person(q, t) for t in [focus, *sentences(text)]) if w), None)
+        found = next((w for w in (_person(q, t) for t in [focus, *parts]) if w), None)
     elif q.type == "how_many":
         m = _NUMBER.search(focus)
         found = m.group(1) if m else None
-    elif q.named and q.type == "what":  # a name or a quoted title: 'Paper Moons', "The Salt Road"
-        found = next((w for w in (_title(q, t) for t in [focus, *sentences(text)]) if w), None)
-    elif q.describes:  # how it was or felt: the words after 'was', 'felt' ('so peaceful'), in
-        # the sentence that tells of it or the ones after it ('That's awesome!' before it greets)
-        parts = sentences(text)
+    if found is None and q.favorite and q.type in ("what", "who"):  # 'X is my favourite'
+        found = next((w for w in (favorite(t) for t in [focus, *parts]) if w), None)
+    if found is None and q.named and q.type == "what":  # a name or a quoted title: 'Paper Moons'
+        found = next((w for w in (_title(q, t) for t in [focus, *parts]) if w), None)
+    if found is None and q.describes:  # 'so peaceful' after 'was', here or after ('That's awesome!' greets)
         later = parts[parts.index(sentence) + 1 :] if sentence in parts else []
         found = next((w for w in (state(q, t) for t in [focus, *later]) if w), None)
     if found is None and q.why:

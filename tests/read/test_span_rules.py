@@ -9,6 +9,7 @@ from mdmem.read.compose import from_passages
 from mdmem.read.days import period_text
 from mdmem.read.passages import Passage
 from mdmem.read.question import Question
+from mdmem.read.span_state import favorite
 from mdmem.read.spans import span, when_text
 
 SPEAKERS = ["Priya", "Tomas"]
@@ -150,3 +151,13 @@ def test_a_gathered_list_leaves_out_a_clause_of_its_own() -> None:
     found = [Passage("episodes/2024/a.md", f"m{i}", "2024-03-01", None, "Priya", t, 3.0 - i / 10) for i, t in enumerate(texts)]
     got = from_passages(q, found, "en")
     assert got is not None and got.first == "Cello in a trio and banjo on the porch"
+
+
+def test_a_favourite_is_what_they_call_their_favourite() -> None:
+    assert Question.of("What is Priya's favorite dance?").favorite
+    assert favorite("My favorite dance is contemporary, it feels free.") == "contemporary"
+    assert favorite("I love all dances, but contemporary is my top pick.") == "contemporary"
+    assert favorite("Sea Glass: Blue Hour is one of my favorites!") == "Sea Glass: Blue Hour"
+    assert favorite("My fav snack: roasted chickpeas.") == "roasted chickpeas"
+    assert favorite("That is my favorite.") is None and favorite("I went to the lake.") is None
+    assert said("What is Tomas's favorite dance?", "I try every dance at the studio. Salsa is my favorite.") == "Salsa"
