@@ -24,7 +24,7 @@ from mdmem.read.said import quote
 from mdmem.read.spans import Span, best_sentence, cover, span
 
 # Words of a clause rather than of a thing: a subject, a verb's ending, a negation.
-_CLAUSE = re.compile(r"\b(?:i|i'm|i've|we|we're|you|you're|he|she|they|it|it's|that's|is|are|was|were|don't|can't|n't)\b|\w+n't\b", re.I)
+_SAYS_A_CLAUSE = re.compile(r"\b(?:i|i'm|i've|we|we're|you|you're|he|she|they|it|it's|that's|is|are|was|were|don't|can't|n't)\b|\w+n't\b", re.I)
 EVIDENCE = 3  # quotes after the answer line unless more or fewer are asked for (docs/reading.md)
 LIST_ITEMS = 6  # items gathered for a question that asks for several things
 MAX_LINE = 160  # a gathered list stops before the line grows past this
@@ -154,16 +154,21 @@ def from_passages(q: Question, found: list[Passage], lang: str, *, evidence: int
 def _choice(q: Question, passages: list[Passage]) -> tuple[str, Passage] | None:
     """The option of a choice question ('a beach or the mountains') that the passages hold
     more of, with the best passage that holds it; None when they hold both, or neither, alike."""
-    held = []
     names = {t for s in q.all_speakers for t in tokens(s)}  # 'John' is a speaker before a writer
+    held: list[tuple[float, Passage | None]] = []  # per option: its best share, and where
     for option in q.options:
         words = set(tokens(option)) - names or set(tokens(option))
-        shares = [(len(words & set(tokens(p.text))) / len(words), -i) for i, p in enumerate(passages)] if words else []
-        held.append(max(shares, default=(0.0, 0)))
-    best = max(range(len(held)), key=lambda i: held[i])
-    if held[best][0] < 0.5 or any(h[0] >= held[best][0] for i, h in enumerate(held) if i != best):
+        share, where = 0.0, None
+        for p in passages:  # in rank order: the first of equals
+            got = len(words & set(tokens(p.text))) / len(words) if words else 0.0
+            if got > share:
+                share, where = got, p
+        held.append((share, where))
+    top = max(range(len(held)), key=lambda i: held[i][0])
+    share, where = held[top]
+    if where is None or share < 0.5 or any(h[0] >= share for i, h in enumerate(held) if i != top):
         return None
-    return q.options[best], passages[-held[best][1]]
+    return q.options[top], where
 
 
 def _rank(q: Question, p: Passage, s: Span, i: int) -> float:
@@ -185,7 +190,7 @@ def _gathered(spans: list[Span], lang: str) -> str:
         toks = set(tokens(s.text))
         if not toks or s.cover < MIN_COVER or any(toks <= t or t <= toks for t in seen):
             continue
-        if items and not s.typed and _CLAUSE.search(s.text):
+        if items and not s.typed and _SAYS_A_CLAUSE.search(s.text):
             continue  # a clause of its own ('People are surprised', "don't run") is no item
         joined = _join([*items, s.text], lang)
         if items and (len(joined) > MAX_LINE or len(items) >= LIST_ITEMS):

@@ -94,8 +94,10 @@ class Question:
         return cls(
             text, folded, tuple(units), offsets, tuple(dict.fromkeys(tokens(text, query=True))),
             lang=lang, type=qt.question_type(text, lang), many=qt.asks_for_list(text, lang),
-            why=qt.asks_why(text, lang), how=qt.asks_how(text, lang), describes=qt.asks_describe(text, lang),
-            named=qt.asks_named(text, lang), favorite=bool(qt.FAVORITE.search(text)), options=qt.choice_options(text, bool(qt.YES_NO.search(text))),
+            why=qt.asks_why(text, lang), how=qt.asks_how(text, lang),
+            describes=qt.asks_describe(text, lang), named=qt.asks_named(text, lang),
+            favorite=bool(qt.FAVORITE.search(text)),
+            options=qt.choice_options(text, bool(qt.YES_NO.search(text))),
             history=bool(qt.HISTORY.search(text)), past=bool(qt.PAST.search(text)),
             said=bool(qt.SAID.search(text)), period=named_period(text), names=names,
             kin=next((g for m in qt.KIN.finditer(text) for g in m.groups() if g), ""),
