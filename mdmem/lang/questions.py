@@ -198,4 +198,4 @@ def choice_options(text: str, yes_no: bool) -> tuple[str, ...]:
 
 # A question about someone's favourite ("What is her favorite dance?"): what they call their
 # favourite answers it (read/span_state.favorite).
-FAVORITE = re.compile(r"\bfavou?rites?\b|\bfav\b|最喜欢", re.I)
+FAVORITE = re.compile(r"\bfavou?rites?\b|\bfav\b", re.I)  # English: a Chinese span is its clause
