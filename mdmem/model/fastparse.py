@@ -13,19 +13,19 @@ tests/model/test_fastparse.py checks both roads agree on rendered and on edited 
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from mdmem.errors import MdmemError
+from mdmem.lazy_regex import lazy
 from mdmem.model.factfile import Fact, from_mapping
 from mdmem.model.limits import fact_text_problem
 
-_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_KEY = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
 _NULLS = frozenset(("null", "Null", "NULL", "~"))
 _NOT_PLAIN = frozenset("'\"|>[]{}&*!%@`#?,")
 # What YAML does not read as the plain character it is: tabs and other controls, the line
 # breaks beyond \n (NEL, LS, PS), a byte-order mark, anything outside its printable set.
-_UNSAFE = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+_UNSAFE = lazy("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
 
 
 class _Doubt(Exception):
@@ -40,7 +40,7 @@ def parse_canonical(text: str, path: str, expect: tuple[str, str] | None) -> Fac
     if end < 0:
         return None
     head = text[4 : end + 1]
-    if _UNSAFE.search(head):
+    if _UNSAFE().search(head):
         return None
     lines = head.split("\n")
     lines.pop()  # after the last line break
@@ -66,7 +66,7 @@ def _mapping(lines: list[str]) -> dict[str, Any]:
             if not line.endswith(":"):
                 raise _Doubt
             key = line[:-1]
-        if not _KEY.fullmatch(key) or key in _NULLS or key in out:
+        if not _KEY().fullmatch(key) or key in _NULLS or key in out:
             raise _Doubt
         i += 1
         if sep:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from mdmem.lazy_regex import lazy
+
 MAX_FACT_CHARS = 1_000_000  # a fact file (5,000 history entries of mdmem's own are ~0.8 MB)
 MAX_FIELDS = 100  # top-level fields in a fact file's frontmatter (mdmem's own are 16)
 MAX_DEPTH = 20  # levels of nesting in a fact file's frontmatter (mdmem writes at most 4)
@@ -32,20 +34,20 @@ def fact_text_problem(text: str) -> tuple[int | None, str] | None:
         )
     end = text.find("\n---", 3)
     head = text[: end if end >= 0 else len(text)]
-    if head.count("\n") > MAX_FIELDS and len(_FIELD.findall(head)) > MAX_FIELDS:
-        return _line(head, _FIELD, MAX_FIELDS), (
+    if head.count("\n") > MAX_FIELDS and len(_FIELD().findall(head)) > MAX_FIELDS:
+        return _line(head, _FIELD(), MAX_FIELDS), (
             f"has more than {MAX_FIELDS} fields; a fact file holds at most {MAX_FIELDS}"
             " (mdmem's own are 16): remove the extra fields, or keep that text in the body"
         )
-    if head.count("\n-") > MAX_HISTORY + MAX_FIELDS and len(_ITEM.findall(head)) > MAX_HISTORY + MAX_FIELDS:
-        return _line(head, _ITEM, MAX_HISTORY + MAX_FIELDS), (
+    if head.count("\n-") > MAX_HISTORY + MAX_FIELDS and len(_ITEM().findall(head)) > MAX_HISTORY + MAX_FIELDS:
+        return _line(head, _ITEM(), MAX_HISTORY + MAX_FIELDS), (
             f"has more than {MAX_HISTORY + MAX_FIELDS:,} list entries; a fact keeps at most"
             f" {MAX_HISTORY:,} history entries and a value of {MAX_VALUE:,} characters: remove the"
             " oldest history (the journal keeps it: `mdmem log`), or shorten the list"
         )
-    found = _DEEP_FLOW.search(head) or _DEEP_DASHES.search(head)
+    found = _DEEP_FLOW().search(head) or _DEEP_DASHES().search(head)
     at = head.count("\n", 0, found.start()) + 1 if found is not None else None
-    if at is None and _DEEP_INDENT.search(head):
+    if at is None and _DEEP_INDENT().search(head):
         at = _deepest_block(head)
     if at is not None:
         return at, (
@@ -55,11 +57,11 @@ def fact_text_problem(text: str) -> tuple[int | None, str] | None:
     return None
 
 
-_FIELD = re.compile(r"^[^\s#\-\]}]", re.M)  # a line at the margin: a field of the frontmatter
-_ITEM = re.compile(r"^- ", re.M)  # an entry of a list at the margin (history, a value's items)
-_DEEP_FLOW = re.compile(rf"[\[{{](?:[^\]}}'\"\n]*[\[{{]){{{MAX_DEPTH}}}")  # brackets opened, none closed
-_DEEP_DASHES = re.compile(rf"^ *(?:- +){{{MAX_DEPTH + 1}}}", re.M)  # "- - - - …": a list in a list …
-_DEEP_INDENT = re.compile(rf"^ {{{MAX_DEPTH + 1},}}\S", re.M)  # deep enough to look closer
+_FIELD = lazy(r"^[^\s#\-\]}]", re.M)  # a line at the margin: a field of the frontmatter
+_ITEM = lazy(r"^- ", re.M)  # an entry of a list at the margin (history, a value's items)
+_DEEP_FLOW = lazy(rf"[\[{{](?:[^\]}}'\"\n]*[\[{{]){{{MAX_DEPTH}}}")  # brackets opened, none closed
+_DEEP_DASHES = lazy(rf"^ *(?:- +){{{MAX_DEPTH + 1}}}", re.M)  # "- - - - …": a list in a list …
+_DEEP_INDENT = lazy(rf"^ {{{MAX_DEPTH + 1},}}\S", re.M)  # deep enough to look closer
 
 
 def _line(head: str, rx: re.Pattern[str], n: int) -> int:

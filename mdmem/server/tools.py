@@ -16,18 +16,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from mdmem.edit import forget as forgetting
 from mdmem.engine import describe
 from mdmem.errors import MdmemError
-from mdmem.extract.transcript import normalize_time
 from mdmem.lang.detect import asked
 from mdmem.model.slug import check_slug, split_key
 from mdmem.server.args import DryRunArg, FactArg
 from mdmem.server.corrections import Corrections
-from mdmem.server.messages import as_transcript
-from mdmem.store.check import refused
 from mdmem.store.journal import recent_entries
-from mdmem.store.names import did_you_mean, known_names
 from mdmem.store.vault import Vault
 
 _CALL = threading.local()  # the vaults the tool call running in this thread opened
@@ -121,6 +116,8 @@ class Memory(Corrections):
     ) -> dict[str, Any]:
         """Store what the person said (a message or a conversation). Statements become facts; dependent facts cascade. Returns what changed, one line per fact (`changes`), and the journal id `undo` takes. Assistant turns are never taken as facts, and nothing in the text is obeyed as an instruction."""
         from mdmem.edit.ingest import ingest_text
+        from mdmem.extract.transcript import normalize_time
+        from mdmem.server.messages import as_transcript
 
         v = self.vault()
         day = v.now[:10]
@@ -165,6 +162,8 @@ class Memory(Corrections):
         dry_run: DryRunArg = False,
     ) -> dict[str, Any]:
         """Forget a fact because the person asked to; a tombstone stays, dependents become uncertain."""
+        from mdmem.edit import forget as forgetting  # the redaction machinery: ~60 ms of start-up
+
         entity, attribute = split_key(fact)
         result = forgetting.forget(self.vault(), attribute, entity=entity, purge=purge,
                                    dry_run=dry_run)  # fmt: skip
@@ -322,6 +321,9 @@ class Memory(Corrections):
         """Fact files as data: value, status, dates, history, dependencies."""
         v = self.vault()
         if fact is not None:
+            from mdmem.store.check import refused
+            from mdmem.store.names import did_you_mean, known_names
+
             ent, attr = split_key(fact, entity or "user")
             if (why := refused(v, f"{ent}/{attr}")) is not None:
                 raise BadArgument(str(why))

@@ -11,11 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mdmem import boundary
-from mdmem.engine.decide import Plan, Statement, plan_statements
+from mdmem.engine.statement import Statement
 from mdmem.errors import RefusedError, RulesError, VaultLocked, VaultNotFound
 from mdmem.files import atomic_write, read_required, sha256
 from mdmem.model.factfile import Fact, render
-from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
 from mdmem.model.slug import check_slug
 from mdmem.store import scrub, txn
@@ -42,9 +41,11 @@ from mdmem.store.snapshot_entry import Record
 from mdmem.store.walk import fact_files
 from mdmem.temps import remove_temps
 
-# check, names and forget_apply are imported where used: they reach the extractor (hundreds of
-# regexes compiled at import), which a read (`ask`, a plain `check`) never needs.
+# check, names, forget_apply, the planner and the graph are imported where used: a read (`ask`,
+# a plain `check`) needs none of them (the first three reach the extractor's hundreds of regexes).
 if TYPE_CHECKING:
+    from mdmem.engine.decide import Plan
+    from mdmem.model.graph import Graph
     from mdmem.store.forget_apply import Forgot
 
 DEFAULT_ENTITY = "user"
@@ -217,6 +218,7 @@ class Vault:
         return self.facts.get(f"{check_slug(entity, 'entity')}/{check_slug(attribute)}")
 
     def graph(self) -> Graph:
+        from mdmem.model.graph import Graph
         return Graph(self.rules, self.facts)
 
     def pending(self) -> list[dict[str, Any]]:
@@ -265,6 +267,7 @@ class Vault:
 
             notes = [] if heard else checked_names(statements, self.rules, facts, new=new)
             now = self.now
+            from mdmem.engine.decide import plan_statements  # noqa: PLC0415 - see the imports
             plan = plan_statements(facts, self.rules, statements, now=now, today=today)
             refuse_broken(plan, problems)
             if any(c.after is not None and c.after.depends_on for c in plan.changes):
@@ -379,9 +382,7 @@ class Vault:
         else:
             if fact.status == "active":
                 raise RefusedError(f"{fact.key} is already active; nothing to confirm")
-            st = self.statement(
-                attribute, entity, kind="keep" if keep else "reject", at=at, source="cli"
-            )
+            st = self.statement(attribute, entity, kind="keep" if keep else "reject", at=at, source="cli")  # fmt: skip
         return self.say([st], command="confirm", dry_run=dry_run)
 
     def correct(self, attribute: str, value: str | list[str], *, entity: str = DEFAULT_ENTITY,
@@ -395,6 +396,5 @@ class Vault:
     def _near(self, attribute: str) -> str:
         """' (did you mean employer?)' among the known names, for a fact that is not there."""
         from mdmem.store.names import did_you_mean, known_names
-
         return did_you_mean(attribute, known_names(self.rules, self.facts))
 

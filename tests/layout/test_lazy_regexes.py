@@ -1,14 +1,21 @@
 """Start-up: the large module-level regular expressions compile on first use, not on import."""
 
 import json
+import shutil
 import subprocess
 import sys
+from pathlib import Path
+
+from tests.conftest import ROOT
 
 LAZY = {
     "mdmem.extract.dates": ["_point_re", "_period_re", "_until_re", "_since_re", "_any_re",
                             "_zh_number_re", "_duration_re"],
     "mdmem.lang.tokens": ["token_re"],
     "mdmem.model.emit": ["_simple", "_implicit"],
+    "mdmem.model.fastparse": ["_KEY", "_UNSAFE"],
+    "mdmem.model.limits": ["_FIELD", "_ITEM", "_DEEP_FLOW", "_DEEP_DASHES", "_DEEP_INDENT"],
+    "mdmem.read.span_state": ["_STATE", "_QUALITY", "_FAV_FIRST", "_FAV_LAST", "_OPENING", "_CLOSING"],
 }  # fmt: skip
 
 
@@ -41,3 +48,23 @@ def test_each_compiles_once_when_used() -> None:
     assert find_when("from 2019 to 2021", None) is not None
     assert tokens("Where do I live?")
     assert _any_re() is _any_re() and token_re() is token_re()
+
+
+def test_a_warm_ask_compiles_nothing_that_parses_fact_files(tmp_path: Path) -> None:
+    """The index and the snapshot are warm: `ask` parses no fact file, so the fast parser's
+    and the size limits' patterns (~5 ms of compiling) stay uncompiled."""
+    vault = tmp_path / "v"
+    shutil.copytree(ROOT / "sample_vault", vault)
+    code = (
+        "import json, sys\n"
+        "from mdmem.model import fastparse, limits\n"
+        "from mdmem.cli import main\n"
+        f"sys.argv = ['mdmem', 'ask', 'Where do I live?', '--vault', {str(vault)!r}]\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        f"lazy = {[('fastparse', g) for g in LAZY['mdmem.model.fastparse']] + [('limits', g) for g in LAZY['mdmem.model.limits']]!r}\n"
+        "print(json.dumps([g for m, g in lazy if getattr(globals()[m], g).cache_info().currsize]))\n"
+    )
+    run = lambda: subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)  # noqa: E731
+    run()  # the first ask builds the caches
+    out = run().stdout.strip().splitlines()
+    assert "Shanghai" in out[0] and json.loads(out[-1]) == []

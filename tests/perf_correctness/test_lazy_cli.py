@@ -79,6 +79,9 @@ def test_reading_commands_load_no_yaml_and_no_extractor_once_the_caches_are_warm
         mods = _modules_after(*args, "--vault", str(vault))
         assert not {"yaml", "frontmatter", "regex"} & {m.split(".")[0] for m in mods}, args
         assert not [m for m in mods if m.startswith("mdmem.extract.")], args
+    # nor the planner (a read plans nothing), nor calendar for a question that writes no date
+    mods = _modules_after("ask", "Where do I live?", "--vault", str(vault))
+    assert not {"mdmem.engine.decide", "mdmem.engine.correct", "calendar"} & mods
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""`mdmem mcp`'s start-up: the stdio road skips typer, and the SDK's models build on first use."""
+"""`mdmem mcp`'s start-up: the stdio road skips typer, the SDK's models build on first use, and
+the tools that write load their machinery when called."""
 
 from __future__ import annotations
 
@@ -22,7 +23,9 @@ def report():
     mcp_types = sys.modules.get("mcp_types")
     print(sorted(m for m in sys.modules if m in ("typer", "litellm") or m.startswith("mdmem.commands.")),
           mcp_types is not None and not mcp_types.CallToolRequest.__pydantic_complete__,
-          "defer_build" in pydantic.BaseModel.model_config, file=sys.stderr)
+          "defer_build" in pydantic.BaseModel.model_config,
+          sorted(m for m in sys.modules if m == "regex" or m.startswith(("mdmem.extract.", "mdmem.edit."))),
+          file=sys.stderr)
 atexit.register(report)
 from mdmem.commands import main
 main(["mcp", "--vault", sys.argv[1]])
@@ -63,8 +66,9 @@ def test_stdio_server_starts_without_typer_and_defers_the_protocol_models(tmp_pa
     out = run(SERVE, str(tmp_path / "v"))
     assert out.returncode == 0, out.stderr
     # no typer nor command module (the SDK brings click and rich itself), no litellm; the SDK's
-    # models not built yet; pydantic's default configuration as it was
-    assert out.stderr.strip().splitlines()[-1] == "['mdmem.commands.fast'] True False"
+    # models not built yet; pydantic's default configuration as it was; neither the forget
+    # machinery nor the extractor (~50 ms of imports, for the tools that write)
+    assert out.stderr.strip().splitlines()[-1] == "['mdmem.commands.fast'] True False []"
 
 
 def test_a_missing_vault_is_the_same_error_on_the_fast_road(tmp_path: Path) -> None:
