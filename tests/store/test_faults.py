@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import mdmem.engine.decide as decide
 import mdmem.store.txn as txn
-import mdmem.store.vault as vault_module
 from mdmem import Vault
 from mdmem.cli import app
 from mdmem.edit.sync import sync
@@ -71,14 +71,14 @@ def test_edit_saved_while_planning_is_not_overwritten(story_vault, monkeypatch) 
     v = before_move(story_vault)
     employer = v.root / "facts/user/employer.md"
     edited = employer.read_text(encoding="utf-8") + EDIT
-    real = vault_module.plan_statements
+    real = decide.plan_statements  # Vault.say imports it from there when it plans
 
     def plan_then_editor_saves(*a, **kw):
         plan = real(*a, **kw)
         employer.write_text(edited, encoding="utf-8")
         return plan
 
-    monkeypatch.setattr(vault_module, "plan_statements", plan_then_editor_saves)
+    monkeypatch.setattr(decide, "plan_statements", plan_then_editor_saves)
     with pytest.raises(RefusedError, match="Run `mdmem sync`"):
         v.set("home_city", "上海", date="2026-02-10")
     assert employer.read_text(encoding="utf-8") == edited
