@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING
 from mdmem.engine.statement import Statement
 from mdmem.errors import RefusedError
 from mdmem.model.factfile import Fact
+from mdmem.model.graph import Graph
 from mdmem.model.limits import MAX_HISTORY, fact_text_problem, value_problem
 from mdmem.model.rules import Rules
 from mdmem.store.snapshot import Snapshot
 from mdmem.store.txn import TXN_FILE, pending
 
-if TYPE_CHECKING:  # the planner and the graph: for writes, not a read's start-up
+if TYPE_CHECKING:  # the planner: for writes, not a read's start-up
     from mdmem.engine.decide import Plan
 
 
@@ -50,8 +51,6 @@ def refuse_cycle(rules: Rules, facts: dict[str, Fact], plan: Plan) -> None:
     for change in plan.changes:
         if change.after is not None:
             state[change.key] = change.after
-    from mdmem.model.graph import Graph
-
     cycle = Graph(rules, state).cycle()
     if cycle and not Graph(rules, facts).cycle():
         raise RefusedError(f"this would make a dependency cycle {' → '.join(cycle)}; not applied")

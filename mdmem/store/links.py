@@ -17,9 +17,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mdmem.model.factfile import Fact
+from mdmem.model.graph import learned_dependencies
 from mdmem.model.rules import Rules
 
-if TYPE_CHECKING:  # the planner and the graph: for writes, not a read's start-up
+if TYPE_CHECKING:  # the planner: for writes, not a read's start-up
     from mdmem.engine.decide import Plan
 
 # A journal change that only refreshed the links: earlier versions relinked files after a rules
@@ -31,8 +32,6 @@ def upstream(fact: Fact, rules: Rules) -> list[str]:
     """The wikilinks of the facts this fact depends on, sorted; none for a deleted fact."""
     if fact.status == "deleted":
         return []
-    from mdmem.model.graph import learned_dependencies
-
     keys = {f"{fact.entity}/{d.when}" for d in rules.edges_into(fact.attribute)}
     keys.update(trigger for trigger, _ in learned_dependencies(fact))
     keys.discard(fact.key)
