@@ -21,6 +21,16 @@ from dataclasses import dataclass
 
 from mdmem.extract.candidates import Found, words
 from mdmem.extract.clauses import Clause, clauses, first_hedge, tells_nothing
+from mdmem.extract.happening_events import (
+    ADV,
+    ANAPHORA,
+    ONGOING,
+    candidate,
+    event,
+    extras,
+    ongoing,
+    time_words,
+)
 from mdmem.extract.happening_phrase import (
     VAGUE_PLAN,
     doing,
@@ -28,7 +38,6 @@ from mdmem.extract.happening_phrase import (
     meaningful,
     phrase,
     short,
-    that_one,
     tidy,
 )
 from mdmem.extract.happenings_zh import find_zh
@@ -36,31 +45,12 @@ from mdmem.extract.timex import PAST, Time, find_times
 from mdmem.lang.detect import has_cjk
 from mdmem.lang.tokens import stem
 from mdmem.model.grammar import Grammar
-from mdmem.model.life import EVENT, FAMILY_SLOT, PLAN, Happening, specific, starts_with_verb
+from mdmem.model.life import PLAN, Happening, specific, starts_with_verb
 from mdmem.model.vocab import alternation
 
-_ADV = r"(?:(?:just|finally|also|actually|recently|even|really|totally|already|both|all|once|then|eventually|officially|literally|somehow|still|seriously|definitely|probably|now|currently|soon)\s+){0,3}"
 _BE = r"(?:\s*['’]m|\s*['’]re|\s*['’]s|\s+am|\s+are|\s+is|\s+was|\s+were|\s*['’]ve\s+been|\s+have\s+been)?"
-_LIGHT_VERBS = ("did", "went on", "took part in", "participated in", "competed in", "ran in")
-# "got to volunteer", "had the chance to attend …": the doing is what happened.
-_CHANCE = re.compile(r"(?:to|the\s+(?:chance|opportunity)\s+to|a\s+chance\s+to)\s+", re.I)
-_BASE_VERBS = words("""take go get make see try visit run meet watch play buy finish start join win do have
-    bring host throw give""")
-_PLACES = words("here there")
-_HOW = words("alright well great good fine okay ok amazing awesome badly better worse so really pretty")
-_NEGATION = words("not never no nothing")
-# A picture of it is not the happening; a state of mind is not an event.
-_NOT_EVENT = re.compile(r"\b(?:pics?|photos?|pictures?|snaps?|selfies?|screenshots?|shot\s+of|your\s+back|the\s+idea)\b"
-                        r"|^(?:thinking|feeling|wondering|realizing|realising|worrying|getting)\b", re.I)
 _DREAMS = words("dream dreams goal goals best passion")
 _ARRANGING = ("planning", "organizing", "organising", "booking", "arranging")
-_ANAPHORA = words("it its them that this those these there here one ones something stuff")
-_WITH = re.compile(
-    r"\bwith\s+(?P<w>(?:my|our)\s+[\w'’-]+(?:\s+[A-Z][\w'’-]+)?|[A-Z][\w'’-]+(?:(?:,\s*|\s+and\s+)[A-Z][\w'’-]+){0,4}"
-    r"|(?:some\s+|a\s+few\s+|a\s+couple\s+of\s+)?(?:friends|family|colleagues|coworkers|co-workers|the\s+kids"
-    r"|the\s+family|the\s+team|the\s+girls|the\s+boys))"
-)
-_WHERE = re.compile(r"\b(?:in|at|to|from)\s+(?P<p>(?:the\s+)?(?-i:[A-Z][\w'’.-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w'’.-]*){0,3}))")
 
 @dataclass(frozen=True)
 class _Words:
@@ -91,10 +81,6 @@ _GOAL_CUES = ("goal", "goals", "aim", "aims")
 # Plan words that keep their plan over a perfect ("I've been planning to …"; "I've been going to the gym" is no plan).
 _INTENDING = ("planning to", "planning on", "thinking about", "thinking of", "hoping to", "looking to", "aiming to",
               "intending to", "looking forward to", "getting ready for", "preparing for", "training for")  # fmt: skip
-_ONGOING = re.compile(rf"(?:\s*['’]ve|\s+have)\s+been\s+{_ADV}(?P<ving>[a-z]+ing)(?![\w'’])", re.I)
-# Doings too vague to be an event when kept up: "I've been doing well", "I've been going out".
-_NOT_DOING = words("do go get make think feel talk chat say wonder want mean plan look deal mind miss")
-_ADVERBIAL = words("hard a lot lots so much nonstop non-stop lately recently more less out around late too all day night long")
 _COPULA = re.compile(r"\b(?:is|are|was|were|isn['’]t|wasn['’]t)\b", re.I)
 
 
@@ -113,10 +99,10 @@ def _words(g: Grammar) -> _Words:
     )  # fmt: skip
     cancel = g.words("cancel_words", "en")
     out = _Words(
-        event=re.compile(rf"\s*(?:(?:['’]ve|\s+have)\s+(?:just|finally|already|now|officially|recently)\s+)?{_ADV}(?P<verb>{verbs})(?![\w'’])", re.I),
-        plan=re.compile(rf"(?P<be>{_BE})\s*{_ADV}(?P<word>{plans})(?![\w'’])", re.I),
-        timed=re.compile(rf"\s*{_ADV}(?P<word>{timed})(?![\w'’])", re.I),
-        progressive=re.compile(rf"(?:\s*['’]m|\s*['’]re|\s+am|\s+are)\s*{_ADV}(?P<ving>[a-z]+ing)(?![\w'’])", re.I),
+        event=re.compile(rf"\s*(?:(?:['’]ve|\s+have)\s+(?:just|finally|already|now|officially|recently)\s+)?{ADV}(?P<verb>{verbs})(?![\w'’])", re.I),
+        plan=re.compile(rf"(?P<be>{_BE})\s*{ADV}(?P<word>{plans})(?![\w'’])", re.I),
+        timed=re.compile(rf"\s*{ADV}(?P<word>{timed})(?![\w'’])", re.I),
+        progressive=re.compile(rf"(?:\s*['’]m|\s*['’]re|\s+am|\s+are)\s*{ADV}(?P<ving>[a-z]+ing)(?![\w'’])", re.I),
         cancel=re.compile(rf"(?<![\w'’]){alternation(cancel)}(?![\w'’])", re.I) if cancel else None,
         sets=sets,
         nouns=frozenset(stem(n.lower()) for n in g.words("event_nouns", "en")),
@@ -163,10 +149,10 @@ def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[in
             out.append(found)
     if not out and cancel and (m := w.cancelled.search(sentence)):  # "we cancelled the canoe trip"
         what = (m["a"] or m["b"]).strip()
-        out.append(_found(PLAN, m.start(), m.start(), m.end(), Happening(what, cancel=True), statement="invalidate"))
+        out.append(candidate(PLAN, m.start(), m.start(), m.end(), Happening(what, cancel=True), statement="invalidate"))
     elif not out and not cancel and (m := _WENT.search(sentence)) and specific(m["what"]):
         # "The gaming party was a great success!": a plan of that name, if one is held, happened
-        out.append(_found(PLAN, m.start(), m.start("what"), m.end("what"), Happening(m["what"].strip()), statement="keep"))
+        out.append(candidate(PLAN, m.start(), m.start("what"), m.end("what"), Happening(m["what"].strip()), statement="keep"))
     if not any(f.form == PLAN for f in out) and not cancel:
         doubt = min([hedge, *(a for a, _ in quoted)])
         out += _upcoming(sentence, w, times, doubt) or _goal(sentence, w, parts, times, doubt)
@@ -199,7 +185,7 @@ def _upcoming(sentence: str, w: _Words, times: list[Time], doubt: int) -> list[F
             later[0].words if later else "")  # fmt: skip
         if m.re is _DUE and not when:
             continue  # "our party is amazing": no day to come
-        return [_found(PLAN, m.start(), m.start("what"), m.end("what"), Happening(what, when))]
+        return [candidate(PLAN, m.start(), m.start("what"), m.end("what"), Happening(what, when))]
     return []
 
 
@@ -254,77 +240,10 @@ def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str, times:
     if events and (m := w.event.match(sentence, body, end)):
         if cancel:
             return None  # "we did the trip, but not anymore": unclear, so nothing
-        return _event(sentence, c, m, lead, times, w.nouns)
-    if events and not cancel and (m := _ONGOING.match(sentence, body, end)):
-        return _ongoing(sentence, c, m, lead, times)
+        return event(sentence, c, m, lead, times, w.nouns)
+    if events and not cancel and (m := ONGOING.match(sentence, body, end)):
+        return ongoing(sentence, c, m, lead, times)
     return None
-
-
-def _ongoing(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time]) -> Found | None:
-    """ "I've been networking with local artists": a doing kept up till the day said, its event."""
-    ving = m["ving"].lower()
-    if gerund_base(ving) in VAGUE_PLAN | _NOT_DOING or _NOT_EVENT.match(ving):
-        return None  # "I've been feeling down", "I've been thinking about you"
-    obj, at = phrase(sentence, m.end(), c.end, times)
-    if len(obj.split()) <= 1 and sentence[at + len(obj) :].lstrip().lower().startswith("with "):
-        obj, at = phrase(sentence, m.end(), c.end, times, past_with=True)  # "networking with …"
-    toks = obj.lower().split()
-    if not toks or _NOT_EVENT.search(obj) or any(t in _ANAPHORA or t in _HOW for t in toks) or not specific(obj):
-        return None  # "I've been doing it", "I've been loving it"
-    if all(t in _ADVERBIAL for t in toks):
-        return None  # "I've been working hard", "… a lot lately": how, not what
-    what = tidy(short(f"{ving} {obj}".split()))
-    if not meaningful(what):
-        return None
-    where, people = _extras(sentence, c, what)
-    return _found(EVENT, c.start, m.start("ving"), at + len(obj), Happening(what, _time_words(c, lead, times), where, people))
-
-
-def _time_words(c: Clause, lead: str, times: list[Time]) -> str:
-    inside = [t for t in times if c.start <= t.start < c.end]
-    return inside[0].words if inside else lead
-
-
-def _extras(sentence: str, c: Clause, what: str) -> tuple[str, tuple[str, ...]]:
-    """(where, with whom) said in the clause."""
-    where = m["p"] if (m := _WHERE.search(what)) else ""
-    rest = sentence[c.body : c.end]
-    people = list(c.with_)
-    if wm := _WITH.search(rest):
-        people += [p.strip() for p in re.split(r",\s*|\s+and\s+", wm["w"]) if p.strip()]
-    return where.removeprefix("the ").strip(), tuple(dict.fromkeys(people))
-
-
-def _event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time], nouns: frozenset[str]) -> Found | None:
-    verb = " ".join(m["verb"].lower().split())
-    obj, at = phrase(sentence, m.end(), c.end, times)
-    obj = that_one(obj)
-    if verb in ("got", "had") and (chance := _CHANCE.match(obj)):
-        if verb == "had" and obj.lower().startswith("to "):
-            return None  # "had to dig deep": what was needed, not what happened
-        verb, obj, at = "", obj[chance.end():], at + chance.end()  # "got to volunteer at a career fair"
-    if len(obj.split()) <= 1 and sentence[at + len(obj):].lstrip().lower().startswith("with "):
-        obj, at = phrase(sentence, at, c.end, times, past_with=True)  # "met with some artists", "speak with …"
-    first = obj.split(" ", 1)[0].lower()
-    if verb == "did" and first in _BASE_VERBS:
-        verb = ""  # "I did take Seraphim to the park": the emphatic do
-    elif first in _NEGATION or (verb == "did" and first in _HOW):
-        return None  # "I did not", "we did alright"
-    elif verb == "had" and not any(stem(t) in nouns for t in obj.lower().split()):
-        return None  # "had a nice chat", "had an awesome summer": no happening the pack names
-    elif verb == "tried" and obj.lower().startswith("to "):
-        return None  # "I tried to stay calm": no happening named
-    elif obj and all(t in _ADVERBIAL for t in obj.lower().split()):
-        return None  # "I studied hard", "we trained a lot": how, not what
-    if verb in ("graduated", "retired", "moved", "quit") and not obj:
-        pass  # "I graduated last week": the verb is the event
-    elif _NOT_EVENT.search(obj) or not meaningful(obj) or not specific(obj) or any(t in _ANAPHORA - _PLACES for t in obj.lower().split()):
-        return None  # "got a shot of a glacier", "visited a place", "took it for a ride"
-    what = obj if verb in _LIGHT_VERBS or not verb else f"{sentence[m.start('verb'):m.end('verb')].lower()} {obj}".strip()
-    what = tidy(short(what.split()))
-    where, people = _extras(sentence, c, what)
-    h = Happening(what, _time_words(c, lead, times), where, people)
-    return _found(EVENT, c.start, at if verb in _LIGHT_VERBS else m.start("verb"), at + len(obj), h)
 
 
 def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], cancel: bool, lead: str,
@@ -349,23 +268,23 @@ def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], can
     if not meaningful(what) or not toks:
         return None
     named = any(w[:1].isupper() for w in what.split()[1:])  # "stay in Galway", not "stay positive"
-    vague = (toks[0] in VAGUE_PLAN and not named and not doing(toks)) or any(t in _ANAPHORA or t in _DREAMS for t in toks)
+    vague = (toks[0] in VAGUE_PLAN and not named and not doing(toks)) or any(t in ANAPHORA or t in _DREAMS for t in toks)
     if not cancel and (vague or not specific(" ".join(toks[1:]) if starts_with_verb(what) else what)):
         return None  # "keep pushing", "make it happen", "chase my dreams", "team up": no plan to follow
     if c.body == c.start and (not c.carried or _COPULA.search(obj)):
         return None  # "Going to those places is on my list": a plan needs its speaker said (and
         # in "…, but going to the gym is hard" the doing is a subject, not the speaker's plan)
-    where, people = _extras(sentence, c, what)
+    where, people = extras(sentence, c, what)
     sets: tuple[tuple[str, str], ...] = ()
     for attr, base, rx in w.sets:
         if (s := rx.search(sentence, c.body, c.end)) is not None:
             sets, what = ((attr, s["v"].strip()),), f"{base} {s['v'].strip()}"
             break
-    said_when = _time_words(c, lead, times)
+    said_when = time_words(c, lead, times)
     if len(toks) == 1 and not said_when and not cancel:
         return None  # "I'm gonna chat": one word and no day is no plan to hold anyone to
     h = Happening(what, said_when, where, people, sets, cancel=cancel, needs_future=needs_future)
-    return _found(PLAN, c.start, at, at + len(obj), h, statement="invalidate" if cancel else "assert")
+    return candidate(PLAN, c.start, at, at + len(obj), h, statement="invalidate" if cancel else "assert")
 
 
 
@@ -382,11 +301,5 @@ def _set_by_time(sentence: str, w: _Words, parts: list[Clause], times: list[Time
                 continue
             value = s["v"].strip()
             h = Happening(f"{base} {value}", after[0].words, sets=((attr, value),), needs_future=True)
-            return [_found(PLAN, c.start, s.start(), s.end(), h)]
+            return [candidate(PLAN, c.start, s.start(), s.end(), h)]
     return []
-
-
-def _found(kind: str, start: int, value_start: int, end: int, h: Happening, *, statement: str = "assert") -> Found:
-    """The candidate: the family slot (`events`, `plans`), what, and the happening read."""
-    return Found(FAMILY_SLOT[kind], h.what, statement, start, value_start, max(end, value_start),
-                 form=kind, happening=h)  # fmt: skip
