@@ -31,6 +31,7 @@ _BASE_VERBS = words("""take go get make see try visit run meet watch play buy fi
 _PLACES = words("here there")
 _HOW = words("alright well great good fine okay ok amazing awesome badly better worse so really pretty")
 _NEGATION = words("not never no nothing")
+_YOURS = words("you your yours")  # what the other person said or did is not the speaker's doing
 # A picture of it is not the happening; a state of mind is not an event.
 _NOT_EVENT = re.compile(r"\b(?:pics?|photos?|pictures?|snaps?|selfies?|screenshots?|shot\s+of|your\s+back|the\s+idea)\b"
                         r"|^(?:thinking|feeling|wondering|realizing|realising|worrying|getting)\b", re.I)
@@ -56,8 +57,8 @@ def ongoing(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[T
     if len(obj.split()) <= 1 and sentence[at + len(obj) :].lstrip().lower().startswith("with "):
         obj, at = phrase(sentence, m.end(), c.end, times, past_with=True)  # "networking with …"
     toks = obj.lower().split()
-    if not toks or _NOT_EVENT.search(obj) or any(t in ANAPHORA or t in _HOW for t in toks) or not specific(obj):
-        return None  # "I've been doing it", "I've been loving it"
+    if not toks or _NOT_EVENT.search(obj) or any(t in ANAPHORA or t in _HOW or t in _YOURS for t in toks) or not specific(obj):
+        return None  # "I've been doing it", "I've been loving it", "I'm reading your message"
     if all(t in ADVERBIAL for t in toks):
         return None  # "I've been working hard", "… a lot lately": how, not what
     what = tidy(short(f"{ving} {obj}".split()))

@@ -65,6 +65,7 @@ class _Words:
     nouns: frozenset[str]  # what "had" takes to be an event: "had a party", not "had a nice chat"
     cancelled: re.Pattern[str]
     anchor: frozenset[str]  # the first words the grammar starts from: no such word, nothing to read
+    doings: tuple[str, ...]  # "writing", "teaming up": done these days when said with no day to come
 
 
 _COMPILED: dict[int, tuple[Grammar, _Words]] = {}
@@ -112,6 +113,7 @@ def _words(g: Grammar) -> _Words:
                       *cancel, *(x for ws in g.sets.values() for x in ws.get("en", ())), "am", "are", "was", "m", "re", "been",
                       *_UPCOMING_CUES, *_GOAL_CUES)
         ),  # fmt: skip
+        doings=tuple(f"{d.lower()} " for d in g.words("doing_verbs", "en")),
         cancelled=re.compile(
             r"\b(?:cancel(?:l?ed)?|called\s+off|scrapped)\s+(?:the|our|my)\s+(?P<a>[a-z][\w\s'’-]{1,40}?)(?=\s*(?:$|[,.;!?]|\b(?:because|since|as)\b))"
             r"|\b(?:the|our|my)\s+(?P<b>[a-z][\w\s'’-]{1,40}?)\s+(?:is|was|got|has\s+been)\s+(?:off|cancel(?:l?ed)|called\s+off|scrapped)\b",
@@ -236,6 +238,9 @@ def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str, times:
         if cancel:
             return None
         arranging = m["ving"].lower() in _ARRANGING  # "I'm planning a trip to the East Coast": a plan, day or not
+        if events and not lead and sentence[m.start("ving"):end].lower().startswith(w.doings) and not any(
+                c.start <= t.start < c.end for t in times):
+            return ongoing(sentence, c, m, lead, times)  # "I'm writing a novel": done these days, no plan
         return _plan(sentence, c, w, m.start("ving"), m, False, lead, times, needs_future=not arranging, ving=m["ving"])
     if events and (m := w.event.match(sentence, body, end)):
         if cancel:

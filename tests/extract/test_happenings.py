@@ -319,3 +319,16 @@ def test_an_event_told_with_the_verbs_of_chat_and_its_shorthand_written_out():
     assert one("I rehearsed with a small choir after work.").value == "rehearsed with a small choir"
     assert said("User: I studied hard.") == [] and said("User: We trained a lot last week.") == []  # how, not what
 
+
+
+def test_a_doing_said_in_the_progressive_with_no_day_to_come_is_an_event_of_the_day_said():
+    st = one("Big news - I'm writing a cookbook about Basque stews for a small publisher.")
+    assert (st.form, st.value, st.when) == ("event", "writing a cookbook about Basque stews", DAY)
+    assert one("I'm teaming up with a bakery down the road.").value == "teaming up with a bakery down the road"
+    assert one("I'm learning Norwegian.").value == "learning Norwegian"
+    plan = one("I'm writing a cookbook next spring.")  # a day to come: still a plan
+    assert (plan.form, plan.value) == ("plan", "write a cookbook")
+    for text in ("I'm reading your letter right now.", "I'm working on it.", "Are you writing a cookbook?",
+                 "I'm working hard."):
+        assert said(f"User: {text}") == [], text
+    assert [s.entity for s in said("User: My sister is writing a cookbook.")] == ["sister"]  # hers, not the user's
