@@ -93,6 +93,7 @@ def event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Tim
         verb, obj, at = "", obj[chance.end():], at + chance.end()  # "got to volunteer at a career fair"
     if len(obj.split()) <= 1 and sentence[at + len(obj):].lstrip().lower().startswith("with "):
         obj, at = phrase(sentence, at, c.end, times, past_with=True)  # "met with some artists", "speak with …"
+        obj = that_one(obj)
     first = obj.split(" ", 1)[0].lower()
     if verb == "did" and first in _BASE_VERBS:
         verb = ""  # "I did take Seraphim to the park": the emphatic do

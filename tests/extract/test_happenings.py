@@ -332,3 +332,12 @@ def test_a_doing_said_in_the_progressive_with_no_day_to_come_is_an_event_of_the_
                  "I'm working hard."):
         assert said(f"User: {text}") == [], text
     assert [s.entity for s in said("User: My sister is writing a cookbook.")] == ["sister"]  # hers, not the user's
+
+
+def test_this_or_that_before_a_noun_is_a_determiner_and_who_stands_before_and_i_shares_the_subject():
+    st = one("Priya and I went to this pottery fair downtown last Saturday.")
+    assert (st.value, st.with_, st.when) == ("went to pottery fair downtown", ("Priya",), "2023-05-13")
+    assert one("I met with that landlord yesterday.").value == "met with landlord"
+    assert one("Just facetimed with that climbing instructor from Oslo.").value == "facetimed with climbing instructor from Oslo"
+    for text in ("I bought this yesterday.", "I went to this place yesterday.", "I did that last week."):
+        assert said(f"User: {text}") == [], text
