@@ -23,6 +23,7 @@ from mdmem.extract.candidates import Found, words
 from mdmem.extract.clauses import Clause, clauses, first_hedge, tells_nothing
 from mdmem.extract.happening_events import (
     ADV,
+    ADVERBIAL,
     ANAPHORA,
     ONGOING,
     candidate,
@@ -50,6 +51,7 @@ from mdmem.model.vocab import alternation
 
 _BE = r"(?:\s*['’]m|\s*['’]re|\s*['’]s|\s+am|\s+are|\s+is|\s+was|\s+were|\s*['’]ve\s+been|\s+have\s+been)?"
 _DREAMS = words("dream dreams goal goals best passion")
+_PARTICLES = ("up", "out", "together")  # a phrasal verb's, before "with": "team up with local schools"
 _ARRANGING = ("planning", "organizing", "organising", "booking", "arranging")
 
 @dataclass(frozen=True)
@@ -141,14 +143,17 @@ def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[in
     times = find_times(sentence, "2000-01-01", future=False)  # once a sentence: where its times are
     parts = clauses(sentence, zh=False, times=times)
     quoted, hedge = _quoted(sentence), first_hedge(sentence)
+    prev: Found | None = None  # what the clause before read
     for n, clause in enumerate(parts):
         if not clause.speaker or hedge < clause.end or any(a <= clause.start < b for a, b in quoted):
             continue  # "I'm gonna make him an offer he can't refuse": a quote is someone's words
         lead = _lead_time(parts[n - 1], times) if n else ""
         slot = any(a < clause.end and clause.start < b for a, b in taken or ())
         found = _clause(sentence, clause, w, cancel, lead, times, events=not slot)
-        if found is not None:
-            out.append(found)
+        if found is None and clause.carried and prev is not None and prev.form == PLAN:
+            found = _also(sentence, prev, clause.body, clause.end, times)  # "…, try out the local food"
+        prev = found
+        out += _joined(sentence, found, clause.end, times)
     if not out and cancel and (m := w.cancelled.search(sentence)):  # "we cancelled the canoe trip"
         what = (m["a"] or m["b"]).strip()
         out.append(candidate(PLAN, m.start(), m.start(), m.end(), Happening(what, cancel=True), statement="invalidate"))
@@ -199,7 +204,7 @@ def _goal(sentence: str, w: _Words, parts: list[Clause], times: list[Time], doub
             continue
         theirs = Clause(c.start, c.end, m.start("word"), True)  # "my goal": the speaker's to do
         if (found := _plan(sentence, theirs, w, m.end(), m, False, "", times, needs_future=False)) is not None:
-            return [found]
+            return _joined(sentence, found, c.end, times)
     return []
 
 
@@ -254,7 +259,9 @@ def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str, times:
 def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], cancel: bool, lead: str,
           times: list[Time], *, needs_future: bool, ving: str = "") -> Found | None:  # fmt: skip
     obj, at = phrase(sentence, start, c.end, times)
-    if len(obj.split()) <= (1 if not ving else 2) and sentence[at + len(obj):].lstrip().lower().startswith("with "):
+    head = obj.split()
+    if (len(head) <= (1 if not ving else 2) or (len(head) == 2 and head[1].lower() in _PARTICLES)) and sentence[
+            at + len(obj):].lstrip().lower().startswith("with "):  # "thinking of teaming up with …"
         obj, at = phrase(sentence, start, c.end, times, past_with=True)  # "working with some fashion bloggers"
     words = obj.split()
     if ving:
@@ -272,9 +279,7 @@ def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], can
     toks = what.lower().split()
     if not meaningful(what) or not toks:
         return None
-    named = any(w[:1].isupper() for w in what.split()[1:])  # "stay in Galway", not "stay positive"
-    vague = (toks[0] in VAGUE_PLAN and not named and not doing(toks)) or any(t in ANAPHORA or t in _DREAMS for t in toks)
-    if not cancel and (vague or not specific(" ".join(toks[1:]) if starts_with_verb(what) else what)):
+    if not cancel and _vague(what, toks):
         return None  # "keep pushing", "make it happen", "chase my dreams", "team up": no plan to follow
     if c.body == c.start and (not c.carried or _COPULA.search(obj)):
         return None  # "Going to those places is on my list": a plan needs its speaker said (and
@@ -292,6 +297,48 @@ def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], can
     return candidate(PLAN, c.start, at, at + len(obj), h, statement="invalidate" if cancel else "assert")
 
 
+
+
+def _vague(what: str, toks: list[str]) -> bool:
+    """Whether a plan's words name no plan to follow: an attitude, a pronoun, a dream, common words."""
+    named = any(w[:1].isupper() for w in what.split()[1:])  # "stay in Galway", not "stay positive"
+    return ((toks[0] in VAGUE_PLAN and not named and not doing(toks)) or any(t in ANAPHORA or t in _DREAMS for t in toks)
+            or not specific(" ".join(toks[1:]) if starts_with_verb(what) else what))  # fmt: skip
+
+
+_AND = re.compile(r"\s*,?\s+and\s+(?:then\s+|also\s+)?", re.I)
+
+
+def _joined(sentence: str, found: Found | None, end: int, times: list[Time]) -> list[Found]:
+    """`found` and the plans joined to it by "and" in its clause (which ends at `end`)."""
+    out = []
+    while found is not None:
+        out.append(found)  # "I'm going to visit Oslo and rent a boat": a plan each
+        j = _AND.match(sentence, found.end) if found.form == PLAN else None
+        found = _also(sentence, found, j.end(), end, times) if j and j.end() < end else None
+    return out
+
+
+def _also(sentence: str, first: Found, start: int, end: int, times: list[Time]) -> Found | None:
+    """A verb joined to a plan's is a plan of the same word and day: "I'm going to visit Oslo and
+    see the fjords", "…, try out the local food", "my goal is to keep teaching yoga and supporting
+    my community" (a doing after "keep" is kept up too)."""
+    h = first.happening
+    obj, at = phrase(sentence, start, end, times)
+    words = obj.split()
+    if h is None or h.cancel or not words or words[0].lower().endswith("ing") and h.what.split()[0] not in ("keep", "continue"):
+        return None
+    if all(t.lower() in ADVERBIAL for t in words[1:]):
+        return None  # "… and reading more": how much, not what
+    if words[0].lower().endswith("ing"):
+        words = [h.what.split()[0], *words]  # "keep teaching yoga and supporting my community"
+    elif not starts_with_verb(words[0]):
+        return None  # "I'm going to visit Oslo and my sister too": no verb, no plan
+    what = tidy(short(words))
+    toks = what.lower().split()
+    if len(toks) < 2 or not meaningful(what) or _vague(what, toks):
+        return None
+    return candidate(PLAN, first.start, at, at + len(obj), Happening(what, h.time_words, needs_future=h.needs_future))
 
 
 def _set_by_time(sentence: str, w: _Words, parts: list[Clause], times: list[Time], hedge: int) -> list[Found]:

@@ -341,3 +341,18 @@ def test_this_or_that_before_a_noun_is_a_determiner_and_who_stands_before_and_i_
     assert one("Just facetimed with that climbing instructor from Oslo.").value == "facetimed with climbing instructor from Oslo"
     for text in ("I bought this yesterday.", "I went to this place yesterday.", "I did that last week."):
         assert said(f"User: {text}") == [], text
+
+
+def test_a_verb_joined_to_a_plans_verb_is_a_plan_of_the_same_word():
+    plans = said("User: I'm going to visit Tromsø and rent a kayak next month.")
+    assert [p.value for p in plans] == ["visit Tromsø", "rent a kayak"]
+    assert {p.due for p in plans} == {"2023-06"}
+    plans = said("User: We're planning to rent a cabin, then hike the ridge trail in June.")
+    assert [p.value for p in plans] == ["rent a cabin", "hike the ridge trail"]
+    plans = said("User: My goal is to keep running the book club and organising the swap meet.")
+    assert [p.value for p in plans] == ["keep running the book club", "keep organising the swap meet"]
+    # no verb, an attitude, a hedge, a cancellation: no second plan
+    assert [p.value for p in said("User: I'm going to visit Tromsø and my aunt too.")] == ["visit Tromsø"]
+    assert said("User: I'm gonna keep pushing and make it happen.") == []
+    assert [p.value for p in said("User: I'm planning to rent a cabin, and perhaps hike the ridge.")] == ["rent a cabin"]
+    assert [p.kind for p in said("User: We were going to rent a cabin and hike the ridge, but not anymore.")] == ["invalidate"]
