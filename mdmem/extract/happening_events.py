@@ -68,6 +68,21 @@ def ongoing(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[T
     return candidate(EVENT, c.start, m.start("ving"), at + len(obj), Happening(what, time_words(c, lead, times), where, people))
 
 
+# "I've been to Paris yesterday", "been to Lisbon last spring": a visit, when its day is said.
+BEEN = re.compile(rf"(?:\s*['’]ve|\s+have)?\s*{ADV}been\s+(?:only\s+)?to\s+(?P<p>(?-i:[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){{0,2}}))", re.I)
+
+
+def been(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time]) -> Found | None:
+    """A visit said with "been to" and a day ("I've been to Paris yesterday"); with none ("I've
+    been to Rome once") no day is said to put it on, so nothing."""
+    when = time_words(c, lead, times)
+    if not when:
+        return None
+    what = f"been to {m['p']}"
+    where, people = extras(sentence, c, what)
+    return candidate(EVENT, c.start, m.start("p"), m.end(), Happening(what, when, where, people))
+
+
 def time_words(c: Clause, lead: str, times: list[Time]) -> str:
     inside = [t for t in times if c.start <= t.start < c.end]
     return inside[0].words if inside else lead

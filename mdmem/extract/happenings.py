@@ -25,7 +25,9 @@ from mdmem.extract.happening_events import (
     ADV,
     ADVERBIAL,
     ANAPHORA,
+    BEEN,
     ONGOING,
+    been,
     candidate,
     event,
     extras,
@@ -253,6 +255,8 @@ def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str, times:
         return event(sentence, c, m, lead, times, w.nouns)
     if events and not cancel and (m := ONGOING.match(sentence, body, end)):
         return ongoing(sentence, c, m, lead, times)
+    if events and not cancel and (m := BEEN.match(sentence, body, end)):
+        return been(sentence, c, m, lead, times)
     return None
 
 

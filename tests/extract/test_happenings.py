@@ -356,3 +356,12 @@ def test_a_verb_joined_to_a_plans_verb_is_a_plan_of_the_same_word():
     assert said("User: I'm gonna keep pushing and make it happen.") == []
     assert [p.value for p in said("User: I'm planning to rent a cabin, and perhaps hike the ridge.")] == ["rent a cabin"]
     assert [p.kind for p in said("User: We were going to rent a cabin and hike the ridge, but not anymore.")] == ["invalidate"]
+
+
+def test_been_to_a_place_with_its_day_said_is_a_visit():
+    st = one("We've been to Tallinn last spring with my cousin.")
+    assert (st.value, st.where, st.with_, st.when) == ("been to Tallinn", "Tallinn", ("my cousin",), "2022-03/2022-05")
+    assert one("Been to Ghent yesterday, so much fun!").when == "2023-05-13"  # no subject at the head: the speaker's
+    for text in ("I've been to Tallinn twice.", "I've never been to Tallinn.", "Have you been to Tallinn?",
+                 "I've been to the gym yesterday."):
+        assert said(f"User: {text}") == [], text  # no day to put it on, a negation, a question, no place
