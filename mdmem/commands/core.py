@@ -191,14 +191,26 @@ def pending(
         return
     for p in items:
         render.prose(f"[yellow]{p['fact']}[/] ({p['status']}): {render.escape(p['ask'])}")
-    first = items[0]["fact"]
-    if "/plan-" in first:  # a plan's question: did it happen?
-        err(f"Answer with `mdmem confirm {first} --keep` (it happened) or `--reject` (it did not).")
-        return
-    err(
-        f"Answer with `mdmem confirm {first} VALUE` (the right value now), `--keep` (the value"
-        " shown still holds) or `--reject` (it no longer does)."
-    )
+    err(_how_to_answer([p["fact"] for p in items]))
+
+
+def _how_to_answer(keys: list[str]) -> str:
+    """How to answer the questions listed: a fact's by its value, a plan's by whether it
+    happened. With one question its key is named; with several, FACT or PLAN stands for any."""
+    plans = [k for k in keys if "/plan-" in k]  # a plan's question: did it happen?
+    values = [k for k in keys if "/plan-" not in k]
+    lines = []
+    if values:
+        key = values[0] if len(values) == 1 else "FACT"
+        lines.append(f"Answer with `mdmem confirm {key} VALUE` (the right value now), `--keep`"
+                     " (the value shown still holds) or `--reject` (it no longer does).")  # fmt: skip
+    if plans:
+        key = plans[0] if len(plans) == 1 else "PLAN"
+        lines.append(f"{'For a plan: ' if values else 'Answer with '}`mdmem confirm {key} --keep`"
+                     " (it happened) or `--reject` (it did not).")  # fmt: skip
+    if len(keys) > 1:
+        lines[0] = lines[0].replace("Answer with", "Answer each, as listed above, with", 1)
+    return "\n".join(lines)
 
 
 class GraphFormat(StrEnum):

@@ -44,12 +44,15 @@ def here_line(vault: Vault, line: str) -> str:
 
 def here(vault: Vault, rel: str) -> str:
     """A vault-relative path (a fact file, a source name like `../chats/a.md`) as the person
-    can open it from the current folder; anything else (`chatgpt:…`, `<stdin>`) as it is."""
+    can open it from the current folder; a source kept as given (it shares nothing with the
+    vault but `/`) and anything else (`chatgpt:…`, `<stdin>`) as it is."""
     import os
 
     if not rel or rel.startswith("<") or Path(rel).is_absolute() or ":" in rel.split("/", 1)[0]:
         return rel
     full = os.path.normpath(vault.root / rel)
+    if not os.path.lexists(full) and os.path.lexists(rel):
+        return rel  # a source that shares nothing with the vault is named as given, from here
     try:
         shown = os.path.relpath(full)
     except ValueError:  # another drive (Windows)

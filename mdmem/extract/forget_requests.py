@@ -247,7 +247,7 @@ def _english(s: str, resolver: Resolver, cue: bool = False) -> list[Request]:
             out += _named(m, resolver, m["x"], strong=True)
     for m in _EN_THAT.finditer(s):
         at = m.start("strong") if m["strong"] else m.start("weak")
-        if not _speaker_asks(s, at):
+        if not _speaker_asks(s, at, memory=bool(m["mem"])):
             continue
         polite = bool(m["mem"] or cue or re.search(r"please|pls|plz|kindly|you|need|want|like", m["lead"], re.I)
                       or _POLITE_AFTER.match(s, m.end())
@@ -259,7 +259,7 @@ def _english(s: str, resolver: Resolver, cue: bool = False) -> list[Request]:
         out.append(Request(_ref_kind(m["ref"], s, m.end()), m.start(), m.end()))
     for m in _EN_NAMED.finditer(s):
         at = m.start("strong") if m["strong"] else m.start("weak")
-        if any(r.start <= at < r.end for r in out) or not _speaker_asks(s, at):
+        if any(r.start <= at < r.end for r in out) or not _speaker_asks(s, at, memory=bool(m["mem"])):
             continue
         x = m["x"].strip()
         if _IDIOM_OBJ.match(x) or re.match(r"(?:that|this|it|what|everything|anything)\b", x, re.I):
@@ -299,11 +299,14 @@ def _named(m: re.Match[str], resolver: Resolver, x: str, *, strong: bool, about:
     return [Request("about", m.start(), m.end(), words=words)] if about or strong else []
 
 
-def _speaker_asks(s: str, at: int, *, negation_ok: bool = False) -> bool:
-    """Whether the words before `at` leave it the speaker's own request."""
+def _speaker_asks(s: str, at: int, *, negation_ok: bool = False, memory: bool = False) -> bool:
+    """Whether the words before `at` leave it the speaker's own request. "You should" and
+    "you can" ask only when the assistant's memory is named ("you should delete my birthday
+    from your notes"); between two people "you should delete my number" is said to the other."""
     head = s[:at]
     clause = re.split(r"[,;:—–]\s*|\s-\s", head)[-1]
-    if _ASKED.search(clause) and not re.search(r"\b(?:can|could|would|will)\s+you\b|\bplease\b", clause, re.I):
+    told = memory and re.search(r"\byou\s+(?:can|should|may|must)(?:\s+(?:please|just))?\s*$", clause, re.I)
+    if _ASKED.search(clause) and not (told or re.search(r"\b(?:can|could|would|will)\s+you\b|\bplease\b", clause, re.I)):
         return False
     if not negation_ok and _NEGATED.search(head):
         return False

@@ -34,7 +34,7 @@ from mdmem.store.snapshot import is_racy
 from mdmem.store.walk import Sig, entity_folders, sig_of
 
 INDEX_FILE = CACHE_FILE  # shared with the snapshot's tables
-SCHEMA = 7  # bump when the tokenizer, the tables or the stored record change: rebuilt
+SCHEMA = 8  # bump when the tokenizer, the tables or the stored record change: rebuilt
 COLUMNS = ("name", "value", "body", "history")
 BM25_WEIGHTS = (2.0, 3.0, 0.5, 1.5, 0.0)  # name, value, body, history, owner
 

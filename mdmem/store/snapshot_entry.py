@@ -31,9 +31,18 @@ def encode(fact: Fact) -> Row:
 
 
 def decode(row: Row) -> Fact:
-    """A Fact from a row, without validating again (rows are only made from parsed files)."""
+    """A Fact from a row, without validating again (rows are only made from parsed files). A
+    row stored before a field was added to Fact gets that field's default: a cache an upgrade
+    did not rebuild must never make a read fail."""
     fact = Fact.__new__(Fact)
     fact.__dict__ = dict(row)  # its own field dict: a fact changed by a caller is not the cache
+    if len(row) != len(NAMES):
+        for f in dataclasses.fields(Fact):
+            if f.name not in row:
+                if f.default_factory is not dataclasses.MISSING:
+                    fact.__dict__[f.name] = f.default_factory()
+                elif f.default is not dataclasses.MISSING:
+                    fact.__dict__[f.name] = f.default
     return fact
 
 

@@ -54,6 +54,8 @@ def test_move_story_from_outside(vault: Path) -> None:
     assert all(p["ask"] for p in pending)  # the shape of the MCP tool
     text = mdmem("pending", "--vault", str(vault)).stdout
     assert "你现在还在岭南科技工作吗" in text
+    hint = mdmem("pending", "--vault", str(vault)).stderr  # several questions: no one key named
+    assert "Answer each, as listed above, with `mdmem confirm FACT VALUE`" in hint
 
 
 def test_one_fact_as_json_is_the_frontmatter_mapping(vault: Path) -> None:

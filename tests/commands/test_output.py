@@ -102,3 +102,24 @@ def test_context_within_a_budget_keeps_current_facts_and_speaks_to_the_agent(mov
     assert "(home city changed)" in out
     small = mdmem("context", "--max-chars", "500", "--vault", str(moved)).stdout
     assert "home city: Shanghai" in small and "Ask:" not in small
+
+
+def test_a_source_named_as_given_is_shown_from_here_not_joined_to_the_vault(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A transcript that shares nothing with the vault but `/` keeps the name it was given
+    (`chats/a.md`, from the working folder); what ingest prints must open as it is."""
+    from mdmem.commands.shown import here
+    from tests.conftest import make_vault
+
+    root = tmp_path / "elsewhere" / "vault"
+    v = make_vault(root)
+    work = tmp_path / "work"
+    (work / "chats").mkdir(parents=True)
+    (work / "chats" / "a.md").write_text("User: hi\n", encoding="utf-8")
+    (root / "chats").mkdir()
+    (root / "chats" / "b.md").write_text("User: hi\n", encoding="utf-8")
+    monkeypatch.chdir(work)
+    assert here(v, "chats/a.md") == "chats/a.md"  # as given: it is here, not in the vault
+    assert here(v, "chats/b.md") == "../elsewhere/vault/chats/b.md"  # vault-relative
+    assert here(v, "facts/user/x.md") == "../elsewhere/vault/facts/user/x.md"  # not yet written

@@ -40,6 +40,7 @@ ASKED = [
     ("用户：别存下来：我下个月要做手术。", "手术", "用户：我在深圳工作。"),
     ("用户：我的银行卡密码是778899。\n用户：刚才那个密码你帮我去掉吧。", "778899", "用户：我在深圳工作。"),
     ("User: My phone number is 07700900123.\nUser: I want you to delete my phone number.", "07700900123", "User: I work at Acme."),
+    ("User: My phone number is 07700900456.\nUser: You should delete my phone number from your notes.", "07700900456", "User: I work at Acme."),
 ]
 
 
@@ -66,6 +67,8 @@ NOT_ASKED = [
     "User: My gym is Urban Sports Club. I'll drop my kids at school first.",
     "User: My gym is Urban Sports Club. I had to drop my car off at the garage.",
     "User: My gym is Urban Sports Club and I cycle there. I'll get rid of my bike soon.",
+    # "You should" with no memory named is advice to the other person in a chat of two.
+    "User: My gym is Urban Sports Club and I cycle there. You should get rid of my old bike.",
     "用户：我的健身房是超级猩猩。别提了，算了。",
     "用户：我的健身房是超级猩猩。千万别删这个。",
 ]

@@ -283,3 +283,18 @@ def test_check_without_learned_dependencies_reads_no_fact(tmp_path: Path, monkey
     monkeypatch.setattr("mdmem.store.snapshot._OPEN", {})
     assert Vault(v.root).check() == []
     assert all(e.row is None for e in Snapshot.open(v.meta).entries.values())
+
+
+def test_a_row_stored_before_a_field_was_added_reads_with_its_default() -> None:
+    """A cache written by an older mdmem (no `mentioned_as`, `with`, …) must not fail a read
+    after an upgrade: the missing fields take their defaults, each list its own."""
+    from mdmem.model.factfile import Fact
+    from mdmem.store.snapshot_entry import decode, encode
+
+    row = encode(Fact("user", "partner", kind="unnamed", mentioned_as=["husband"]))
+    old = {k: v for k, v in row.items() if k not in ("mentioned_as", "with_")}
+    a, b = decode(old), decode(old)
+    assert a.mentioned_as == [] == a.with_ and a.kind == "unnamed" and a == Fact("user", "partner", kind="unnamed")
+    a.mentioned_as.append("wife")
+    assert b.mentioned_as == []
+    assert decode(row).mentioned_as == ["husband"]
