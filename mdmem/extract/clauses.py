@@ -86,7 +86,7 @@ def clauses(sentence: str, zh: bool, times: list[Time]) -> list[Clause]:
     breaks = _ZH_BREAK if zh else _EN_BREAK
     cuts = [0]
     for m in breaks.finditer(sentence):
-        if not zh and _WITH_ME.fullmatch(sentence, cuts[-1], m.start()):
+        if not zh and m.group().lower().startswith("and") and _WITH_ME.fullmatch(sentence, cuts[-1], m.start()):
             continue  # "Anthony and I went …": one subject, not two clauses
         cuts.append(m.end())
     cuts.append(len(sentence) + 1)

@@ -338,6 +338,8 @@ def test_this_or_that_before_a_noun_is_a_determiner_and_who_stands_before_and_i_
     st = one("Priya and I went to this pottery fair downtown last Saturday.")
     assert (st.value, st.with_, st.when) == ("went to pottery fair downtown", ("Priya",), "2023-05-13")
     assert one("I met with that landlord yesterday.").value == "met with landlord"
+    # only "and I" keeps its subject whole: a clause still begins after "after"
+    assert one("Especially after I failed my driving test last week, I've been feeling low.").value == "failed my driving test"
     assert one("Just facetimed with that climbing instructor from Oslo.").value == "facetimed with climbing instructor from Oslo"
     for text in ("I bought this yesterday.", "I went to this place yesterday.", "I did that last week."):
         assert said(f"User: {text}") == [], text
