@@ -174,9 +174,9 @@ def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[in
 # names (its event nouns), still to come.
 _COMING = re.compile(
     r"\b(?:I|we)(?:\s*['’]ve\s+got|\s+have\s+got|\s+have|\s+got)\s+(?P<what>(?:a|an|my|our|the|another)\s+"
-    r"(?:[\w'’-]+\s+){0,3}?[\w'’-]+)\s+coming\s+up\b",
+    r"(?:[\w'’-]+\s+){0,3}?[\w'’-]+)(?:\s+coming\s+up\b|(?P<soon>\s+(?=(?:next|tomorrow|tonight|this|on|in)\b)))",
     re.I,
-)
+)  # "I've got a gaming tournament next month": the day said right after it
 _COMING_DAY = re.compile(r"(?:next|tomorrow|tonight|this|coming|in\s+(?:a|two|three|\d+)\s)", re.I)  # not a date: a day of the year
 _YEARLY = frozenset({"birthday", "anniversary"})
 _DUE = re.compile(r"(?:^|(?<=[\s,;:(]))(?:[Mm]y|[Oo]ur)\s+(?P<what>(?:[\w'’-]+\s+){0,3}?[\w'’-]+)\s+(?:is|are)\s+(?:coming\s+up\s+)?")
@@ -192,8 +192,10 @@ def _upcoming(sentence: str, w: _Words, times: list[Time], doubt: int) -> list[F
             continue  # "a lot of work coming up", "my sister is next door", "my birthday is 14 March": no plan
         when = next((t.words for t in later if t.start == m.end() and _COMING_DAY.match(t.words)), "") if m.re is _DUE else (
             later[0].words if later else "")  # fmt: skip
-        if m.re is _DUE and not when:
-            continue  # "our party is amazing": no day to come
+        if m.re is _COMING and m["soon"] is not None:
+            when = next((t.words for t in later if t.start == m.end()), "")
+        if (m.re is _DUE or m["soon"] is not None) and not when:
+            continue  # "our party is amazing", "I have a game in my head": no day to come
         return [candidate(PLAN, m.start(), m.start("what"), m.end("what"), Happening(what, when))]
     return []
 

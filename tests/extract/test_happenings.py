@@ -367,3 +367,12 @@ def test_been_to_a_place_with_its_day_said_is_a_visit():
     for text in ("I've been to Tallinn twice.", "I've never been to Tallinn.", "Have you been to Tallinn?",
                  "I've been to the gym yesterday."):
         assert said(f"User: {text}") == [], text  # no day to put it on, a negation, a question, no place
+
+
+def test_a_happening_the_pack_names_with_its_day_said_right_after_is_a_plan():
+    st = one("I've got a chess tournament next month and I feel ready.")
+    assert (st.form, st.value, st.due) == ("plan", "chess tournament", "2023-06")
+    assert one("We have a pottery workshop this Saturday!").due == "2023-05-20"
+    assert one("We had an amazing silent retreat last week.").value == "had an amazing silent retreat"  # a noun the pack names
+    for text in ("I have a lot of work next week.", "I have a game in my head.", "I had a tournament next month."):
+        assert [s for s in said(f"User: {text}") if s.form == "plan"] == [], text
