@@ -376,3 +376,9 @@ def test_a_happening_the_pack_names_with_its_day_said_right_after_is_a_plan():
     assert one("We had an amazing silent retreat last week.").value == "had an amazing silent retreat"  # a noun the pack names
     for text in ("I have a lot of work next week.", "I have a game in my head.", "I had a tournament next month."):
         assert [s for s in said(f"User: {text}") if s.form == "plan"] == [], text
+
+
+def test_helping_and_raising_are_events_of_the_speaker():
+    assert one("Last year, I helped rebuild a playground in my village.").value == "helped rebuild a playground in my village"
+    assert one("We raised a lot of money for the food bank last month!").when == "2023-04"
+    assert said("User: It helped me a lot last week.") == [] and said("User: I helped.") == []
