@@ -135,3 +135,27 @@ def candidate(kind: str, start: int, value_start: int, end: int, h: Happening, *
     """The candidate: the family slot (`events`, `plans`), what, and the happening read."""
     return Found(FAMILY_SLOT[kind], h.what, statement, start, value_start, max(end, value_start),
                  form=kind, happening=h)  # fmt: skip
+
+
+# "My old Prius broke down last week", "my bike got stolen": what befell a thing of the speaker's
+# is their event (what befalls a person of theirs is that person's: extract/grammar/people.py).
+_MISHAP = re.compile(
+    r"(?<![\w'’-])[Mm]y\s+(?P<what>(?:[\w'’-]+\s+){0,2}?[\w'’-]+)(?:,\s+[^,]{1,40},)?\s+(?:just\s+|totally\s+|completely\s+)?"
+    r"(?P<verb>broke\s+down|broke|died|crashed|got\s+stolen|was\s+stolen|got\s+towed|got\s+damaged|flooded|caught\s+fire)(?![\w'’-])"
+)
+MISHAP_CUES = ("broke", "died", "crashed", "stolen", "towed", "damaged", "flooded", "caught")
+_NOT_THINGS = words("heart heart's mind voice back brain spirit mood patience confidence will hopes dreams plans streak")
+
+
+def mishaps(sentence: str, times: list[Time], doubt: int, people: frozenset[str]) -> list[Found]:
+    """What befell the speaker's things in one sentence (`people`: the nouns of persons, whose
+    mishaps are theirs; `doubt`: where a hedge begins)."""
+    out = []
+    for m in _MISHAP.finditer(sentence, 0, doubt):
+        toks = m["what"].lower().split()
+        if toks[-1] in people or toks[-1] in _NOT_THINGS or any(t in ANAPHORA for t in toks):
+            continue  # "my grandma died": hers; "my heart broke": no thing
+        what = f"{m['what']} {' '.join(m['verb'].split())}"
+        when = next((t.words for t in times if t.start >= m.end() and t.tense != "future"), "")
+        out.append(candidate(EVENT, m.start(), m.start("what"), m.end(), Happening(what, when)))
+    return out

@@ -26,11 +26,13 @@ from mdmem.extract.happening_events import (
     ADVERBIAL,
     ANAPHORA,
     BEEN,
+    MISHAP_CUES,
     ONGOING,
     been,
     candidate,
     event,
     extras,
+    mishaps,
     ongoing,
     time_words,
 )
@@ -53,6 +55,7 @@ from mdmem.model.vocab import alternation
 
 _BE = r"(?:\s*['’]m|\s*['’]re|\s*['’]s|\s+am|\s+are|\s+is|\s+was|\s+were|\s*['’]ve\s+been|\s+have\s+been)?"
 _DREAMS = words("dream dreams goal goals best passion")
+_PERSONS = frozenset({"friend", "friends", "neighbour", "neighbor", "dog", "cat", "pet", "puppy", "kitten", "turtle", "fish"})
 _PARTICLES = ("up", "out", "together")  # a phrasal verb's, before "with": "team up with local schools"
 _ARRANGING = ("planning", "organizing", "organising", "booking", "arranging")
 
@@ -70,6 +73,7 @@ class _Words:
     cancelled: re.Pattern[str]
     anchor: frozenset[str]  # the first words the grammar starts from: no such word, nothing to read
     doings: tuple[str, ...]  # "writing", "teaming up": done these days when said with no day to come
+    persons: frozenset[str]  # the nouns of a person in one's life ("sister", "mom"): their mishaps are theirs
 
 
 _COMPILED: dict[int, tuple[Grammar, _Words]] = {}
@@ -115,9 +119,10 @@ def _words(g: Grammar) -> _Words:
             p.split()[0].lower().strip("'’")
             for p in (*g.words("event_verbs", "en"), *g.words("plan_words", "en"), *g.words("timed_plan_words", "en"),
                       *cancel, *(x for ws in g.sets.values() for x in ws.get("en", ())), "am", "are", "was", "m", "re", "been",
-                      *_UPCOMING_CUES, *_GOAL_CUES)
+                      *_UPCOMING_CUES, *_GOAL_CUES, *MISHAP_CUES)
         ),  # fmt: skip
         doings=tuple(f"{d.lower()} " for d in g.words("doing_verbs", "en")),
+        persons=frozenset(n.lower() for ws in g.people.values() for n in ws.get("en", ())) | _PERSONS,
         cancelled=re.compile(
             r"\b(?:cancel(?:l?ed)?|called\s+off|scrapped)\s+(?:the|our|my)\s+(?P<a>[a-z][\w\s'’-]{1,40}?)(?=\s*(?:$|[,.;!?]|\b(?:because|since|as)\b))"
             r"|\b(?:the|our|my)\s+(?P<b>[a-z][\w\s'’-]{1,40}?)\s+(?:is|was|got|has\s+been)\s+(?:off|cancel(?:l?ed)|called\s+off|scrapped)\b",
@@ -162,6 +167,8 @@ def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[in
     elif not out and not cancel and (m := _WENT.search(sentence)) and specific(m["what"]):
         # "The gaming party was a great success!": a plan of that name, if one is held, happened
         out.append(candidate(PLAN, m.start(), m.start("what"), m.end("what"), Happening(m["what"].strip()), statement="keep"))
+    if not cancel and "my" in sentence.lower():
+        out += mishaps(sentence, times, min([hedge, *(a for a, _ in quoted)]), w.persons)
     if not any(f.form == PLAN for f in out) and not cancel:
         doubt = min([hedge, *(a for a, _ in quoted)])
         out += _upcoming(sentence, w, times, doubt) or _goal(sentence, w, parts, times, doubt)

@@ -382,3 +382,12 @@ def test_helping_and_raising_are_events_of_the_speaker():
     assert one("Last year, I helped rebuild a playground in my village.").value == "helped rebuild a playground in my village"
     assert one("We raised a lot of money for the food bank last month!").when == "2023-04"
     assert said("User: It helped me a lot last week.") == [] and said("User: I helped.") == []
+
+
+def test_what_befell_a_thing_of_the_speakers_is_their_event():
+    st = one("My old scooter broke down last week, so I walk now.")
+    assert (st.value, st.when) == ("old scooter broke down", "2023-05-01/2023-05-07")
+    assert one("Ugh - my new camera, the one from Kyoto, got stolen yesterday!").value == "new camera got stolen"
+    for text in ("My heart broke when I heard.", "If my scooter broke down I'd walk.", "Maybe my laptop died.",
+                 "My grandpa died last year."):  # no thing; supposed; hedged; a person's, not a thing's
+        assert [s for s in said(f"User: {text}") if s.entity == "user"] == [], text
