@@ -55,7 +55,6 @@ from mdmem.model.vocab import alternation
 
 _BE = r"(?:\s*['’]m|\s*['’]re|\s*['’]s|\s+am|\s+are|\s+is|\s+was|\s+were|\s*['’]ve\s+been|\s+have\s+been)?"
 _DREAMS = words("dream dreams goal goals best passion")
-_PERSONS = frozenset({"friend", "friends", "neighbour", "neighbor", "dog", "cat", "pet", "puppy", "kitten", "turtle", "fish"})
 _PARTICLES = ("up", "out", "together")  # a phrasal verb's, before "with": "team up with local schools"
 _ARRANGING = ("planning", "organizing", "organising", "booking", "arranging")
 
@@ -73,7 +72,7 @@ class _Words:
     cancelled: re.Pattern[str]
     anchor: frozenset[str]  # the first words the grammar starts from: no such word, nothing to read
     doings: tuple[str, ...]  # "writing", "teaming up": done these days when said with no day to come
-    persons: frozenset[str]  # the nouns of a person in one's life ("sister", "mom"): their mishaps are theirs
+    persons: frozenset[str]  # the pack's nouns of a person or pet ("sister", "dog"): their mishaps are theirs
 
 
 _COMPILED: dict[int, tuple[Grammar, _Words]] = {}
@@ -122,7 +121,7 @@ def _words(g: Grammar) -> _Words:
                       *_UPCOMING_CUES, *_GOAL_CUES, *MISHAP_CUES)
         ),  # fmt: skip
         doings=tuple(f"{d.lower()} " for d in g.words("doing_verbs", "en")),
-        persons=frozenset(n.lower() for ws in g.people.values() for n in ws.get("en", ())) | _PERSONS,
+        persons=frozenset(n.lower() for ws in (*g.people.values(), *g.names.values()) for n in ws.get("en", ())),
         cancelled=re.compile(
             r"\b(?:cancel(?:l?ed)?|called\s+off|scrapped)\s+(?:the|our|my)\s+(?P<a>[a-z][\w\s'’-]{1,40}?)(?=\s*(?:$|[,.;!?]|\b(?:because|since|as)\b))"
             r"|\b(?:the|our|my)\s+(?P<b>[a-z][\w\s'’-]{1,40}?)\s+(?:is|was|got|has\s+been)\s+(?:off|cancel(?:l?ed)|called\s+off|scrapped)\b",
@@ -167,10 +166,10 @@ def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[in
     elif not out and not cancel and (m := _WENT.search(sentence)) and specific(m["what"]):
         # "The gaming party was a great success!": a plan of that name, if one is held, happened
         out.append(candidate(PLAN, m.start(), m.start("what"), m.end("what"), Happening(m["what"].strip()), statement="keep"))
+    doubt = min([hedge, *(a for a, _ in quoted)])
     if not cancel and "my" in sentence.lower():
-        out += mishaps(sentence, times, min([hedge, *(a for a, _ in quoted)]), w.persons)
+        out += mishaps(sentence, times, doubt, w.persons)
     if not any(f.form == PLAN for f in out) and not cancel:
-        doubt = min([hedge, *(a for a, _ in quoted)])
         out += _upcoming(sentence, w, times, doubt) or _goal(sentence, w, parts, times, doubt)
     if not any(f.form == PLAN for f in out):
         out += _set_by_time(sentence, w, parts, times, hedge)
