@@ -61,27 +61,45 @@ LOWER_STOP = words(
 )
 
 
+_Tables = tuple[dict[str, str], dict[str, str], dict[str, str]]
+_TABLES: dict[int, tuple[Rules, int, _Tables]] = {}
+
+
+def _tables(rules: Rules) -> _Tables:
+    """What the rules' names, labels, aliases and spellings resolve to, normalised once per
+    Rules (every file of an ingest makes resolvers; `norm` of every phrase is not cheap)."""
+    got = _TABLES.get(id(rules))
+    if got is not None and got[0] is rules and got[1] == len(rules.attributes):
+        return got[2]
+    exact: dict[str, str] = {}
+    alias: dict[str, str] = {}
+    for name, attr in rules.attributes.items():
+        for phrase in (name, name.replace("_", " "), *attr.label.values()):
+            exact.setdefault(norm(phrase), name)
+        for phrase in attr.aliases:
+            alias.setdefault(norm(phrase), name)
+    # Spelling → attribute, for "we switched to pnpm" where only the value names the slot.
+    owners: dict[str, set[str]] = {}
+    for name, attr in rules.attributes.items():
+        for group in attr.values:
+            for spelling in group:
+                owners.setdefault(norm(spelling), set()).add(name)
+    by_value = {v: next(iter(a)) for v, a in owners.items() if len(a) == 1}
+    if len(_TABLES) > 8:
+        _TABLES.clear()
+    _TABLES[id(rules)] = (rules, len(rules.attributes), (exact, alias, by_value))
+    return exact, alias, by_value
+
+
 class Resolver:
     """Turns what a person calls a slot ("address", "地址", "team lead") into an attribute."""
 
     def __init__(self, rules: Rules, known: Iterable[str] = ()) -> None:
         self.rules = rules
-        self.exact: dict[str, str] = {}
-        self.alias: dict[str, str] = {}
-        for name, attr in rules.attributes.items():
-            for phrase in (name, name.replace("_", " "), *attr.label.values()):
-                self.exact.setdefault(norm(phrase), name)
-            for phrase in attr.aliases:
-                self.alias.setdefault(norm(phrase), name)
+        exact, self.alias, self.by_value = _tables(rules)
+        self.exact = dict(exact)  # learn() adds to it: this resolver's own
         for name in known:
             self.exact.setdefault(norm(name.replace("_", " ")), name)
-        # Spelling → attribute, for "we switched to pnpm" where only the value names the slot.
-        owners: dict[str, set[str]] = {}
-        for name, attr in rules.attributes.items():
-            for group in attr.values:
-                for spelling in group:
-                    owners.setdefault(norm(spelling), set()).add(name)
-        self.by_value = {v: next(iter(a)) for v, a in owners.items() if len(a) == 1}
 
     def learn(self, attribute: str) -> None:
         self.exact.setdefault(norm(attribute.replace("_", " ")), attribute)

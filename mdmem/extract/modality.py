@@ -8,8 +8,8 @@ from dataclasses import dataclass
 # A sentence ends at . ! ? (followed by a space or the end, and not after a title such as
 # "Dr."), at Chinese full stops, at ";", or at a line break.
 _BOUNDARY = re.compile(
-    r"(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!Mrs\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bvs\.)"
-    r"(?<=[.!?…])[\"”’')\]]*\s+"
+    r"(?<=[.!?…])(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!Mrs\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bvs\.)"
+    r"[\"”’')\]]*\s+"  # the cheap look-behind first: the exceptions are tried only after a stop
     r"|(?<=[。！？；…])[”’」』）)]*\s*"
     r"|(?<=;)\s+"
     r"|\s*\n\s*"

@@ -8,11 +8,15 @@ costs seconds. A pattern we cannot analyse simply runs every time.
 Patterns are paid for once: a rule pack's patterns are given as `Source`s, compiled only for
 a message whose text passes their literal tests (by the engine that runs them, guard.timed),
 and the literal tests themselves, which take parsing every pattern, are kept across processes
-(`known_needles` / `prime`, stored beside the rules cache by store/rules_cache.py).
+(`known_needles` / `prime`, stored beside the rules cache by store/rules_cache.py; those of
+mdmem's own packs ship with them, `prime_shipped`). mdmem's own expressions that are slow to
+search (the forget and verbatim requests) ask `may_match` / `AnyOf` first. Every test reads a
+text as `lowered()` gives it, folded as `re.IGNORECASE` compares letters.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable
 from typing import Any, Generic, TypeVar
@@ -29,6 +33,26 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 
 _CACHE: dict[tuple[str, int], tuple[_Alts, ...]] = {}
+
+
+def _folds() -> dict[int, str]:
+    """Characters `re.IGNORECASE` takes for another that lower-casing keeps apart ("ſ" for "s",
+    "ı" for "i"): each made the first of its group, in needles and texts alike."""
+    try:
+        from re._casefix import _EXTRA_CASES  # type: ignore[import-not-found]
+    except ImportError:  # pragma: no cover - an older `re`: these few characters go unfolded
+        return {}
+    return {c: chr(min(c, *alts)) for c, alts in _EXTRA_CASES.items() if c != min(c, *alts)}
+
+
+_FOLD = _folds()
+
+
+def lowered(text: str) -> str:
+    """The text as the literal tests read it: lower-cased, with the case-insensitive
+    equivalents `re` knows made one ("İ" lower-cases to "i" and a combining dot)."""
+    low = text.lower()
+    return low if low.isascii() else low.replace("i\u0307", "i").translate(_FOLD)
 
 
 class Source:
@@ -57,8 +81,24 @@ def required(pattern: Pattern) -> tuple[_Alts, ...]:
     """Sets of strings (lower-cased): each match contains one string of every set."""
     key = (pattern.pattern, pattern.flags)
     if key not in _CACHE:  # parsing a pack's patterns takes a noticeable fraction of a second
-        _CACHE[key] = _required(pattern)
+        shipped = _SHIPPED.get(digest(pattern.pattern)) if _SHIPPED and pattern.flags == re.UNICODE else None
+        _CACHE[key] = shipped if shipped is not None else _required(pattern)
     return _CACHE[key]
+
+
+# The literal tests of mdmem's own packs' patterns, shipped with them (`prime_shipped`), by digest.
+_SHIPPED: dict[str, tuple[_Alts, ...]] = {}
+
+
+def digest(source: str) -> str:
+    """A `Source` pattern's key among the shipped tests: 24 hex digits of its SHA-256."""
+    return hashlib.sha256(source.encode()).hexdigest()[:24]
+
+
+def prime_shipped(needles: dict[str, list[list[str]]]) -> None:
+    """Take the literal tests shipped with mdmem's own packs (keyed by `digest`)."""
+    for key, alts in needles.items():
+        _SHIPPED.setdefault(key, tuple(frozenset(a) for a in alts))
 
 
 def known_needles(sources: Iterable[str]) -> dict[str, list[list[str]]]:
@@ -88,8 +128,9 @@ def _required(pattern: Pattern) -> tuple[_Alts, ...]:
     except Exception:  # noqa: BLE001 - any parser quirk only costs the optimisation
         return ()
     found = [o for o in _options(list(parsed)) if o and all(_selective(s) for s in o)]
-    # The most selective first (long needles, few of them); two tests are plenty.
-    return tuple(sorted(set(found), key=_score, reverse=True)[:2])
+    # The most selective first (long needles, few of them); two tests are plenty. Ties go by
+    # the needles themselves, so that every process (and the packs' shipped tests) agree.
+    return tuple(sorted(set(found), key=lambda alts: (_score(alts), sorted(alts)), reverse=True)[:2])
 
 
 def _selective(needle: str) -> bool:
@@ -116,7 +157,7 @@ def _options(items: list[tuple[Any, Any]]) -> list[_Alts | None]:
     run: list[str] = []
     for op, av in items:
         if op is _c.LITERAL:
-            run.append(chr(av).lower())
+            run.append(lowered(chr(av)))
             continue
         if run:
             options.append(frozenset(["".join(run)]))
@@ -143,6 +184,39 @@ def _item(op: Any, av: Any) -> _Alts | None:
     return None  # classes, anchors, look-arounds, back-references: no literal to rely on
 
 
+_GUARDS: dict[tuple[str, int], Guarded] = {}
+
+
+def may_match(rx: Pattern, low: str) -> bool:
+    """False only when `rx` certainly cannot match the text whose `lowered()` form is `low`;
+    its literal tests are worked out the first time they are asked, kept for the process."""
+    key = (rx.pattern, rx.flags)
+    g = _GUARDS.get(key)
+    if g is None:
+        g = _GUARDS[key] = Guarded(rx)
+    return g.may_match(low)
+
+
+class AnyOf:
+    """Several patterns' literal tests, with one search first (of each pattern's most
+    selective set): False only when none of them can match. Worked out when first asked."""
+
+    __slots__ = ("patterns", "_test")
+
+    def __init__(self, *patterns: Pattern) -> None:
+        self.patterns = patterns
+        self._test: _AnyOf | None = None
+
+    def may_match(self, low: str) -> bool:
+        """False only when no pattern can match the text whose `lowered()` form is `low`."""
+        if self._test is None:
+            sets = [required(rx) for rx in self.patterns]
+            if not all(sets):
+                return True  # a pattern without literal tests may match anything
+            self._test = _AnyOf(frozenset(n for alts in sets for n in max(alts, key=_score)))
+        return self._test.search(low) is not None and any(may_match(rx, low) for rx in self.patterns)
+
+
 class Guarded:
     """A compiled pattern and literal tests a sentence must pass before it is searched."""
 
@@ -153,13 +227,17 @@ class Guarded:
         self.needles = required(rx)
         # Few needles: `in` is fastest. Many (a list of sixty cities): one alternation, whose
         # compiled first-character set lets the regex engine skip most positions.
-        self._tests = tuple(tuple(alts) if len(alts) <= 4 else _AnyOf(alts) for alts in self.needles)
+        tests = [tuple(alts) if len(alts) <= 4 else _AnyOf(alts) for alts in self.needles]
+        self._tests = tuple(sorted(tests, key=lambda t: not isinstance(t, tuple)))  # the `in` tests first
 
     def may_match(self, lowered: str) -> bool:
-        """False only when the pattern certainly cannot match (`lowered` is the lower-cased text)."""
+        """False only when the pattern certainly cannot match (`lowered`: the text's `lowered()`)."""
         for test in self._tests:
             if isinstance(test, tuple):
-                if not any(n in lowered for n in test):
+                for n in test:  # (a loop, not any(): this runs for every candidate of every sentence)
+                    if n in lowered:
+                        break
+                else:
                     return False
             elif test.search(lowered) is None:
                 return False
@@ -211,14 +289,10 @@ class PatternSet(Generic[T]):
         self._cjk = sorted(cjk)
 
     def candidates(self, lowered: str) -> list[tuple[T, Guarded]]:
-        """Patterns that may match somewhere in `lowered`, in their original order."""
+        """Patterns that may match somewhere in `lowered` (a text's `lowered()`), in their order."""
         hit = set(self._always)
         needles = self._plain + self._cjk if _CJK.search(lowered) else self._plain
-        for needle in needles:
-            if needle in lowered:
-                hit.update(self._by_needle[needle])
-        out = []
-        for i in sorted(hit):
-            if self.items[i][1].may_match(lowered):  # every needle set, not just the first
-                out.append(self.items[i])
-        return out
+        for needle in [n for n in needles if n in lowered]:  # (a comprehension: twice as fast)
+            hit.update(self._by_needle[needle])
+        items = self.items
+        return [items[i] for i in sorted(hit) if items[i][1].may_match(lowered)]  # every needle set

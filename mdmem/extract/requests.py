@@ -7,6 +7,7 @@ import re
 from mdmem.extract.candidates import Found, Resolver
 from mdmem.extract.forget_requests import find_requests
 from mdmem.extract.modality import is_question
+from mdmem.extract.prefilter import lowered, may_match
 
 # --- verbatim: "remember this error log word for word: ```…```", "原文记下：“…”" ----------
 
@@ -64,6 +65,8 @@ def find_verbatims(text: str) -> list[tuple[str | None, str, tuple[int, int]]]:
     """Every verbatim request of a message, in order: (slot words or None, exact text, span)."""
     out: list[tuple[str | None, str, tuple[int, int]]] = []
     pos = 0
+    if not may_match(_VERBATIM, lowered(text)):
+        return out  # none of its words is there: the slow search is not run
     while (m := _VERBATIM.search(text, pos)) is not None:
         kept = _payload(text, m)
         if kept is None:

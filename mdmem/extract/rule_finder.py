@@ -33,7 +33,7 @@ from mdmem.extract.guard import (
 )
 from mdmem.extract.happenings import find_happenings
 from mdmem.extract.modality import is_joke, is_question, sentences
-from mdmem.extract.prefilter import Pattern, PatternSet, Source
+from mdmem.extract.prefilter import Pattern, PatternSet, Source, lowered
 from mdmem.extract.requests import find_correction, find_dependencies, find_forget, find_verbatims
 from mdmem.extract.speakers import speaker_entities
 from mdmem.extract.transcript import Message, is_human_role
@@ -86,14 +86,15 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
     for _, _, (a, b) in reversed(kept):
         text = text[:a] + "\n" + text[b:]  # the kept text is not read for facts
     text = without_code(text)  # a pasted script is not the person speaking
-    candidates = patterns.candidates(text.lower())
+    read = lowered(text)
+    candidates = patterns.candidates(read)
     previous = None  # the sentence before
     recent: list[str | None] = [None, None]  # the two sentences before
     question = sentences(asked)[-1] if asked.strip() else ""
     for n, sentence in enumerate(_sentences(text, budget)):
         if is_joke(sentence) and previous is not None:  # "I'm moving to Mars. Just kidding!"
             out = [(s, f) for s, f in out if s != previous]
-        found = _find(sentence, candidates, resolver, budget)
+        found = _find(sentence, candidates, resolver, budget, read)
         if all(f.form == "named" for f in found) and out and out[-1][0] in recent:
             between = None if out[-1][0] == previous else previous  # "one of my snakes! They …. This is Susie."
             found = named_next(sentence, out, between) or found  # "We adopted a puppy! His name is Biscuit."
@@ -103,7 +104,7 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
             found = found or (hobbies_answered(sentence, question, resolver) if previous is None else [])
             for said in [] if found or n else answer_statements(question, sentence, resolver.declared):
                 # "你在哪上班呀？" "华为，在坂田那边": the answer read as "我在华为上班"
-                if said_found := _find(said, patterns.candidates(said.lower()), resolver, budget):
+                if said_found := _find(said, patterns.candidates(lowered(said)), resolver, budget):
                     out += [(said, f) for f in said_found if f.kind == "assert"]
                     break
         if not any(f.attribute == "commute_minutes" for f in found):
@@ -122,18 +123,20 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
 def _theirs(said: str, patterns: PatternSet[tuple[str, str]], resolver: Resolver, budget: Budget,
             owner: str) -> list[Found]:  # fmt: skip
     """What another person's clause, re-voiced as theirs, says of them (never a request)."""
-    found = _find(said, patterns.candidates(said.lower()), resolver, budget)
+    found = _find(said, patterns.candidates(lowered(said)), resolver, budget)
     return [replace(f, owner=owner) for f in found
             if f.kind in ("assert", "invalidate") and f.attribute and f.attribute != "relation" and not f.owner]  # fmt: skip
 
 
 def _find(sentence: str, candidates: list[tuple[tuple[str, str], Any]], resolver: Resolver,
-          budget: Budget) -> list[Found]:  # fmt: skip
-    """One sentence's dependencies, forget requests, corrections, rule patterns and generic forms."""
-    low = sentence.lower()
+          budget: Budget, checked: str = "") -> list[Found]:  # fmt: skip
+    """One sentence's dependencies, forget requests, corrections, rule patterns and generic forms;
+    `checked`: the text the candidates were found in (a sentence that is all of it needs no test)."""
+    low = lowered(sentence)
+    tested = low == checked
     rules: list[Found] = []
     for (attr, kind), g in candidates:
-        if not g.may_match(low):
+        if not tested and not g.may_match(low):
             continue
         for m in budget.finditer(g.rx, sentence):
             value = m.groupdict().get("value") if kind == "assert" else None

@@ -28,6 +28,9 @@ CACHE_FILE = "rules.cache.json"
 # The literal tests (extract/prefilter.py) of the rules' patterns, worked out once: parsing a
 # pack's patterns for them is most of what reading it for facts first costs a process.
 NEEDLES_FILE = "rules.needles.json"
+# The same for mdmem's own packs, shipped beside them and keyed by `prefilter.digest` of each
+# pattern (tests/extract/test_prefilter.py writes it): a new vault's first ingest parses none.
+SHIPPED_NEEDLES = "needles.json"
 FORMAT = 2  # 2: the grammar carries the words of habits, names and people (names … things, counts)
 # The modules whose code decides whether a rules text validates and what it becomes: a cache
 # written by other code (another mdmem version, a local change) is foreign.
@@ -188,7 +191,14 @@ def _textmap(x: Any) -> dict[str, str]:
     return x  # type: ignore[no-any-return]
 
 
-def _needles_code() -> str:
+def needles_text(needles: dict[str, list[list[str]]]) -> str:
+    """A needles file's text: JSON, one pattern a line, keys sorted (the same tests, the same bytes)."""
+    lines = [f"{json.dumps(k, ensure_ascii=False)}:{json.dumps(v, ensure_ascii=False, separators=(',', ':'))}"
+             for k, v in sorted(needles.items())]  # fmt: skip
+    return f'{{"code":"{needles_code()}","needles":{{\n' + ",\n".join(lines) + "\n}}\n"
+
+
+def needles_code() -> str:
     """SHA-256 of the code that works the literal tests out (another mdmem's are foreign)."""
     try:
         return sha256((Path(__file__).resolve().parent.parent / "extract" / "prefilter.py").read_bytes())
@@ -197,23 +207,33 @@ def _needles_code() -> str:
 
 
 def load_needles(meta: Path) -> None:
-    """Hand the literal tests kept under meta to the prefilter (a missing, torn or foreign
-    file is no cache: they are worked out again)."""
+    """Hand the prefilter the literal tests shipped with mdmem's own packs (SHIPPED_NEEDLES in
+    their folder), then those kept under meta; a missing, torn or foreign file is no cache:
+    its patterns' tests are worked out again."""
     from mdmem.extract import prefilter  # the extractor's literal tests: only for an ingest
+    from mdmem.store.packs import packs_dir
 
+    folder = packs_dir()
+    if folder is not None and (shipped := _needles(folder / SHIPPED_NEEDLES)):
+        prefilter.prime_shipped(shipped)
+    if kept := _needles(meta / NEEDLES_FILE):
+        prefilter.prime(kept)
+
+
+def _needles(file: Path) -> dict[str, list[list[str]]] | None:
+    """The literal tests a needles file holds, if it is one this code wrote."""
     try:
-        data = json.loads((meta / NEEDLES_FILE).read_bytes())
-        if not isinstance(data, dict) or data.get("code") != _needles_code():
-            return
+        data = json.loads(file.read_bytes())
+        if not isinstance(data, dict) or data.get("code") != needles_code():
+            return None
         needles = data["needles"]
         ok = isinstance(needles, dict) and all(
             isinstance(v, list) and all(isinstance(a, list) and all(isinstance(n, str) for n in a) for a in v)
             for v in needles.values()
         )
     except (OSError, ValueError, KeyError, TypeError):
-        return
-    if ok:
-        prefilter.prime(needles)
+        return None
+    return needles if ok else None
 
 
 def save_needles(meta: Path, rules: Rules) -> None:
@@ -223,14 +243,9 @@ def save_needles(meta: Path, rules: Rules) -> None:
 
     sources = [p for a in rules.attributes.values() for p in (*a.extract_patterns, *a.invalidate_patterns)]
     known = prefilter.known_needles(sources)
-    try:
-        data = json.loads((meta / NEEDLES_FILE).read_bytes())
-        kept = data["needles"] if data.get("code") == _needles_code() else {}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        kept = {}
-    if not isinstance(kept, dict) or all(src in kept for src in known):
+    kept = _needles(meta / NEEDLES_FILE) or {}
+    if all(src in kept for src in known):
         return
-    text = json.dumps({"code": _needles_code(), "needles": {**kept, **known}}, ensure_ascii=False,
-                      sort_keys=True, separators=(",", ":"))  # fmt: skip
+    text = needles_text({**kept, **known})
     with contextlib.suppress(OSError):
-        atomic_write(meta / NEEDLES_FILE, text + "\n", durable=False)
+        atomic_write(meta / NEEDLES_FILE, text, durable=False)
