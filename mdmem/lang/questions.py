@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from mdmem.lang.tokens import STOP as STOP_EN
+
 TYPES = ("when", "where", "who", "how_many", "yes_no", "what")
 
 # Modes of a question about facts (read/ask.py): every value over time, earlier values, the
@@ -71,7 +73,11 @@ KIN = re.compile(
 
 # A question that asks what someone did or is doing ("What did John do with his kids?", "What
 # was she doing in Rio?"): an action, never the value of a fact its words name (his children).
-ACTION = re.compile(r"\bwhat (?:did|does|do|was|is|were|are|has|have)\b(?:(?!\bwhat\b).){0,60}?\b(?:do|doing|done)\b", re.I)
+ACTION = re.compile(
+    r"(?i:\bwhat (?:did|does|do|was|is|were|are|has|have)\b(?:(?!\bwhat\b).){0,60}?\b(?:do|doing|done)\b)"
+    r"|\b(?i:what) (?:did|does|do) (?:[A-Z][\w'’]*|he|she|they|(?:his|her|their) \w+)(?: and (?:[A-Z]\w*|his \w+|her \w+))?"
+    r" (?!(?:have|has|own|like|love|enjoy|prefer|want|need|call|name|keep|use|eat|drink|drive|play|watch|read|listen|think|feel|study|work)\b)[a-z]+\b"
+)
 
 # A person spoken of by a pronoun only ("When did she start?", 她什么时候开始的): in a
 # conversation, the one the question before named (read/ask.py `about`).
@@ -96,6 +102,11 @@ _WHY = {"en": r"^\W*why\b|\bwhat (?:made|makes|motivated|inspired|prompted)\b|\b
               r"|\bwhat (?:is|was) the reason\b",
         "zh": r"为什么|为啥|为何|怎么会|什么原因"}  # fmt: skip
 _HOW = {"en": r"^\W*how (?:do|does|did|is|was|are|were|has|have|can|could)\b", "zh": r"怎么|如何|怎样"}
+# A question that asks how something was or felt ("How did she feel about the show?", "How
+# does he describe the trip?", "How was her stay?"): the composer takes the words that say it.
+_DESCRIBE = {"en": r"^\W*how (?:do|does|did|is|was|are|were)\b(?:(?!\bhow\b).){0,80}?\b(?:describe[sd]?|feel|feels|felt|react(?:ed)?)\b"
+                   r"|^\W*how (?:is|was|were|are) (?:\w+['’]s )?(?:\w+ ){0,2}?(?:experience|time|trip|stay|visit)\b",
+             "zh": r"感觉怎么样|觉得怎么样|怎么形容|心情怎么样"}
 
 
 @cache
@@ -105,7 +116,7 @@ def _compiled(lang: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
 
 @cache
 def _one(table: str, lang: str) -> re.Pattern[str]:
-    src = {"list": _LIST, "why": _WHY, "how": _HOW}[table]
+    src = {"list": _LIST, "why": _WHY, "how": _HOW, "describe": _DESCRIBE, "named": _NAMED}[table]
     return re.compile(src.get(lang) or src["en"], re.I)
 
 
@@ -128,3 +139,63 @@ def asks_why(text: str, lang: str) -> bool:
 
 def asks_how(text: str, lang: str) -> bool:
     return bool(_one("how", lang).search(text))
+
+
+def asks_describe(text: str, lang: str) -> bool:
+    """Whether the question asks how something was or felt (the words that say it answer)."""
+    return bool(_one("describe", lang).search(text))
+
+
+# A what/which question whose noun is a kind of thing known by its name ("What movie did she
+# watch?", "Which band…", "What language…"): a name or a quoted title answers it first.
+_NAMED = {"en": r"\b(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?(?:[a-z-]+\s+){0,2}?"
+                r"(?:movies?|films?|books?|novels?|series|shows?|songs?|albums?|bands?|artists?|composers?|authors?"
+                r"|singers?|musicians?|games?|video games?|apps?|languages?|brands?|compan(?:y|ies)|teams?|players?"
+                r"|characters?|figures?|restaurants?|cafes?|podcasts?|channels?|magazines?|tracks?|poems?|plays?"
+                r"|cars?|breeds?|names?)\b(?!\s+of\b)",
+          "zh": r"(?!)"}  # fmt: skip
+
+
+def asks_named(text: str, lang: str) -> bool:
+    """Whether a what/which question asks for a thing known by its name (a name answers)."""
+    return bool(_one("named", lang).search(text))
+
+
+# A question that offers a choice ("Does she live near a beach or the mountains?", "Which pet
+# came first - Ash or Birch?"): the options, each as the question says it. The second is all
+# after 'or'; the first runs back to a dash or a comma, or in a yes/no question to a little
+# word ('near', 'by', 'on') or, past names, for as many words as the second has and one more.
+_CHOICE = re.compile(r"^(?P<head>.*?)\s+or\s+(?P<b>[^,?]+?)\s*\?\s*$", re.I)
+_ARTICLES = frozenset(["a", "an", "the", "some"])
+_PREPOSITIONS = frozenset(["near", "like", "between", "without", "behind", "across", "through", "toward", "towards", "around", "beside", "inside", "outside", "versus", "vs"])
+
+
+def choice_options(text: str, yes_no: bool) -> tuple[str, ...]:
+    """The two options a question offers, or () when it offers none ('yes or no' is none)."""
+    m = _CHOICE.match(text.strip())
+    if m is None or re.search(r"\byes or no\b", text, re.I):
+        return ()
+    head = m.group("head")
+    cut = max(head.rfind(","), head.rfind(" - "), head.rfind("–"))
+    if cut >= 0:
+        a = head[cut + 1 :].strip(" -–")
+    elif yes_no:
+        kept: list[str] = []
+        for w in reversed(head.split()):
+            little = w.lower() in STOP_EN or w.lower() in _PREPOSITIONS
+            if not w[:1].isupper() and w.lower() not in _ARTICLES and (little or len(kept) > len(m.group("b").split())):
+                break
+            kept.insert(0, w)
+        a = " ".join(kept)
+    else:
+        return ()
+    options = [" ".join(w for i, w in enumerate(o.split()) if i or w.lower() not in _ARTICLES) for o in (a, m.group("b"))]
+    # An option is a few words, never a clause that asks ('…, what advice might she give … or').
+    if not all(options) or any(len(o.split()) > 6 or re.search(r"\b(?:what|which|who|how|why)\b", o, re.I) for o in options):
+        return ()
+    return tuple(options)
+
+
+# A question about someone's favourite ("What is her favorite dance?"): what they call their
+# favourite answers it (read/span_state.favorite).
+FAVORITE = re.compile(r"\bfavou?rites?\b|\bfav\b", re.I)  # English: a Chinese span is its clause

@@ -10,6 +10,7 @@ the span was taken from, trimmed to the sentence that holds it, then the next be
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -22,6 +23,8 @@ from mdmem.read.question import Question
 from mdmem.read.said import quote
 from mdmem.read.spans import Span, best_sentence, cover, span
 
+# Words of a clause rather than of a thing: a subject, a verb's ending, a negation.
+_SAYS_A_CLAUSE = re.compile(r"\b(?:i|i'm|i've|we|we're|you|you're|he|she|they|it|it's|that's|is|are|was|were|don't|can't|n't)\b|\w+n't\b", re.I)
 EVIDENCE = 3  # quotes after the answer line unless more or fewer are asked for (docs/reading.md)
 LIST_ITEMS = 6  # items gathered for a question that asks for several things
 MAX_LINE = 160  # a gathered list stops before the line grows past this
@@ -129,10 +132,14 @@ def from_passages(q: Question, found: list[Passage], lang: str, *, evidence: int
         return None
     # A place, person or number taken by the question's type answers before the leftover
     # words of a passage that holds none ('Where did she go?' is not answered 'check it out').
-    typed = q.type in ("where", "who", "how_many")
-    ranked = sorted(enumerate(mine), key=lambda x: (typed and not x[1][1].typed, -_rank(x[1][1], x[0]), x[0]))
+    typed = q.type in ("where", "who", "how_many") or q.describes or q.named or q.favorite
+    ranked = sorted(enumerate(mine), key=lambda x: (typed and not x[1][1].typed, -_rank(q, x[1][0], x[1][1], x[0]), x[0]))
     best, sp = ranked[0][1]
     first = sp.text
+    picked = _choice(q, [p for _, (p, _) in ranked]) if q.options else None
+    if picked is not None:  # the option what was said holds, with the passage that holds it
+        first, best = picked
+        sp = next(s for p, s in mine if p is best)
     if q.many and q.type not in ("when", "yes_no", "how_many"):
         first = _gathered([s for _, (_, s) in ranked], lang) or first
     first = first or sp.sentence.strip()
@@ -144,12 +151,35 @@ def from_passages(q: Question, found: list[Passage], lang: str, *, evidence: int
     )  # fmt: skip
 
 
-def _rank(s: Span, i: int) -> float:
-    """How well a passage's span answers: the share of the question its sentence holds, less
-    for each passage found before it, more for a span that says more (up to SAYS_ENOUGH of
-    _leftover's worth), less when the sentence is itself a question."""
+def _choice(q: Question, passages: list[Passage]) -> tuple[str, Passage] | None:
+    """The option of a choice question ('a beach or the mountains') that the passages hold
+    more of, with the best passage that holds it; None when they hold both, or neither, alike."""
+    names = {t for s in q.all_speakers for t in tokens(s)}  # 'John' is a speaker before a writer
+    held: list[tuple[float, Passage | None]] = []  # per option: its best share, and where
+    for option in q.options:
+        words = set(tokens(option)) - names or set(tokens(option))
+        share, where = 0.0, None
+        for p in passages:  # in rank order: the first of equals
+            got = len(words & set(tokens(p.text))) / len(words) if words else 0.0
+            if got > share:
+                share, where = got, p
+        held.append((share, where))
+    top = max(range(len(held)), key=lambda i: held[i][0])
+    share, where = held[top]
+    if where is None or share < 0.5 or any(h[0] >= share for i, h in enumerate(held) if i != top):
+        return None
+    return q.options[top], where
+
+
+def _rank(q: Question, p: Passage, s: Span, i: int) -> float:
+    """How well a passage's span answers: the share of the question its sentence and the
+    whole passage hold (a passage that tells more of what the question is about holds the
+    answer more often than one sentence that echoes it), less for each passage found before
+    it, more for a span that says more (up to SAYS_ENOUGH of _leftover's worth), less when
+    the sentence is itself a question."""
     asks = s.sentence.rstrip().endswith(("?", "？"))
-    return s.cover - 0.1 * i + 0.5 * min(s.worth, SAYS_ENOUGH) / SAYS_ENOUGH - 0.2 * asks
+    held = (s.cover + cover(q, p.text)) / 2
+    return held - 0.1 * i + 0.5 * min(s.worth, SAYS_ENOUGH) / SAYS_ENOUGH - 0.2 * asks
 
 
 def _gathered(spans: list[Span], lang: str) -> str:
@@ -160,6 +190,8 @@ def _gathered(spans: list[Span], lang: str) -> str:
         toks = set(tokens(s.text))
         if not toks or s.cover < MIN_COVER or any(toks <= t or t <= toks for t in seen):
             continue
+        if items and not s.typed and _SAYS_A_CLAUSE.search(s.text):
+            continue  # a clause of its own ('People are surprised', "don't run") is no item
         joined = _join([*items, s.text], lang)
         if items and (len(joined) > MAX_LINE or len(items) >= LIST_ITEMS):
             break

@@ -55,6 +55,10 @@ class Question:
     many: bool = False  # asks for several things: gathered and counted
     why: bool = False
     how: bool = False
+    describes: bool = False  # asks how something was or felt: the words that say it answer
+    named: bool = False  # asks for a thing known by its name ('What movie…'): a name answers
+    favorite: bool = False  # asks for someone's favourite: what they call it answers
+    options: tuple[str, ...] = ()  # the choice it offers ('a beach or the mountains'): one answers
     history: bool = False  # "over time", 变化: every value with its period
     past: bool = False  # "used to", 以前: earlier values
     said: bool = False  # asks for the words themselves
@@ -91,6 +95,9 @@ class Question:
             text, folded, tuple(units), offsets, tuple(dict.fromkeys(tokens(text, query=True))),
             lang=lang, type=qt.question_type(text, lang), many=qt.asks_for_list(text, lang),
             why=qt.asks_why(text, lang), how=qt.asks_how(text, lang),
+            describes=qt.asks_describe(text, lang), named=qt.asks_named(text, lang),
+            favorite=bool(qt.FAVORITE.search(text)),
+            options=qt.choice_options(text, bool(qt.YES_NO.search(text))),
             history=bool(qt.HISTORY.search(text)), past=bool(qt.PAST.search(text)),
             said=bool(qt.SAID.search(text)), period=named_period(text), names=names,
             kin=next((g for m in qt.KIN.finditer(text) for g in m.groups() if g), ""),

@@ -18,6 +18,7 @@ from mdmem.lang.verbs import PAST, base
 from mdmem.model.factfile import Fact
 from mdmem.read.days import MONTHS, WEEKDAYS
 from mdmem.read.question import Question
+from mdmem.read.span_state import favorite, state
 from mdmem.read.span_time import when_text
 
 _SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+[\"'”’)]*|$)")
@@ -39,7 +40,7 @@ _NUMBER = re.compile(
 )  # fmt: skip
 _NOT = re.compile(r"\b(?:not|never|no|n't|nope|haven't|hasn't|didn't|don't|doesn't|wasn't|isn't)\b|不|没", re.I)
 _PLACE_CUE = re.compile(r"\b(?:in|at|to|from|near|around|visit(?:ed|ing)?|went to|moved to|live in)\s+$", re.I)
-_INTERJECTIONS = frozenset(["hey", "hi", "wow", "thanks", "thank", "yeah", "yes", "oh", "congrats", "sorry", "ok", "okay", "well", "so", "and", "but", "hello", "cool", "great", "aw", "awesome"])
+_INTERJECTIONS = frozenset(["hey", "hi", "wow", "thanks", "thank", "yeah", "yes", "oh", "congrats", "sorry", "ok", "okay", "well", "so", "and", "but", "hello", "cool", "great", "aw", "awesome", "cheers", "yo", "bye", "woah", "whoa", "haha", "ah", "hmm", "yay", "yep", "congratulations", "dude"])
 _RELATIONS = re.compile(
     r"\bmy (?:(?:best|close|old|new) )?(mom|mother|dad|father|parents|sister|brother|sibling|siblings|wife|husband"
     r"|partner|boyfriend|girlfriend|son|daughter|kids|children|grandma|grandmother|grandpa|grandfather|aunt|uncle"
@@ -130,29 +131,36 @@ def span(q: Question, text: str, said_on: str, lang: str) -> Span:
     # A question about a relative ("Where does her brother live?") is answered by the clause
     # that speaks of them ('my brother lives in Delft'), not by the speaker's own news.
     focus = next((k for k in _clauses(sentence) if re.search(rf"\b{re.escape(q.kin)}\b", k, re.I)), sentence) if q.kin else sentence  # fmt: skip
-    found = None
-    if q.type == "yes_no":
+    found, parts = None, sentences(text)
+    if q.type == "yes_no" and not q.options:  # 'a beach or the mountains?' is no yes/no
         found = ("No" if _NOT.search(focus) else "Yes") if c >= 0.5 else None
     elif q.type == "where":  # a place after 'in', 'at', 'to' first, in any sentence of it
-        cued = [c for c in (_cued_place(q, t) for t in [focus, *sentences(text)]) if c]
+        cued = [c for c in (_cued_place(q, t) for t in [focus, *parts]) if c]
         found = cued[0] if cued else _place(q, focus)
     elif q.type == "who":
-        found = next((w for w in (_person(q, t) for t in [focus, *sentences(text)]) if w), None)
+        found = next((w for w in (_person(q, t) for t in [focus, *parts]) if w), None)
     elif q.type == "how_many":
         m = _NUMBER.search(focus)
         found = m.group(1) if m else None
+    if found is None and q.favorite and q.type in ("what", "who"):  # 'X is my favourite'
+        found = next((w for w in (favorite(t) for t in [focus, *parts]) if w), None)
+    if found is None and q.named and q.type == "what":  # a name or a quoted title: 'Paper Moons'
+        found = next((w for w in (_title(q, t) for t in [focus, *parts]) if w), None)
+    if found is None and q.describes:  # 'so peaceful' after 'was', here or after ('That's awesome!' greets)
+        later = parts[parts.index(sentence) + 1 :] if sentence in parts else []
+        found = next((w for w in (state(q, t) for t in [focus, *later]) if w), None)
     if found is None and q.why:
         m = _REASON.search(sentence)
         found = _trim(_CLAUSE.split(sentence[m.end():])[0]) if m else None
     if found is not None:
         return Span(found, sentence, c, typed=True)
     left = _leftover(q, sentence)
-    if left is None or left[0] < WEAK:
-        # The sentence only echoes the question ('I wanted to feel closer to my faith'): the
-        # answer is in the sentence beside it ('Just yesterday I joined a nearby church').
-        near = _beside(q, text, sentence)
-        if near is not None and (left is None or near[0] > left[0]):
-            return Span(near[1], near[2], c, near[0])
+    # The sentence only echoes the question ('I wanted to feel closer to my faith'): the answer
+    # is in the one beside it ('Just yesterday I joined a church'); or it sets up what the
+    # question is about and the next one says it ('I set up a run. It was to help veterans.').
+    near = _beside(q, text, sentence)
+    if near is not None and (left is None or near[0] > left[0]) and (left is None or left[0] < WEAK or near[3]):
+        return Span(near[1], near[2], c, near[0])
     return Span(left[1] if left else _trim(sentence), sentence, c, left[0] if left else 0.0)
 
 
@@ -161,9 +169,9 @@ WEAK = 2.0  # a leftover worth less than this says little: the next sentence may
 NEAR = 0.7  # what a sentence beside the best one is worth against it
 
 
-def _beside(q: Question, text: str, sentence: str) -> tuple[float, str, str] | None:
-    """The best leftover of the sentences before and after `sentence` in the passage, with
-    the stretch of the passage that holds both sentences (quoted as the evidence)."""
+def _beside(q: Question, text: str, sentence: str) -> tuple[float, str, str, bool] | None:
+    """The best leftover of the sentences beside `sentence`, the stretch that holds both (the
+    evidence), and whether it goes on about it (_goes_on: then it counts FOLLOW times)."""
     parts = sentences(text)
     if sentence not in parts:
         return None
@@ -173,12 +181,30 @@ def _beside(q: Question, text: str, sentence: str) -> tuple[float, str, str] | N
         if not 0 <= j < len(parts) or parts[j].rstrip().endswith(("?", "？")):
             continue
         left = _leftover(q, parts[j])
-        if left is not None and (best is None or left[0] * NEAR > best[0]):
+        on = j == i + 1 and _goes_on(q, sentence, parts[j])
+        worth = left[0] * (FOLLOW if on else NEAR) if left is not None else 0.0
+        if left is not None and (best is None or worth > best[0]):
             a, b = (sentence, parts[j]) if j > i else (parts[j], sentence)
             start, end = text.find(a), text.find(b) + len(b)
             held = text[start:end] if 0 <= start < end else sentence
-            best = (left[0] * NEAR, left[1], held)
+            best = (worth, left[1], held, on)
     return best
+
+
+FOLLOW = 1.2  # what the sentence after the best one is worth against it when it goes on about it
+# A sentence that opens with a word pointing back ('It has adventures, magic…', 'They created
+# the props', 'That picture is from…') goes on about what the sentence before it told.
+_BACK = re.compile(r"\W*(?:it|it's|its|they|they're|this|that|these|those|there)\b", re.I)
+
+
+def _goes_on(q: Question, sentence: str, after: str) -> bool:
+    """Whether the sentence after the best one goes on about it: it points back at it, or it
+    holds a word of the question the best one does not ('I set up a charity run.' then 'It
+    was all for a good cause' for "What cause did the run support?")."""
+    if _BACK.match(after):
+        return True
+    have = _stems(sentence)
+    return any(stem(fold(w)) not in have and _asked(q, w) and fold(w) not in _FRAME for w in words(after))
 
 
 def _words(sentence: str) -> list[re.Match[str]]:
@@ -296,6 +322,15 @@ def _trim(text: str) -> str:
     return text[ws[0].start() : ws[-1].end()].strip(" ,;:'\"“”")
 
 
+def _title(q: Question, sentence: str) -> str | None:
+    """A quoted title of the sentence, else a name in it, that the question does not say."""
+    for t in _QUOTED.finditer(sentence):
+        title = (t.group(1) or t.group(2)).strip()
+        if not all(_asked(q, w) for w in words(title)):
+            return title
+    return next((n for _, n in _names(q, sentence)), None)
+
+
 def _names(q: Question, sentence: str) -> list[tuple[int, str]]:
     """Capitalised runs of the sentence (its first word only after a cue), not the question's
     own names: (offset, text)."""
@@ -305,9 +340,12 @@ def _names(q: Question, sentence: str) -> list[tuple[int, str]]:
     i = 0
     while i < len(ws):
         w = ws[i].group(0)
-        if w[:1].isupper() and fold(w) not in _INTERJECTIONS and w not in ("I", "I'm", "I've") and not _asked(q, w) and fold(w) not in speakers:
-            j = i
-            while j + 1 < len(ws) and ws[j + 1].group(0)[:1].isupper() and not _not_name(ws[j + 1].group(0)):
+        # A speaker's name, or the start of it ('Jo' for Joanna), greets them ('Cheers, Jo!').
+        spoken_to = any(s.startswith(fold(w)) for s in speakers)
+        if w[:1].isupper() and fold(w) not in _INTERJECTIONS and w not in ("I", "I'm", "I've") and not _asked(q, w) and not spoken_to:
+            j = i  # a name runs over capitalised words with nothing but a space or ':' between
+            while (j + 1 < len(ws) and ws[j + 1].group(0)[:1].isupper() and not _not_name(ws[j + 1].group(0))
+                   and sentence[ws[j].end() : ws[j + 1].start()].strip() in ("", ":")):  # fmt: skip
                 j += 1
             if _not_name(w) or (j > i and ws[i].start() == 0 and fold(w).replace("’", "'") in _OPENERS):
                 i += 1  # 'Saturday', 'I'll', or a sentence's first word before a name ('Maybe Joanna')

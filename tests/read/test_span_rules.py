@@ -3,10 +3,13 @@ made-up sentences: the words of a passage that answer, cut where a person would 
 
 from __future__ import annotations
 
-from mdmem.lang.questions import ACTION, asks_for_list, question_type
+from mdmem.lang.questions import ACTION, asks_describe, asks_for_list, choice_options, question_type
 from mdmem.lang.verbs import base
+from mdmem.read.compose import from_passages
 from mdmem.read.days import period_text
+from mdmem.read.passages import Passage
 from mdmem.read.question import Question
+from mdmem.read.span_state import favorite
 from mdmem.read.spans import span, when_text
 
 SPEAKERS = ["Priya", "Tomas"]
@@ -79,3 +82,82 @@ def test_a_question_asking_what_someone_did_asks_for_an_action() -> None:
     assert ACTION.search("What did Tomas do with his kids last weekend?")
     assert ACTION.search("What was Priya doing in Porto?")
     assert not ACTION.search("What are the names of Tomas's kids?")
+
+
+def test_how_it_was_or_felt_is_said_by_the_words_that_say_it() -> None:
+    assert asks_describe("How does Tomas describe his new flat?", "en")
+    assert asks_describe("How did Priya feel after the race?", "en")
+    assert not asks_describe("How did Priya get to the race?", "en")
+    assert said("How did Priya feel about the pottery fair?", "The pottery fair was so calm and cheerful, I loved it.") == "calm and cheerful"
+    # A verb going on ('was working on') says nothing of how it was; the sentence after does.
+    assert said("How does Tomas describe the pottery fair?", "At the pottery fair I was working on a vase. It was lovely.") == "lovely"
+    # 'That's awesome!' before the sentence that tells of it greets the other person.
+    assert said("How does Tomas describe the pottery fair?", "That's awesome! The pottery fair I went to was really peaceful.") == "peaceful"
+
+
+def test_the_sentence_after_one_that_sets_up_the_question_answers_it() -> None:
+    # 'I ran a bake sale' holds the question; 'It was all to help…' goes on about it.
+    text = "I ran a bake sale at our school last week. It was all to help the animal rescue in town."
+    assert said("What cause did Priya's bake sale support?", text) == "help the animal rescue in town"
+
+
+def test_a_passage_that_holds_more_of_the_question_answers_before_one_that_echoes_it() -> None:
+    q = Question.of("What did Tomas plant in the garden by the shed?").naming([], SPEAKERS)
+    echo = Passage("episodes/2024/a.md", "m1", "2024-03-01", None, "Tomas", "The garden by the shed is lovely.", 2.0)
+    told = Passage("episodes/2024/b.md", "m2", "2024-03-02", None, "Tomas",
+                   "The garden by the shed is my pride. I planted tulips there.", 1.9)  # fmt: skip
+    got = from_passages(q, [echo, told], "en")
+    assert got is not None and got.first == "Tulips" and got.basis[0]["anchor"] == "m2"
+
+
+def test_what_someone_did_to_a_thing_is_an_action_not_the_thing() -> None:
+    assert ACTION.search("What did Priya design for her shop?")
+    assert ACTION.search("What did Tomas and Priya celebrate at the cafe?")
+    assert not ACTION.search("What pets does Priya have?")
+    assert not ACTION.search("What does Tomas like to eat?")
+
+
+def test_a_thing_known_by_its_name_is_answered_by_a_name() -> None:
+    assert Question.of("Which band did Priya see at the festival?").named
+    assert not Question.of("What did Priya see at the festival?").named
+    assert said("What movie did Tomas watch with his sister?", "My sister and I watched Paper Moons, it was so moving.") == "Paper Moons"
+    # A greeting names the one spoken to, by name or the start of it ('Pri'), never the answer.
+    assert said("Which band did Priya see at the festival?", "Cheers, Tomas! At the festival we saw The Quiet Hours play live.") == "The Quiet Hours"
+    assert said("Which book is Tomas reading?", "Thanks, Pri! I am reading a book by Ann Vale.") == "Ann Vale"
+    # A name never runs across a comma ('Thanks, Tomas, Jonas' is no one).
+    assert said("Who drove Priya to the airport?", "Thanks, Tomas, Jonas drove me to the airport.") == "Jonas"
+
+
+def test_a_choice_is_answered_by_the_option_that_was_said() -> None:
+    assert choice_options("Does Priya live near a lake or the hills?", True) == ("lake", "hills")
+    assert choice_options("Which dog came first - Ash or Birch?", False) == ("Ash", "Birch")
+    assert choice_options("Would Tomas read books by A. N. Rook or Lee Hale?", True) == ("A. N. Rook", "Lee Hale")
+    assert choice_options("Did it rain? Answer yes or no.", True) == ()
+    assert choice_options("What kind of songs or poems does Priya write?", False) == ()
+    q = Question.of("Does Priya live near a lake or the hills?").naming([], SPEAKERS)
+    home = Passage("episodes/2024/a.md", "m1", "2024-03-01", None, "Priya", "From my window at home I see the lake every morning.", 1.0)
+    other = Passage("episodes/2024/b.md", "m2", "2024-03-02", None, "Priya", "I live a quiet life near home.", 2.0)
+    got = from_passages(q, [other, home], "en")
+    assert got is not None and got.first == "Lake" and got.basis[0]["anchor"] == "m1"
+    # Words that hold both options alike, or neither, choose none; and never 'Yes'.
+    vague = Passage("episodes/2024/c.md", "m3", "2024-03-03", None, "Priya", "I live near home, it is quiet.", 1.0)
+    got = from_passages(q, [vague], "en")
+    assert got is not None and got.first not in ("Lake", "Hills", "Yes", "No")
+
+
+def test_a_gathered_list_leaves_out_a_clause_of_its_own() -> None:
+    q = Question.of("What instruments does Priya play?").naming([], SPEAKERS)
+    texts = ["I play the cello in a trio.", "Lately I play the banjo on the porch.", "Playing music is something you never regret."]
+    found = [Passage("episodes/2024/a.md", f"m{i}", "2024-03-01", None, "Priya", t, 3.0 - i / 10) for i, t in enumerate(texts)]
+    got = from_passages(q, found, "en")
+    assert got is not None and got.first == "Cello in a trio and banjo on the porch"
+
+
+def test_a_favourite_is_what_they_call_their_favourite() -> None:
+    assert Question.of("What is Priya's favorite dance?").favorite
+    assert favorite("My favorite dance is contemporary, it feels free.") == "contemporary"
+    assert favorite("I love all dances, but contemporary is my top pick.") == "contemporary"
+    assert favorite("Sea Glass: Blue Hour is one of my favorites!") == "Sea Glass: Blue Hour"
+    assert favorite("My fav snack: roasted chickpeas.") == "roasted chickpeas"
+    assert favorite("That is my favorite.") is None and favorite("I went to the lake.") is None
+    assert said("What is Tomas's favorite dance?", "I try every dance at the studio. Salsa is my favorite.") == "Salsa"
