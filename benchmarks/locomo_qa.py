@@ -24,7 +24,7 @@ The first line's median length (characters) is reported beside them.
 Observation recall is a proxy for what ingest keeps: LoCoMo's per-session `observation`
 annotations name the turns they were drawn from; the figure is the share of observations whose
 evidence turn wrote at least one fact (correctness is checked by hand on a sample, see
-BENCHMARKS.md).
+BENCHMARKS.md); `--missed OUT` lists the observations it misses with their turns.
 
 Only the seven development conversations listed in DEV are run; the corpus's other
 conversations are kept for independent checks, so the script refuses them.
@@ -223,17 +223,22 @@ def run_conversation(conv: dict[str, Any], tmp: Path) -> dict[str, Any]:
                        "type": data.get("type"), "source": data.get("source")})  # fmt: skip
     ask_s = time.perf_counter() - t1
     observed = kept = held = 0
+    missed: list[dict[str, Any]] = []  # observations whose evidence turn wrote nothing, with the turn
     for by_speaker in (conv.get("observation") or {}).values():
-        for items in by_speaker.values():
+        for speaker, items in by_speaker.items():
             for item in items:
                 ids = item[1] if isinstance(item[1], list) else [item[1]]
                 observed += 1
-                kept += any(line_of.get(str(i)) in written for i in ids)
+                wrote = any(line_of.get(str(i)) in written for i in ids)
+                kept += wrote
                 held += any(line_of.get(str(i)) in stated for i in ids)
+                if not wrote:
+                    missed.append({"conversation": sid, "speaker": speaker, "observation": item[0], "evidence": ids,
+                                   "turns": [said.get(line_of.get(str(i), ("", 0)), "") for i in ids]})  # fmt: skip
     facts = len(vault.scan(refresh=True)[0])
     return {"conversation": sid, "probes": probes, "observations": observed,
             "observations_kept": kept, "observations_stated": held, "facts": facts, "ingest_s": ingest_s,
-            "ask_s": ask_s, "writes": writes}  # fmt: skip
+            "ask_s": ask_s, "writes": writes, "missed": missed}  # fmt: skip
 
 
 def report(results: list[dict[str, Any]]) -> dict[str, Any]:
@@ -287,6 +292,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--probes", type=Path, help="write every probe and answer to this JSONL")
     ap.add_argument("--writes", type=Path, help="write every statement that changed a vault, "
                     "with its message, to this JSONL (benchmarks/precision_sample.py reads it)")
+    ap.add_argument("--missed", type=Path, help="write every observation whose evidence turn wrote no fact, "
+                    "with the turn's words, to this JSONL (what the recall proxy misses)")
     args = ap.parse_args(argv)
     if not args.corpus.is_file():
         print(f"LoCoMo not found at {args.corpus}; pass --corpus", file=sys.stderr)
@@ -305,6 +312,11 @@ def main(argv: list[str] | None = None) -> int:
             for r in results:
                 for w in r["writes"]:
                     f.write(json.dumps(w, ensure_ascii=False) + "\n")
+    if args.missed:
+        with args.missed.open("w", encoding="utf-8") as f:
+            for r in results:
+                for m in r["missed"]:
+                    f.write(json.dumps(m, ensure_ascii=False) + "\n")
     rep = report(results)
     if args.json:
         print(json.dumps(rep, indent=1, ensure_ascii=False))

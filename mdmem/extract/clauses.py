@@ -32,6 +32,8 @@ EN_SUBJECT = re.compile(
     r"(?:(?P<me>I|i|we|We)|(?:me|Me)\s+and\s+(?P<with1>(?:my|our)\s+[\w'’-]+|[A-Z][\w'’-]+)"
     r"|(?P<with2>(?:[Mm]y|[Oo]ur)\s+[\w'’-]+|[A-Z][\w'’-]+)\s+and\s+(?:I|me))(?!\w)"
 )
+# Who stands before "and I" in one subject: "Anthony and I", "my sister and I".
+_WITH_ME = re.compile(r"\s*(?:[A-Z][\w'’-]+|(?:[Mm]y|[Oo]ur)\s+[\w'’-]+)\s+")
 # "我", "我们", "我和老公…": after 和/跟 the grammar takes who is with the speaker (happenings.py).
 ZH_SUBJECT = re.compile(r"(?P<me>我们|我)(?P<joined>和|跟|与)?")
 # Time words that may stand before a Chinese subject ("上周我去了杭州").
@@ -82,7 +84,12 @@ def first_hedge(sentence: str) -> int:
 def clauses(sentence: str, zh: bool, times: list[Time]) -> list[Clause]:
     """The sentence's clauses in order, each with its subject read (`times`: the sentence's)."""
     breaks = _ZH_BREAK if zh else _EN_BREAK
-    cuts = [0] + [m.end() for m in breaks.finditer(sentence)] + [len(sentence) + 1]
+    cuts = [0]
+    for m in breaks.finditer(sentence):
+        if not zh and m.group().lower().startswith("and") and _WITH_ME.fullmatch(sentence, cuts[-1], m.start()):
+            continue  # "Anthony and I went …": one subject, not two clauses
+        cuts.append(m.end())
+    cuts.append(len(sentence) + 1)
     out: list[Clause] = []
     for a, b in zip(cuts, cuts[1:], strict=False):
         end = min(b, len(sentence))

@@ -13,7 +13,7 @@ from mdmem.extract.timex import Time
 
 # What a verb phrase ends at: a mark, a joining word, "with" (who was there), a time.
 STOP = re.compile(
-    r"\s*[,;:.!?()]|\s+-\s|(?<!\bto)(?<!\bat)(?<!\bin)(?<!\bfor)(?<!\bfrom)\s+that\b"  # "went to that meetup": a determiner
+    r"\s*[,;:.!?()]|\s+-\s|(?<!\bto)(?<!\bat)(?<!\bin)(?<!\bfor)(?<!\bfrom)(?<!\bwith)\s+that\b"  # "went to that meetup": a determiner
     r"|\s+(?:and|but|so|because|cause|cuz|since|when|while|which|who|where|if|though"
     r"|although|until|before|after|or|then|with|lol|haha|lmao|omg|too|again|yet|anyway|together|as\s+well|as\s+a"
     r"|in\s+hopes?\s+of|in\s+order\s+to|this\s+time|just\s+for\s+fun|afterwards?|to\s+see\s+if)\b",
@@ -102,12 +102,13 @@ def meaningful(what: str) -> bool:
 # Chat shorthand for a happening, written out in its name ("a dance comp" → "a dance competition").
 _SHORTHAND = {"comp": "competition", "comps": "competitions", "mtg": "meeting", "mtgs": "meetings", "bday": "birthday",
               "b-day": "birthday", "vacay": "vacation", "convo": "conversation", "appt": "appointment", "grad": "graduation"}  # fmt: skip
-_THAT = re.compile(r"\b(?P<p>to|at|in|for|from)\s+that\s+(?=\w)", re.I)
+_THAT = re.compile(r"(?:^|\b(?P<p>to|at|in|for|from|with)\s+)(?:that|this)\s+(?=\w)", re.I)
 
 
 def that_one(what: str) -> str:
-    """"went to that community meeting" → "went to community meeting": the one said before."""
-    return _THAT.sub(r"\g<p> ", what)
+    """"went to that community meeting" → "went to community meeting": the one said before;
+    "went to this charity thing" → "went to charity thing": the one a story brings in."""
+    return _THAT.sub(lambda m: f"{m['p']} " if m["p"] else "", what)
 
 
 def tidy(what: str) -> str:

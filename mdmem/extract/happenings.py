@@ -21,6 +21,21 @@ from dataclasses import dataclass
 
 from mdmem.extract.candidates import Found, words
 from mdmem.extract.clauses import Clause, clauses, first_hedge, tells_nothing
+from mdmem.extract.happening_events import (
+    ADV,
+    ADVERBIAL,
+    ANAPHORA,
+    BEEN,
+    MISHAP_CUES,
+    ONGOING,
+    been,
+    candidate,
+    event,
+    extras,
+    mishaps,
+    ongoing,
+    time_words,
+)
 from mdmem.extract.happening_phrase import (
     VAGUE_PLAN,
     doing,
@@ -28,7 +43,6 @@ from mdmem.extract.happening_phrase import (
     meaningful,
     phrase,
     short,
-    that_one,
     tidy,
 )
 from mdmem.extract.happenings_zh import find_zh
@@ -36,31 +50,13 @@ from mdmem.extract.timex import PAST, Time, find_times
 from mdmem.lang.detect import has_cjk
 from mdmem.lang.tokens import stem
 from mdmem.model.grammar import Grammar
-from mdmem.model.life import EVENT, FAMILY_SLOT, PLAN, Happening, specific, starts_with_verb
+from mdmem.model.life import PLAN, Happening, specific, starts_with_verb
 from mdmem.model.vocab import alternation
 
-_ADV = r"(?:(?:just|finally|also|actually|recently|even|really|totally|already|both|all|once|then|eventually|officially|literally|somehow|still|seriously|definitely|probably|now|currently|soon)\s+){0,3}"
 _BE = r"(?:\s*['’]m|\s*['’]re|\s*['’]s|\s+am|\s+are|\s+is|\s+was|\s+were|\s*['’]ve\s+been|\s+have\s+been)?"
-_LIGHT_VERBS = ("did", "went on", "took part in", "participated in", "competed in", "ran in")
-# "got to volunteer", "had the chance to attend …": the doing is what happened.
-_CHANCE = re.compile(r"(?:to|the\s+(?:chance|opportunity)\s+to|a\s+chance\s+to)\s+", re.I)
-_BASE_VERBS = words("""take go get make see try visit run meet watch play buy finish start join win do have
-    bring host throw give""")
-_PLACES = words("here there")
-_HOW = words("alright well great good fine okay ok amazing awesome badly better worse so really pretty")
-_NEGATION = words("not never no nothing")
-# A picture of it is not the happening; a state of mind is not an event.
-_NOT_EVENT = re.compile(r"\b(?:pics?|photos?|pictures?|snaps?|selfies?|screenshots?|shot\s+of|your\s+back|the\s+idea)\b"
-                        r"|^(?:thinking|feeling|wondering|realizing|realising|worrying|getting)\b", re.I)
 _DREAMS = words("dream dreams goal goals best passion")
+_PARTICLES = ("up", "out", "together")  # a phrasal verb's, before "with": "team up with local schools"
 _ARRANGING = ("planning", "organizing", "organising", "booking", "arranging")
-_ANAPHORA = words("it its them that this those these there here one ones something stuff")
-_WITH = re.compile(
-    r"\bwith\s+(?P<w>(?:my|our)\s+[\w'’-]+(?:\s+[A-Z][\w'’-]+)?|[A-Z][\w'’-]+(?:(?:,\s*|\s+and\s+)[A-Z][\w'’-]+){0,4}"
-    r"|(?:some\s+|a\s+few\s+|a\s+couple\s+of\s+)?(?:friends|family|colleagues|coworkers|co-workers|the\s+kids"
-    r"|the\s+family|the\s+team|the\s+girls|the\s+boys))"
-)
-_WHERE = re.compile(r"\b(?:in|at|to|from)\s+(?P<p>(?:the\s+)?(?-i:[A-Z][\w'’.-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w'’.-]*){0,3}))")
 
 @dataclass(frozen=True)
 class _Words:
@@ -75,6 +71,8 @@ class _Words:
     nouns: frozenset[str]  # what "had" takes to be an event: "had a party", not "had a nice chat"
     cancelled: re.Pattern[str]
     anchor: frozenset[str]  # the first words the grammar starts from: no such word, nothing to read
+    doings: tuple[str, ...]  # "writing", "teaming up": done these days when said with no day to come
+    persons: frozenset[str]  # the pack's nouns of a person or pet ("sister", "dog"): their mishaps are theirs
 
 
 _COMPILED: dict[int, tuple[Grammar, _Words]] = {}
@@ -91,10 +89,6 @@ _GOAL_CUES = ("goal", "goals", "aim", "aims")
 # Plan words that keep their plan over a perfect ("I've been planning to …"; "I've been going to the gym" is no plan).
 _INTENDING = ("planning to", "planning on", "thinking about", "thinking of", "hoping to", "looking to", "aiming to",
               "intending to", "looking forward to", "getting ready for", "preparing for", "training for")  # fmt: skip
-_ONGOING = re.compile(rf"(?:\s*['’]ve|\s+have)\s+been\s+{_ADV}(?P<ving>[a-z]+ing)(?![\w'’])", re.I)
-# Doings too vague to be an event when kept up: "I've been doing well", "I've been going out".
-_NOT_DOING = words("do go get make think feel talk chat say wonder want mean plan look deal mind miss")
-_ADVERBIAL = words("hard a lot lots so much nonstop non-stop lately recently more less out around late too all day night long")
 _COPULA = re.compile(r"\b(?:is|are|was|were|isn['’]t|wasn['’]t)\b", re.I)
 
 
@@ -113,10 +107,10 @@ def _words(g: Grammar) -> _Words:
     )  # fmt: skip
     cancel = g.words("cancel_words", "en")
     out = _Words(
-        event=re.compile(rf"\s*(?:(?:['’]ve|\s+have)\s+(?:just|finally|already|now|officially|recently)\s+)?{_ADV}(?P<verb>{verbs})(?![\w'’])", re.I),
-        plan=re.compile(rf"(?P<be>{_BE})\s*{_ADV}(?P<word>{plans})(?![\w'’])", re.I),
-        timed=re.compile(rf"\s*{_ADV}(?P<word>{timed})(?![\w'’])", re.I),
-        progressive=re.compile(rf"(?:\s*['’]m|\s*['’]re|\s+am|\s+are)\s*{_ADV}(?P<ving>[a-z]+ing)(?![\w'’])", re.I),
+        event=re.compile(rf"\s*(?:(?:['’]ve|\s+have)\s+(?:just|finally|already|now|officially|recently)\s+)?{ADV}(?P<verb>{verbs})(?![\w'’])", re.I),
+        plan=re.compile(rf"(?P<be>{_BE})\s*{ADV}(?P<word>{plans})(?![\w'’])", re.I),
+        timed=re.compile(rf"\s*{ADV}(?P<word>{timed})(?![\w'’])", re.I),
+        progressive=re.compile(rf"(?:\s*['’]m|\s*['’]re|\s+am|\s+are)\s*{ADV}(?P<ving>[a-z]+ing)(?![\w'’])", re.I),
         cancel=re.compile(rf"(?<![\w'’]){alternation(cancel)}(?![\w'’])", re.I) if cancel else None,
         sets=sets,
         nouns=frozenset(stem(n.lower()) for n in g.words("event_nouns", "en")),
@@ -124,8 +118,10 @@ def _words(g: Grammar) -> _Words:
             p.split()[0].lower().strip("'’")
             for p in (*g.words("event_verbs", "en"), *g.words("plan_words", "en"), *g.words("timed_plan_words", "en"),
                       *cancel, *(x for ws in g.sets.values() for x in ws.get("en", ())), "am", "are", "was", "m", "re", "been",
-                      *_UPCOMING_CUES, *_GOAL_CUES)
+                      *_UPCOMING_CUES, *_GOAL_CUES, *MISHAP_CUES)
         ),  # fmt: skip
+        doings=tuple(f"{d.lower()} " for d in g.words("doing_verbs", "en")),
+        persons=frozenset(n.lower() for ws in (*g.people.values(), *g.names.values()) for n in ws.get("en", ())),
         cancelled=re.compile(
             r"\b(?:cancel(?:l?ed)?|called\s+off|scrapped)\s+(?:the|our|my)\s+(?P<a>[a-z][\w\s'’-]{1,40}?)(?=\s*(?:$|[,.;!?]|\b(?:because|since|as)\b))"
             r"|\b(?:the|our|my)\s+(?P<b>[a-z][\w\s'’-]{1,40}?)\s+(?:is|was|got|has\s+been)\s+(?:off|cancel(?:l?ed)|called\s+off|scrapped)\b",
@@ -153,22 +149,27 @@ def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[in
     times = find_times(sentence, "2000-01-01", future=False)  # once a sentence: where its times are
     parts = clauses(sentence, zh=False, times=times)
     quoted, hedge = _quoted(sentence), first_hedge(sentence)
+    prev: Found | None = None  # what the clause before read
     for n, clause in enumerate(parts):
         if not clause.speaker or hedge < clause.end or any(a <= clause.start < b for a, b in quoted):
             continue  # "I'm gonna make him an offer he can't refuse": a quote is someone's words
         lead = _lead_time(parts[n - 1], times) if n else ""
         slot = any(a < clause.end and clause.start < b for a, b in taken or ())
         found = _clause(sentence, clause, w, cancel, lead, times, events=not slot)
-        if found is not None:
-            out.append(found)
+        if found is None and clause.carried and prev is not None and prev.form == PLAN:
+            found = _also(sentence, prev, clause.body, clause.end, times)  # "…, try out the local food"
+        prev = found
+        out += _joined(sentence, found, clause.end, times)
     if not out and cancel and (m := w.cancelled.search(sentence)):  # "we cancelled the canoe trip"
         what = (m["a"] or m["b"]).strip()
-        out.append(_found(PLAN, m.start(), m.start(), m.end(), Happening(what, cancel=True), statement="invalidate"))
+        out.append(candidate(PLAN, m.start(), m.start(), m.end(), Happening(what, cancel=True), statement="invalidate"))
     elif not out and not cancel and (m := _WENT.search(sentence)) and specific(m["what"]):
         # "The gaming party was a great success!": a plan of that name, if one is held, happened
-        out.append(_found(PLAN, m.start(), m.start("what"), m.end("what"), Happening(m["what"].strip()), statement="keep"))
+        out.append(candidate(PLAN, m.start(), m.start("what"), m.end("what"), Happening(m["what"].strip()), statement="keep"))
+    doubt = min([hedge, *(a for a, _ in quoted)])
+    if not cancel and "my" in sentence.lower():
+        out += mishaps(sentence, times, doubt, w.persons)
     if not any(f.form == PLAN for f in out) and not cancel:
-        doubt = min([hedge, *(a for a, _ in quoted)])
         out += _upcoming(sentence, w, times, doubt) or _goal(sentence, w, parts, times, doubt)
     if not any(f.form == PLAN for f in out):
         out += _set_by_time(sentence, w, parts, times, hedge)
@@ -179,9 +180,9 @@ def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[in
 # names (its event nouns), still to come.
 _COMING = re.compile(
     r"\b(?:I|we)(?:\s*['’]ve\s+got|\s+have\s+got|\s+have|\s+got)\s+(?P<what>(?:a|an|my|our|the|another)\s+"
-    r"(?:[\w'’-]+\s+){0,3}?[\w'’-]+)\s+coming\s+up\b",
+    r"(?:[\w'’-]+\s+){0,3}?[\w'’-]+)(?:\s+coming\s+up\b|(?P<soon>\s+(?=(?:next|tomorrow|tonight|this|on|in)\b)))",
     re.I,
-)
+)  # "I've got a gaming tournament next month": the day said right after it
 _COMING_DAY = re.compile(r"(?:next|tomorrow|tonight|this|coming|in\s+(?:a|two|three|\d+)\s)", re.I)  # not a date: a day of the year
 _YEARLY = frozenset({"birthday", "anniversary"})
 _DUE = re.compile(r"(?:^|(?<=[\s,;:(]))(?:[Mm]y|[Oo]ur)\s+(?P<what>(?:[\w'’-]+\s+){0,3}?[\w'’-]+)\s+(?:is|are)\s+(?:coming\s+up\s+)?")
@@ -197,9 +198,11 @@ def _upcoming(sentence: str, w: _Words, times: list[Time], doubt: int) -> list[F
             continue  # "a lot of work coming up", "my sister is next door", "my birthday is 14 March": no plan
         when = next((t.words for t in later if t.start == m.end() and _COMING_DAY.match(t.words)), "") if m.re is _DUE else (
             later[0].words if later else "")  # fmt: skip
-        if m.re is _DUE and not when:
-            continue  # "our party is amazing": no day to come
-        return [_found(PLAN, m.start(), m.start("what"), m.end("what"), Happening(what, when))]
+        if m.re is _COMING and m["soon"] is not None:
+            when = next((t.words for t in later if t.start == m.end()), "")
+        if (m.re is _DUE or m["soon"] is not None) and not when:
+            continue  # "our party is amazing", "I have a game in my head": no day to come
+        return [candidate(PLAN, m.start(), m.start("what"), m.end("what"), Happening(what, when))]
     return []
 
 
@@ -211,7 +214,7 @@ def _goal(sentence: str, w: _Words, parts: list[Clause], times: list[Time], doub
             continue
         theirs = Clause(c.start, c.end, m.start("word"), True)  # "my goal": the speaker's to do
         if (found := _plan(sentence, theirs, w, m.end(), m, False, "", times, needs_future=False)) is not None:
-            return [found]
+            return _joined(sentence, found, c.end, times)
     return []
 
 
@@ -250,87 +253,27 @@ def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str, times:
         if cancel:
             return None
         arranging = m["ving"].lower() in _ARRANGING  # "I'm planning a trip to the East Coast": a plan, day or not
+        if events and not lead and sentence[m.start("ving"):end].lower().startswith(w.doings) and not any(
+                c.start <= t.start < c.end for t in times):
+            return ongoing(sentence, c, m, lead, times)  # "I'm writing a novel": done these days, no plan
         return _plan(sentence, c, w, m.start("ving"), m, False, lead, times, needs_future=not arranging, ving=m["ving"])
     if events and (m := w.event.match(sentence, body, end)):
         if cancel:
             return None  # "we did the trip, but not anymore": unclear, so nothing
-        return _event(sentence, c, m, lead, times, w.nouns)
-    if events and not cancel and (m := _ONGOING.match(sentence, body, end)):
-        return _ongoing(sentence, c, m, lead, times)
+        return event(sentence, c, m, lead, times, w.nouns)
+    if events and not cancel and (m := ONGOING.match(sentence, body, end)):
+        return ongoing(sentence, c, m, lead, times)
+    if events and not cancel and (m := BEEN.match(sentence, body, end)):
+        return been(sentence, c, m, lead, times)
     return None
-
-
-def _ongoing(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time]) -> Found | None:
-    """ "I've been networking with local artists": a doing kept up till the day said, its event."""
-    ving = m["ving"].lower()
-    if gerund_base(ving) in VAGUE_PLAN | _NOT_DOING or _NOT_EVENT.match(ving):
-        return None  # "I've been feeling down", "I've been thinking about you"
-    obj, at = phrase(sentence, m.end(), c.end, times)
-    if len(obj.split()) <= 1 and sentence[at + len(obj) :].lstrip().lower().startswith("with "):
-        obj, at = phrase(sentence, m.end(), c.end, times, past_with=True)  # "networking with …"
-    toks = obj.lower().split()
-    if not toks or _NOT_EVENT.search(obj) or any(t in _ANAPHORA or t in _HOW for t in toks) or not specific(obj):
-        return None  # "I've been doing it", "I've been loving it"
-    if all(t in _ADVERBIAL for t in toks):
-        return None  # "I've been working hard", "… a lot lately": how, not what
-    what = tidy(short(f"{ving} {obj}".split()))
-    if not meaningful(what):
-        return None
-    where, people = _extras(sentence, c, what)
-    return _found(EVENT, c.start, m.start("ving"), at + len(obj), Happening(what, _time_words(c, lead, times), where, people))
-
-
-def _time_words(c: Clause, lead: str, times: list[Time]) -> str:
-    inside = [t for t in times if c.start <= t.start < c.end]
-    return inside[0].words if inside else lead
-
-
-def _extras(sentence: str, c: Clause, what: str) -> tuple[str, tuple[str, ...]]:
-    """(where, with whom) said in the clause."""
-    where = m["p"] if (m := _WHERE.search(what)) else ""
-    rest = sentence[c.body : c.end]
-    people = list(c.with_)
-    if wm := _WITH.search(rest):
-        people += [p.strip() for p in re.split(r",\s*|\s+and\s+", wm["w"]) if p.strip()]
-    return where.removeprefix("the ").strip(), tuple(dict.fromkeys(people))
-
-
-def _event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time], nouns: frozenset[str]) -> Found | None:
-    verb = " ".join(m["verb"].lower().split())
-    obj, at = phrase(sentence, m.end(), c.end, times)
-    obj = that_one(obj)
-    if verb in ("got", "had") and (chance := _CHANCE.match(obj)):
-        if verb == "had" and obj.lower().startswith("to "):
-            return None  # "had to dig deep": what was needed, not what happened
-        verb, obj, at = "", obj[chance.end():], at + chance.end()  # "got to volunteer at a career fair"
-    if len(obj.split()) <= 1 and sentence[at + len(obj):].lstrip().lower().startswith("with "):
-        obj, at = phrase(sentence, at, c.end, times, past_with=True)  # "met with some artists", "speak with …"
-    first = obj.split(" ", 1)[0].lower()
-    if verb == "did" and first in _BASE_VERBS:
-        verb = ""  # "I did take Seraphim to the park": the emphatic do
-    elif first in _NEGATION or (verb == "did" and first in _HOW):
-        return None  # "I did not", "we did alright"
-    elif verb == "had" and not any(stem(t) in nouns for t in obj.lower().split()):
-        return None  # "had a nice chat", "had an awesome summer": no happening the pack names
-    elif verb == "tried" and obj.lower().startswith("to "):
-        return None  # "I tried to stay calm": no happening named
-    elif obj and all(t in _ADVERBIAL for t in obj.lower().split()):
-        return None  # "I studied hard", "we trained a lot": how, not what
-    if verb in ("graduated", "retired", "moved", "quit") and not obj:
-        pass  # "I graduated last week": the verb is the event
-    elif _NOT_EVENT.search(obj) or not meaningful(obj) or not specific(obj) or any(t in _ANAPHORA - _PLACES for t in obj.lower().split()):
-        return None  # "got a shot of a glacier", "visited a place", "took it for a ride"
-    what = obj if verb in _LIGHT_VERBS or not verb else f"{sentence[m.start('verb'):m.end('verb')].lower()} {obj}".strip()
-    what = tidy(short(what.split()))
-    where, people = _extras(sentence, c, what)
-    h = Happening(what, _time_words(c, lead, times), where, people)
-    return _found(EVENT, c.start, at if verb in _LIGHT_VERBS else m.start("verb"), at + len(obj), h)
 
 
 def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], cancel: bool, lead: str,
           times: list[Time], *, needs_future: bool, ving: str = "") -> Found | None:  # fmt: skip
     obj, at = phrase(sentence, start, c.end, times)
-    if len(obj.split()) <= (1 if not ving else 2) and sentence[at + len(obj):].lstrip().lower().startswith("with "):
+    head = obj.split()
+    if (len(head) <= (1 if not ving else 2) or (len(head) == 2 and head[1].lower() in _PARTICLES)) and sentence[
+            at + len(obj):].lstrip().lower().startswith("with "):  # "thinking of teaming up with …"
         obj, at = phrase(sentence, start, c.end, times, past_with=True)  # "working with some fashion bloggers"
     words = obj.split()
     if ving:
@@ -348,26 +291,66 @@ def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], can
     toks = what.lower().split()
     if not meaningful(what) or not toks:
         return None
-    named = any(w[:1].isupper() for w in what.split()[1:])  # "stay in Galway", not "stay positive"
-    vague = (toks[0] in VAGUE_PLAN and not named and not doing(toks)) or any(t in _ANAPHORA or t in _DREAMS for t in toks)
-    if not cancel and (vague or not specific(" ".join(toks[1:]) if starts_with_verb(what) else what)):
+    if not cancel and _vague(what, toks):
         return None  # "keep pushing", "make it happen", "chase my dreams", "team up": no plan to follow
     if c.body == c.start and (not c.carried or _COPULA.search(obj)):
         return None  # "Going to those places is on my list": a plan needs its speaker said (and
         # in "…, but going to the gym is hard" the doing is a subject, not the speaker's plan)
-    where, people = _extras(sentence, c, what)
+    where, people = extras(sentence, c, what)
     sets: tuple[tuple[str, str], ...] = ()
     for attr, base, rx in w.sets:
         if (s := rx.search(sentence, c.body, c.end)) is not None:
             sets, what = ((attr, s["v"].strip()),), f"{base} {s['v'].strip()}"
             break
-    said_when = _time_words(c, lead, times)
+    said_when = time_words(c, lead, times)
     if len(toks) == 1 and not said_when and not cancel:
         return None  # "I'm gonna chat": one word and no day is no plan to hold anyone to
     h = Happening(what, said_when, where, people, sets, cancel=cancel, needs_future=needs_future)
-    return _found(PLAN, c.start, at, at + len(obj), h, statement="invalidate" if cancel else "assert")
+    return candidate(PLAN, c.start, at, at + len(obj), h, statement="invalidate" if cancel else "assert")
 
 
+
+
+def _vague(what: str, toks: list[str]) -> bool:
+    """Whether a plan's words name no plan to follow: an attitude, a pronoun, a dream, common words."""
+    named = any(w[:1].isupper() for w in what.split()[1:])  # "stay in Galway", not "stay positive"
+    return ((toks[0] in VAGUE_PLAN and not named and not doing(toks)) or any(t in ANAPHORA or t in _DREAMS for t in toks)
+            or not specific(" ".join(toks[1:]) if starts_with_verb(what) else what))  # fmt: skip
+
+
+_AND = re.compile(r"\s*,?\s+and\s+(?:then\s+|also\s+)?", re.I)
+
+
+def _joined(sentence: str, found: Found | None, end: int, times: list[Time]) -> list[Found]:
+    """`found` and the plans joined to it by "and" in its clause (which ends at `end`)."""
+    out = []
+    while found is not None:
+        out.append(found)  # "I'm going to visit Oslo and rent a boat": a plan each
+        j = _AND.match(sentence, found.end) if found.form == PLAN else None
+        found = _also(sentence, found, j.end(), end, times) if j and j.end() < end else None
+    return out
+
+
+def _also(sentence: str, first: Found, start: int, end: int, times: list[Time]) -> Found | None:
+    """A verb joined to a plan's is a plan of the same word and day: "I'm going to visit Oslo and
+    see the fjords", "…, try out the local food", "my goal is to keep teaching yoga and supporting
+    my community" (a doing after "keep" is kept up too)."""
+    h = first.happening
+    obj, at = phrase(sentence, start, end, times)
+    words = obj.split()
+    if h is None or h.cancel or not words or words[0].lower().endswith("ing") and h.what.split()[0] not in ("keep", "continue"):
+        return None
+    if all(t.lower() in ADVERBIAL for t in words[1:]):
+        return None  # "… and reading more": how much, not what
+    if words[0].lower().endswith("ing"):
+        words = [h.what.split()[0], *words]  # "keep teaching yoga and supporting my community"
+    elif not starts_with_verb(words[0]):
+        return None  # "I'm going to visit Oslo and my sister too": no verb, no plan
+    what = tidy(short(words))
+    toks = what.lower().split()
+    if len(toks) < 2 or not meaningful(what) or _vague(what, toks):
+        return None
+    return candidate(PLAN, first.start, at, at + len(obj), Happening(what, h.time_words, needs_future=h.needs_future))
 
 
 def _set_by_time(sentence: str, w: _Words, parts: list[Clause], times: list[Time], hedge: int) -> list[Found]:
@@ -382,11 +365,5 @@ def _set_by_time(sentence: str, w: _Words, parts: list[Clause], times: list[Time
                 continue
             value = s["v"].strip()
             h = Happening(f"{base} {value}", after[0].words, sets=((attr, value),), needs_future=True)
-            return [_found(PLAN, c.start, s.start(), s.end(), h)]
+            return [candidate(PLAN, c.start, s.start(), s.end(), h)]
     return []
-
-
-def _found(kind: str, start: int, value_start: int, end: int, h: Happening, *, statement: str = "assert") -> Found:
-    """The candidate: the family slot (`events`, `plans`), what, and the happening read."""
-    return Found(FAMILY_SLOT[kind], h.what, statement, start, value_start, max(end, value_start),
-                 form=kind, happening=h)  # fmt: skip

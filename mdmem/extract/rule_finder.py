@@ -89,13 +89,15 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
     read = lowered(text)
     candidates = patterns.candidates(read)
     previous = None  # the sentence before
+    recent: list[str | None] = [None, None]  # the two sentences before
     question = sentences(asked)[-1] if asked.strip() else ""
     for n, sentence in enumerate(_sentences(text, budget)):
         if is_joke(sentence) and previous is not None:  # "I'm moving to Mars. Just kidding!"
             out = [(s, f) for s, f in out if s != previous]
         found = _find(sentence, candidates, resolver, budget, read)
-        if all(f.form == "named" for f in found) and out and out[-1][0] == previous:
-            found = named_next(sentence, out) or found  # "We adopted a puppy! His name is Biscuit."
+        if all(f.form == "named" for f in found) and out and out[-1][0] in recent:
+            between = None if out[-1][0] == previous else previous  # "one of my snakes! They …. This is Susie."
+            found = named_next(sentence, out, between) or found  # "We adopted a puppy! His name is Biscuit."
         elif not found and n < 3:
             # "What are your dogs' names?" — "Their names are …", "Thanks! … his name is Kyle!"
             found = answered(sentence, question, resolver, context=asked, first=previous is None)
@@ -109,7 +111,7 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
             near = topic | {f.attribute or "" for _, f in out} | {f.attribute or "" for f in found}
             asking = question if previous is None and is_question(question) else ""
             found += duration_followups(sentence, near, asking, set(resolver.rules.attributes))
-        previous = sentence
+        previous, recent = sentence, [sentence, previous]
         out += [(sentence, f) for f in sorted(found, key=lambda f: (f.start, f.kind))]
         mentions = [Mention(f.owner, f.start, f.end) for f in found if f.attribute == "relation" and f.owner]
         for owner, said in voices(sentence, mentions, people or {}, last):

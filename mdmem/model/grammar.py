@@ -10,6 +10,7 @@ plan fills when it comes true (docs/rules.md#grammar):
       plan_words: {en: [going to, planning to, thinking about], zh: [打算, 准备, 计划]}
       timed_plan_words: {en: [will, want to], zh: [要, 想]}   # a plan only with a day to come
       cancel_words: {en: [not anymore, called off], zh: [不去了, 取消了]}
+      doing_verbs: {en: [writing, teaming up, working on]}   # "I'm writing a novel": an event of the day
       sets:                                               # a plan that changes a slot
         home_city: {en: [move to, moving to], zh: [搬到, 搬去]}
       names: {pets: {en: [dog, cat, parrot], zh: [狗, 猫]}}   # and people, activities, skills, things
@@ -26,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 LANGS = ("en", "zh")
-LISTS = ("event_verbs", "event_nouns", "plan_words", "timed_plan_words", "cancel_words")
+LISTS = ("event_verbs", "event_nouns", "plan_words", "timed_plan_words", "cancel_words", "doing_verbs")
 # attribute → words, per dimension: what each dimension's words are (docs/rules.md#grammar)
 DIMENSIONS = {
     "sets": "the words that open a plan which changes the slot when it comes true ('moving to')",
@@ -48,6 +49,7 @@ class Grammar:
     plan_words: Words = field(default_factory=dict)
     timed_plan_words: Words = field(default_factory=dict)
     cancel_words: Words = field(default_factory=dict)
+    doing_verbs: Words = field(default_factory=dict)  # "I'm writing a novel": done these days, not a plan
     sets: dict[str, Words] = field(default_factory=dict)  # attribute → language → words
     names: dict[str, Words] = field(default_factory=dict)
     people: dict[str, Words] = field(default_factory=dict)

@@ -269,7 +269,8 @@ _VERBS = _words(
     meet open launch finish write sign adopt study apply attend begin change quit leave retire
     marry celebrate host throw teach enter compete perform present publish record release
     renovate paint plant sell switch hike climb camp swim volunteer graduate enroll register
-    book organize organise plan spend stay return come have give head hit check look find"""
+    book organize organise plan spend stay return come have give head hit check look find
+    rent explore collaborate read watch play send submit cook bake share invite"""
 )
 _ARTICLE = ("a ", "an ", "the ", "my ", "our ")
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +25,7 @@ from mdmem.model.episode import Said, parse
 from mdmem.store.cachedb import open_db
 from mdmem.store.vault import PASSAGES_FILE
 
-SCHEMA = 3  # bump when the tokenizer, the splitting or the tables change: rebuilt on open
+SCHEMA = 4  # bump when the tokenizer, the splitting or the tables change: rebuilt on open
 MAX_CHARS = 600  # a message longer than this is split into passages of about this size
 # What of one episode file is searchable: a pasted 10 MB log stays in the file, word for word,
 # but indexing all of it would take the first `ask` after it a minute (RELIABILITY.md).
@@ -41,7 +42,11 @@ DATE_BOOST = 2.0  # so does one said in the period a question names ('in May 202
 COMMON_AFTER = 2000  # passages; in a smaller index every word of a question is searched
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n\s*\n")
 
-_DDL = """
+# FTS5's Porter stemmer over the tokens of `lang.tokens` (already stripped of plural, -ing, -ed):
+# it also joins derived forms, realize / realization, which those leave apart. A question's
+# words go through it too: MATCH stems each phrase with the table's tokenizer.
+TOKENIZE = "porter unicode61 remove_diacritics 0"
+_DDL = f"""
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files(path TEXT PRIMARY KEY, sig TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS rows(
@@ -49,8 +54,13 @@ CREATE TABLE IF NOT EXISTS rows(
     time TEXT, speaker TEXT NOT NULL, text TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS rows_path ON rows(path);
 CREATE INDEX IF NOT EXISTS rows_speaker ON rows(speaker);
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(body, before, after, tokenize='unicode61 remove_diacritics 0');
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(body, before, after, tokenize="{TOKENIZE}");
 CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab(fts, 'row');
+"""
+# A scratch table that tokenizes like `fts` and tells each word's indexed form.
+_STEMS_DDL = f"""
+CREATE VIRTUAL TABLE scratch USING fts5(word, tokenize="{TOKENIZE}");
+CREATE VIRTUAL TABLE held USING fts5vocab(scratch, 'instance');
 """
 
 
@@ -160,9 +170,12 @@ class PassageIndex:
         self.problems: list[FactFileError] = []
         self.reread: list[str] = []  # the episode files the last refresh read again or dropped
         self._speakers: list[str] | None = None
+        self._stemmer: sqlite3.Connection | None = None
 
     def close(self) -> None:
         self.db.close()
+        if self._stemmer is not None:
+            self._stemmer.close()
 
     def refresh(self) -> int:
         """Re-read the episode files that changed since the last refresh; how many did."""
@@ -257,10 +270,23 @@ class PassageIndex:
         total = self.db.execute("SELECT count(*) FROM rows").fetchone()[0]
         if total < COMMON_AFTER:
             return words
-        marks = ",".join("?" * len(words))
-        docs = dict(self.db.execute(f"SELECT term, doc FROM vocab WHERE term IN ({marks})", words))
-        rare = [w for w in words if docs.get(w, 0) * 5 <= total]
+        stems = self._stems(words)
+        marks = ",".join("?" * len(stems))
+        docs = dict(self.db.execute(f"SELECT term, doc FROM vocab WHERE term IN ({marks})", stems))
+        rare = [w for w, s in zip(words, stems, strict=True) if docs.get(s, 0) * 5 <= total]
         return rare or words
+
+    def _stems(self, words: list[str]) -> list[str]:
+        """Each word as the index holds it (the vocabulary lists stems: 'pottery' → 'potteri'),
+        told by a table in memory with the same tokenizer, kept apart from the index's file."""
+        if self._stemmer is None:
+            self._stemmer = sqlite3.connect(":memory:")
+            self._stemmer.executescript(_STEMS_DDL)
+        db = self._stemmer
+        db.executemany("INSERT INTO scratch(rowid, word) VALUES(?, ?)", enumerate(words))
+        held = dict(db.execute("SELECT doc, term FROM held"))
+        db.execute("DELETE FROM scratch")
+        return [held.get(i, w) for i, w in enumerate(words)]
 
     def speakers(self) -> list[str]:
         """Everyone who said something, by name (read once per index, then kept)."""

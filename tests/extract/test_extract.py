@@ -1092,6 +1092,16 @@ def test_a_name_in_the_next_sentence_only_names_the_kind_just_said():
     assert values("User: I work at Acme. His name is Bob.", "user/employer") == ["Acme"]
 
 
+
+def test_a_pet_shown_and_named_in_a_sentence_of_its_own():
+    assert values("User: We adopted a kitten last week. Meet Pickle!", "user/pets") == ["Pickle"]
+    # one of several, with a sentence about them between: one of them is named, the rest are not
+    text = "User: Let me show you one of my geckos! They love the heat lamp. This is Noodle."
+    assert values(text, "user/pets") == ["geckos", "Noodle"]
+    assert values("User: My cousin came by. This is Porto.", "user/pets") == []  # a person shown could be a place
+    assert values("User: We adopted a kitten last week. This is my favourite chair.", "user/pets") == ["kitten"]
+
+
 @pytest.mark.parametrize(
     ("sentence", "value", "expected"),
     [

@@ -340,3 +340,13 @@ def test_the_cue_words_never_drop_a_reading_the_full_grammar_finds(sentence):
     every += find_favourites(sentence, resolver, lex.activities) + find_things(sentence, lex.things) + find_habits(sentence)  # fmt: skip
     assert tidy(every)  # the sentence says something
     assert find_grammar(sentence, resolver) == tidy(every)
+
+
+def test_a_thing_a_relative_clause_says_the_speaker_loves_is_a_like():
+    likes = [(s.value, s.polarity) for s in said("There's this lake nearby that I love - so calm.") if s.key == "user/likes"]
+    assert likes == [("lake", "like")]
+    assert [s.value for s in said("There's a tiny noodle bar round the corner that I adore.") if s.key == "user/likes"] == [
+        "tiny noodle bar"]
+    for text in ("These are the people that I love.", "If there was a cafe that I love, I'd go daily.",
+                 "Is there a song that I love?", "My sister found a trail that she loves."):
+        assert [s for s in said(text) if s.key == "user/likes"] == [], text

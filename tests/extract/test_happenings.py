@@ -319,3 +319,75 @@ def test_an_event_told_with_the_verbs_of_chat_and_its_shorthand_written_out():
     assert one("I rehearsed with a small choir after work.").value == "rehearsed with a small choir"
     assert said("User: I studied hard.") == [] and said("User: We trained a lot last week.") == []  # how, not what
 
+
+
+def test_a_doing_said_in_the_progressive_with_no_day_to_come_is_an_event_of_the_day_said():
+    st = one("Big news - I'm writing a cookbook about Basque stews for a small publisher.")
+    assert (st.form, st.value, st.when) == ("event", "writing a cookbook about Basque stews", DAY)
+    assert one("I'm teaming up with a bakery down the road.").value == "teaming up with a bakery down the road"
+    assert one("I'm learning Norwegian.").value == "learning Norwegian"
+    plan = one("I'm writing a cookbook next spring.")  # a day to come: still a plan
+    assert (plan.form, plan.value) == ("plan", "write a cookbook")
+    for text in ("I'm reading your letter right now.", "I'm working on it.", "Are you writing a cookbook?",
+                 "I'm working hard."):
+        assert said(f"User: {text}") == [], text
+    assert [s.entity for s in said("User: My sister is writing a cookbook.")] == ["sister"]  # hers, not the user's
+
+
+def test_this_or_that_before_a_noun_is_a_determiner_and_who_stands_before_and_i_shares_the_subject():
+    st = one("Priya and I went to this pottery fair downtown last Saturday.")
+    assert (st.value, st.with_, st.when) == ("went to pottery fair downtown", ("Priya",), "2023-05-13")
+    assert one("I met with that landlord yesterday.").value == "met with landlord"
+    # only "and I" keeps its subject whole: a clause still begins after "after"
+    assert one("Especially after I failed my driving test last week, I've been feeling low.").value == "failed my driving test"
+    assert one("Just facetimed with that climbing instructor from Oslo.").value == "facetimed with climbing instructor from Oslo"
+    for text in ("I bought this yesterday.", "I went to this place yesterday.", "I did that last week."):
+        assert said(f"User: {text}") == [], text
+
+
+def test_a_verb_joined_to_a_plans_verb_is_a_plan_of_the_same_word():
+    plans = said("User: I'm going to visit Tromsø and rent a kayak next month.")
+    assert [p.value for p in plans] == ["visit Tromsø", "rent a kayak"]
+    assert {p.due for p in plans} == {"2023-06"}
+    plans = said("User: We're planning to rent a cabin, then hike the ridge trail in June.")
+    assert [p.value for p in plans] == ["rent a cabin", "hike the ridge trail"]
+    plans = said("User: My goal is to keep running the book club and organising the swap meet.")
+    assert [p.value for p in plans] == ["keep running the book club", "keep organising the swap meet"]
+    # no verb, an attitude, a hedge, a cancellation: no second plan
+    assert [p.value for p in said("User: I'm going to visit Tromsø and my aunt too.")] == ["visit Tromsø"]
+    assert said("User: I'm gonna keep pushing and make it happen.") == []
+    assert [p.value for p in said("User: I'm planning to rent a cabin, and perhaps hike the ridge.")] == ["rent a cabin"]
+    assert [p.kind for p in said("User: We were going to rent a cabin and hike the ridge, but not anymore.")] == ["invalidate"]
+
+
+def test_been_to_a_place_with_its_day_said_is_a_visit():
+    st = one("We've been to Tallinn last spring with my cousin.")
+    assert (st.value, st.where, st.with_, st.when) == ("been to Tallinn", "Tallinn", ("my cousin",), "2022-03/2022-05")
+    assert one("Been to Ghent yesterday, so much fun!").when == "2023-05-13"  # no subject at the head: the speaker's
+    for text in ("I've been to Tallinn twice.", "I've never been to Tallinn.", "Have you been to Tallinn?",
+                 "I've been to the gym yesterday."):
+        assert said(f"User: {text}") == [], text  # no day to put it on, a negation, a question, no place
+
+
+def test_a_happening_the_pack_names_with_its_day_said_right_after_is_a_plan():
+    st = one("I've got a chess tournament next month and I feel ready.")
+    assert (st.form, st.value, st.due) == ("plan", "chess tournament", "2023-06")
+    assert one("We have a pottery workshop this Saturday!").due == "2023-05-20"
+    assert one("We had an amazing silent retreat last week.").value == "had an amazing silent retreat"  # a noun the pack names
+    for text in ("I have a lot of work next week.", "I have a game in my head.", "I had a tournament next month."):
+        assert [s for s in said(f"User: {text}") if s.form == "plan"] == [], text
+
+
+def test_helping_and_raising_are_events_of_the_speaker():
+    assert one("Last year, I helped rebuild a playground in my village.").value == "helped rebuild a playground in my village"
+    assert one("We raised a lot of money for the food bank last month!").when == "2023-04"
+    assert said("User: It helped me a lot last week.") == [] and said("User: I helped.") == []
+
+
+def test_what_befell_a_thing_of_the_speakers_is_their_event():
+    st = one("My old scooter broke down last week, so I walk now.")
+    assert (st.value, st.when) == ("old scooter broke down", "2023-05-01/2023-05-07")
+    assert one("Ugh - my new camera, the one from Kyoto, got stolen yesterday!").value == "new camera got stolen"
+    for text in ("My heart broke when I heard.", "If my scooter broke down I'd walk.", "Maybe my laptop died.",
+                 "My grandpa died last year."):  # no thing; supposed; hedged; a person's, not a thing's
+        assert [s for s in said(f"User: {text}") if s.entity == "user"] == [], text

@@ -193,3 +193,26 @@ def test_a_passage_said_later_of_the_named_period_ranks_too(tmp_path: Path) -> N
     q = "What did John attend with his colleagues in March 2023?"
     best = idx.search(q, near=named_period(q))[0]
     assert "last month" in best.text  # said in April, of March
+
+
+def test_a_derived_form_of_a_word_finds_the_passage(tmp_path: Path) -> None:
+    _write(tmp_path, "2023-03-02", "chat.md",
+           ("Dana", "Talking to my aunt led to a big realization about my career."),
+           ("Eli", "We stayed connected through letters for years."),
+           ("Dana", "Nice weather for it."))  # fmt: skip
+    idx = PassageIndex(tmp_path, tmp_path / ".mdmem")
+    idx.refresh()
+    assert "realization" in idx.search("What did Dana realize?")[0].text
+    assert "letters" in idx.search("What kept Eli's connection alive?")[0].text
+    assert idx._stems(["realiz", "realization", "connect"]) == ["realiz", "realiz", "connect"]
+
+
+def test_chinese_passages_are_found_as_before_the_stemmer(tmp_path: Path) -> None:
+    _write(tmp_path, "2023-03-02", "chat.md",
+           ("小王", "我上个月搬到杭州了，在西湖边租了房子。"),
+           ("小李", "我最近在学做蛋糕。"))  # fmt: skip
+    idx = PassageIndex(tmp_path, tmp_path / ".mdmem")
+    idx.refresh()
+    assert "杭州" in idx.search("小王搬到哪里了？")[0].text
+    assert "蛋糕" in idx.search("小李在学什么？")[0].text
+    assert idx._stems(["杭州", "蛋糕", "学"]) == ["杭州", "蛋糕", "学"]

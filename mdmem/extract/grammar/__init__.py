@@ -14,7 +14,8 @@ adding words, not code.
 - `people`: what is said of those people, re-voiced as theirs;
 - `preferences`: favourites and "my hobbies", and hobbies given as an answer;
 - `things`: what a person owns or runs, and what they had as a child;
-- `habits`: routines and ways of relaxing, kept in the words said.
+- `habits`: routines and ways of relaxing, kept in the words said;
+- `titles`: books, films and shows named by their title, read, being read or liked.
 
 Every finder here returns `Found` candidates, weighed for mood and time like any other.
 """
@@ -30,6 +31,7 @@ from mdmem.extract.grammar.lexicon import lexicon, tokens
 from mdmem.extract.grammar.names import find_members
 from mdmem.extract.grammar.preferences import find_favourites
 from mdmem.extract.grammar.things import find_things
+from mdmem.extract.grammar.titles import find_titles
 from mdmem.extract.values import tidy
 from mdmem.lang.detect import has_cjk
 
@@ -66,5 +68,6 @@ def find_grammar(sentence: str, resolver: Resolver) -> list[Found]:
         found += find_things(sentence, lex.things)
     if HABITS in resolver.rules.attributes:
         found += find_habits(sentence)
+    found += find_titles(sentence)
     # Of two readings of one slot whose values overlap, the longer wins ("playing video games").
     return tidy(found)

@@ -240,20 +240,32 @@ _NAMED_NEXT = re.compile(
 )
 
 
-def named_next(sentence: str, before: list[tuple[str, Found]]) -> list[Found]:
-    """A name given in the next sentence to a kind just said ("a puppy … His name is Biscuit")."""
+# "I want to show you one of my snakes! This is Susie.": a pet shown, named in a sentence of its
+# own (a person so shown could as well be a place: "This is Rome").
+_THEY = re.compile(r"\s*(?:they|these|those)\b", re.I)
+_SHOWN = re.compile(rf"^\s*(?:(?:and\s+)?this\s+is|meet|say\s+hi\s+to)\s+(?P<value>{NAME})\s*[.!]*\s*$", re.I)
+
+
+def named_next(sentence: str, before: list[tuple[str, Found]], between: str | None = None) -> list[Found]:
+    """A name given in the next sentence to a kind just said ("a puppy … His name is Biscuit"), or
+    after one `between` that speaks of them ("one of my snakes! They calm me down. This is Susie")."""
     prev = before[-1][1]
-    m = _NAMED_NEXT.match(sentence)
+    m = _NAMED_NEXT.match(sentence) or (_SHOWN.match(sentence) if prev.attribute == "pets" else None)
     value = prev.value
     if m is None or prev.kind != "assert" or not isinstance(value, str):
         return []
+    several = prev.form == "unnamed" and value.endswith("s")  # one of them is named, the rest are not
+    if between is not None and not (several and _THEY.match(between)):
+        return []  # "We adopted a puppy! It rained all day. His name is …": not the puppy's, maybe
     kind = value.islower() and len(value.split()) <= 2 or (has_cjk(value) and len(value) <= 2)
     if not kind:  # a name already, not the kind of thing named next
         return []
-    name = m["value"] or m["zh"]
-    before.pop()  # the kind ("puppy") gives way to its name
-    start = m.start("value") if m["value"] else m.start("zh")
-    return [replace(prev, value=name, start=0, value_start=start, end=m.end())]
+    name = m["value"] or m.groupdict().get("zh")
+    if not several:
+        before.pop()  # the kind ("puppy") gives way to its name
+    start = m.start("value") if m["value"] else m.start("zh")  # fmt: skip
+    form = "" if prev.form == "unnamed" else prev.form  # "one of my snakes … This is Susie": named now
+    return [replace(prev, value=name, form=form, start=0, value_start=start, end=m.end())]
 
 
 _NAME = r"[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?"

@@ -34,6 +34,14 @@ _ALWAYS = re.compile(
     rf"(?<![\w'’])I(?:['’]ve|\s+have)?\s+always\s+(?:loved|liked|enjoyed|been\s+(?:into|a\s+fan\s+of|drawn\s+to))\s+{_NP}{_END}"
 )
 _ABOUT = re.compile(rf"(?<![\w'’])I(?:['’]m|\s+am)\s+(?:(?:so|really|totally|just|also)\s+)*(?:all\s+about|drawn\s+to|hooked\s+on|a\s+sucker\s+for|in\s+love\s+with)\s+{_NP}{_END}")  # fmt: skip
+# "there's this beach nearby that I love", "a little bakery round the corner that I adore": the
+# thing the relative clause loves (a person so said is no preference: "the people that I love").
+_THAT_I_LOVE = re.compile(
+    r"(?<![\w'’])(?:this|a|an|the)\s+(?P<value>(?:[a-z][\w'’-]*\s+){0,2}?[a-z][\w'’-]*)\s+"
+    r"(?:(?:nearby|near\s+(?:me|here|us)|round\s+the\s+corner|down\s+the\s+(?:road|street)|here)\s+)?"
+    r"(?:that|which)\s+I\s+(?:really\s+|absolutely\s+|just\s+|totally\s+)?(?:love|adore)\b"
+)
+_PEOPLE = words("people person guy guys girl girls man men woman women friend friends family kids one ones")
 _MY_HOBBIES = re.compile(
     r"(?:^|(?<=[.,;!?]\s))(?P<list>[A-Za-z][^.,;!?]{2,80}?)\s+(?P<verb>is|are|was|were)\s+(?:also\s+|definitely\s+|probably\s+|always\s+)?"
     r"(?:one\s+of\s+|some\s+of\s+)?my\s+(?:main\s+|favou?rite\s+|biggest\s+|big\s+|new\s+|two\s+|great\s+|true\s+|real\s+)?(?:hobby|hobbies|passions?)\b"
@@ -74,6 +82,11 @@ def find_favourites(sentence: str, resolver: Resolver, activities: Words | None 
                     value, end = f"{value} and {more['y']}", more.end()
                 if value:
                     out.append(Found(PREFERENCE, value, "assert", m.start(), m.start("value"), end, polarity="like"))
+    if PREFERENCE in attrs and (" love" in low or " adore" in low):
+        for m in _THAT_I_LOVE.finditer(sentence):
+            value = _phrase(m["value"])
+            if value and value.split()[-1].lower() not in _PEOPLE:
+                out.append(Found(PREFERENCE, value, "assert", m.start(), m.start("value"), m.end("value"), polarity="like"))
     if HOBBY in attrs and ("passion" in low or "besides" in low or "from" in low or "other than" in low):
         for m in (*_PASSION.finditer(sentence), *_BESIDES.finditer(sentence)):
             out += _list(m["list"], m.start("list"), activities)

@@ -1,0 +1,161 @@
+"""What happened, in the English grammar of events (extract/happenings.py): a past verb and what
+it took ("I did a 10k fun run last Sunday"), a doing kept up till the day said ("I've been
+networking with local artists"), and the parts every event and plan has: where, with whom, the
+time words of its clause, and the candidate it becomes."""
+
+from __future__ import annotations
+
+import re
+
+from mdmem.extract.candidates import Found, words
+from mdmem.extract.clauses import Clause
+from mdmem.extract.happening_phrase import (
+    VAGUE_PLAN,
+    gerund_base,
+    meaningful,
+    phrase,
+    short,
+    that_one,
+    tidy,
+)
+from mdmem.extract.timex import Time
+from mdmem.lang.tokens import stem
+from mdmem.model.life import EVENT, FAMILY_SLOT, Happening, specific
+
+ADV = r"(?:(?:just|finally|also|actually|recently|even|really|totally|already|both|all|once|then|eventually|officially|literally|somehow|still|seriously|definitely|probably|now|currently|soon)\s+){0,3}"
+_LIGHT_VERBS = ("did", "went on", "took part in", "participated in", "competed in", "ran in")
+# "got to volunteer", "had the chance to attend …": the doing is what happened.
+_CHANCE = re.compile(r"(?:to|the\s+(?:chance|opportunity)\s+to|a\s+chance\s+to)\s+", re.I)
+_BASE_VERBS = words("""take go get make see try visit run meet watch play buy finish start join win do have
+    bring host throw give""")
+_PLACES = words("here there")
+_HOW = words("alright well great good fine okay ok amazing awesome badly better worse so really pretty")
+_NEGATION = words("not never no nothing")
+_YOURS = words("you your yours")  # what the other person said or did is not the speaker's doing
+# A picture of it is not the happening; a state of mind is not an event.
+_NOT_EVENT = re.compile(r"\b(?:pics?|photos?|pictures?|snaps?|selfies?|screenshots?|shot\s+of|your\s+back|the\s+idea)\b"
+                        r"|^(?:thinking|feeling|wondering|realizing|realising|worrying|getting)\b", re.I)
+ANAPHORA = words("it its them that this those these there here one ones something stuff")
+_WITH = re.compile(
+    r"\bwith\s+(?P<w>(?:my|our)\s+[\w'’-]+(?:\s+[A-Z][\w'’-]+)?|[A-Z][\w'’-]+(?:(?:,\s*|\s+and\s+)[A-Z][\w'’-]+){0,4}"
+    r"|(?:some\s+|a\s+few\s+|a\s+couple\s+of\s+)?(?:friends|family|colleagues|coworkers|co-workers|the\s+kids"
+    r"|the\s+family|the\s+team|the\s+girls|the\s+boys))"
+)
+_WHERE = re.compile(r"\b(?:in|at|to|from)\s+(?P<p>(?:the\s+)?(?-i:[A-Z][\w'’.-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w'’.-]*){0,3}))")
+ONGOING = re.compile(rf"(?:\s*['’]ve|\s+have)\s+been\s+{ADV}(?P<ving>[a-z]+ing)(?![\w'’])", re.I)
+# Doings too vague to be an event when kept up: "I've been doing well", "I've been going out".
+_NOT_DOING = words("do go get make think feel talk chat say wonder want mean plan look deal mind miss")
+ADVERBIAL = words("hard a lot lots so much nonstop non-stop lately recently more less out around late too all day night long")
+
+
+def ongoing(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time]) -> Found | None:
+    """ "I've been networking with local artists": a doing kept up till the day said, its event."""
+    ving = m["ving"].lower()
+    if gerund_base(ving) in VAGUE_PLAN | _NOT_DOING or _NOT_EVENT.match(ving):
+        return None  # "I've been feeling down", "I've been thinking about you"
+    obj, at = phrase(sentence, m.end(), c.end, times)
+    if len(obj.split()) <= 1 and sentence[at + len(obj) :].lstrip().lower().startswith("with "):
+        obj, at = phrase(sentence, m.end(), c.end, times, past_with=True)  # "networking with …"
+    toks = obj.lower().split()
+    if not toks or _NOT_EVENT.search(obj) or any(t in ANAPHORA or t in _HOW or t in _YOURS for t in toks) or not specific(obj):
+        return None  # "I've been doing it", "I've been loving it", "I'm reading your message"
+    if all(t in ADVERBIAL for t in toks):
+        return None  # "I've been working hard", "… a lot lately": how, not what
+    what = tidy(short(f"{ving} {obj}".split()))
+    if not meaningful(what):
+        return None
+    where, people = extras(sentence, c, what)
+    return candidate(EVENT, c.start, m.start("ving"), at + len(obj), Happening(what, time_words(c, lead, times), where, people))
+
+
+# "I've been to Paris yesterday", "been to Lisbon last spring": a visit, when its day is said.
+BEEN = re.compile(rf"(?:\s*['’]ve|\s+have)?\s*{ADV}been\s+(?:only\s+)?to\s+(?P<p>(?-i:[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){{0,2}}))", re.I)
+
+
+def been(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time]) -> Found | None:
+    """A visit said with "been to" and a day ("I've been to Paris yesterday"); with none ("I've
+    been to Rome once") no day is said to put it on, so nothing."""
+    when = time_words(c, lead, times)
+    if not when:
+        return None
+    what = f"been to {m['p']}"
+    where, people = extras(sentence, c, what)
+    return candidate(EVENT, c.start, m.start("p"), m.end(), Happening(what, when, where, people))
+
+
+def time_words(c: Clause, lead: str, times: list[Time]) -> str:
+    inside = [t for t in times if c.start <= t.start < c.end]
+    return inside[0].words if inside else lead
+
+
+def extras(sentence: str, c: Clause, what: str) -> tuple[str, tuple[str, ...]]:
+    """(where, with whom) said in the clause."""
+    where = m["p"] if (m := _WHERE.search(what)) else ""
+    rest = sentence[c.body : c.end]
+    people = list(c.with_)
+    if wm := _WITH.search(rest):
+        people += [p.strip() for p in re.split(r",\s*|\s+and\s+", wm["w"]) if p.strip()]
+    return where.removeprefix("the ").strip(), tuple(dict.fromkeys(people))
+
+
+def event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time], nouns: frozenset[str]) -> Found | None:
+    verb = " ".join(m["verb"].lower().split())
+    obj, at = phrase(sentence, m.end(), c.end, times)
+    obj = that_one(obj)
+    if verb in ("got", "had") and (chance := _CHANCE.match(obj)):
+        if verb == "had" and obj.lower().startswith("to "):
+            return None  # "had to dig deep": what was needed, not what happened
+        verb, obj, at = "", obj[chance.end():], at + chance.end()  # "got to volunteer at a career fair"
+    if len(obj.split()) <= 1 and sentence[at + len(obj):].lstrip().lower().startswith("with "):
+        obj, at = phrase(sentence, at, c.end, times, past_with=True)  # "met with some artists", "speak with …"
+        obj = that_one(obj)
+    first = obj.split(" ", 1)[0].lower()
+    if verb == "did" and first in _BASE_VERBS:
+        verb = ""  # "I did take Seraphim to the park": the emphatic do
+    elif first in _NEGATION or (verb == "did" and first in _HOW):
+        return None  # "I did not", "we did alright"
+    elif verb == "had" and not any(stem(t) in nouns for t in obj.lower().split()):
+        return None  # "had a nice chat", "had an awesome summer": no happening the pack names
+    elif verb == "tried" and obj.lower().startswith("to "):
+        return None  # "I tried to stay calm": no happening named
+    elif obj and all(t in ADVERBIAL for t in obj.lower().split()):
+        return None  # "I studied hard", "we trained a lot": how, not what
+    if verb in ("graduated", "retired", "moved", "quit") and not obj:
+        pass  # "I graduated last week": the verb is the event
+    elif _NOT_EVENT.search(obj) or not meaningful(obj) or not specific(obj) or any(t in ANAPHORA - _PLACES for t in obj.lower().split()):
+        return None  # "got a shot of a glacier", "visited a place", "took it for a ride"
+    what = obj if verb in _LIGHT_VERBS or not verb else f"{sentence[m.start('verb'):m.end('verb')].lower()} {obj}".strip()
+    what = tidy(short(what.split()))
+    where, people = extras(sentence, c, what)
+    h = Happening(what, time_words(c, lead, times), where, people)
+    return candidate(EVENT, c.start, at if verb in _LIGHT_VERBS else m.start("verb"), at + len(obj), h)
+
+
+def candidate(kind: str, start: int, value_start: int, end: int, h: Happening, *, statement: str = "assert") -> Found:
+    """The candidate: the family slot (`events`, `plans`), what, and the happening read."""
+    return Found(FAMILY_SLOT[kind], h.what, statement, start, value_start, max(end, value_start),
+                 form=kind, happening=h)  # fmt: skip
+
+
+# "My old Prius broke down last week", "my bike got stolen": what befell a thing of the speaker's
+# is their event (what befalls a person of theirs is that person's: extract/grammar/people.py).
+_MISHAP = re.compile(
+    r"(?<![\w'’-])[Mm]y\s+(?P<what>(?:[\w'’-]+\s+){0,2}?[\w'’-]+)(?:,\s+[^,]{1,40},)?\s+(?:just\s+|totally\s+|completely\s+)?"
+    r"(?P<verb>broke\s+down|broke|died|crashed|got\s+stolen|was\s+stolen|got\s+towed|got\s+damaged|flooded|caught\s+fire)(?![\w'’-])"
+)
+MISHAP_CUES = ("broke", "died", "crashed", "stolen", "towed", "damaged", "flooded", "caught")
+_NOT_THINGS = words("heart heart's mind voice back brain spirit mood patience confidence will hopes dreams plans streak")
+
+
+def mishaps(sentence: str, times: list[Time], doubt: int, people: frozenset[str]) -> list[Found]:
+    """What befell the speaker's things in one sentence (`people`: the nouns of persons, whose
+    mishaps are theirs; `doubt`: where a hedge begins)."""
+    out = []
+    for m in _MISHAP.finditer(sentence, 0, doubt):
+        toks = m["what"].lower().split()
+        if toks[-1] in people or toks[-1] in _NOT_THINGS or any(t in ANAPHORA for t in toks):
+            continue  # "my grandma died": hers; "my heart broke": no thing
+        what = f"{m['what']} {' '.join(m['verb'].split())}"
+        when = next((t.words for t in times if t.start >= m.end() and t.tense != "future"), "")
+        out.append(candidate(EVENT, m.start(), m.start("what"), m.end(), Happening(what, when)))
+    return out
