@@ -24,6 +24,7 @@ from mdmem.model.rules import Rules
 from mdmem.read import answer as tpl
 from mdmem.read import compose
 from mdmem.read.compose import EVIDENCE
+from mdmem.read.cover import told_of
 from mdmem.read.index import Index
 from mdmem.read.match import naming
 from mdmem.read.model_answer import llm_answer
@@ -33,7 +34,6 @@ from mdmem.read.question import as_of as question_day
 from mdmem.read.retrieve import fact_json, premise, retrieve
 from mdmem.read.route import labelled, of_someone_else, old_values, passage_route
 from mdmem.read.said import search
-from mdmem.read.spans import told_of
 from mdmem.store.vault import Vault
 
 SURE_SPAN = 0.6  # a span this sure answers before facts that say less than the question asks

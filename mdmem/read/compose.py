@@ -12,16 +12,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mdmem.lang.phrases import phrase
 from mdmem.lang.tokens import fold, tokens
 from mdmem.model.factfile import Fact
+from mdmem.read.cover import cover
 from mdmem.read.days import notation_text
 from mdmem.read.passages import Passage
 from mdmem.read.question import Question
 from mdmem.read.said import quote
-from mdmem.read.spans import Span, best_sentence, cover, span
+
+if TYPE_CHECKING:  # spans.py is imported where a span is taken: facts that answer need none
+    from mdmem.read.spans import Span
 
 # Words of a clause rather than of a thing: a subject, a verb's ending, a negation.
 _SAYS_A_CLAUSE = re.compile(r"\b(?:i|i'm|i've|we|we're|you|you're|he|she|they|it|it's|that's|is|are|was|were|don't|can't|n't)\b|\w+n't\b", re.I)
@@ -126,6 +129,8 @@ def own(q: Question, found: list[Passage]) -> list[Passage]:
 def from_passages(q: Question, found: list[Passage], lang: str, *, evidence: int = EVIDENCE) -> Composed | None:  # fmt: skip
     """The span of the best passage as the line, the passages quoted after it; None when no
     passage of the right person holds enough of the question."""
+    from mdmem.read.spans import span
+
     mine = [(p, span(q, p.text, p.date, lang)) for p in own(q, found)]
     mine = [(p, s) for p, s in mine if s.cover >= MIN_COVER]
     if not mine:
@@ -249,6 +254,8 @@ def _reply_of(found: list[Passage], p: Passage) -> Passage | None:
 
 
 def _sentence_for(q: Question, text: str) -> str:
+    from mdmem.read.spans import best_sentence
+
     return best_sentence(q, text)[0]
 
 

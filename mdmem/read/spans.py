@@ -12,10 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from mdmem.lang.questions import ZH_ASKING
-from mdmem.lang.tokens import fold, is_cjk, stem, tokens, weight, words
+from mdmem.lang.tokens import fold, is_cjk, stem, words
 from mdmem.lang.verbs import PAST, base
-from mdmem.model.factfile import Fact
+from mdmem.read.cover import cover, speaker_words, stems
 from mdmem.read.days import MONTHS, WEEKDAYS
 from mdmem.read.question import Question
 from mdmem.read.span_state import favorite, state
@@ -63,50 +62,6 @@ class Span:
 
 def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.findall(text) if s.strip()]
-
-
-def _stems(text: str) -> set[str]:
-    """The text's search tokens, and the base of each irregular past it holds ('took': take)."""
-    found = set(tokens(text, query=True))
-    return found | {stem(base(w)) for w in words(text) if w in PAST}
-
-
-def cover(q: Question, text: str) -> float:
-    """The share of the question's content that the text holds: its words by weight, and its
-    Chinese content characters (function characters and the ones that only ask, 叫 谁 几,
-    aside), each counted as a word: a Chinese answer seldom repeats the question's character
-    pairs ('我的狗叫什么' is answered by '我家狗狗旺财'). A character that stands beside another
-    content character is held only with it (另一半 is not held by 一只)."""
-    asked = [t for t in q.query if not is_cjk(t) and fold(t) not in _speaker_words(q)]
-    held, chars = 0, 0
-    names = _speaker_words(q)
-    units = q.units
-    content = [u.cjk and u.weight >= 1.0 and u.text not in ZH_ASKING and u.text not in names for u in units]
-    for i, u in enumerate(units):
-        if not content[i]:
-            continue
-        chars += 1
-        pairs = [units[j].text + units[j + 1].text for j in (i - 1, i) if 0 <= j < len(units) - 1 and content[j] and content[j + 1]]  # fmt: skip
-        held += any(p in text for p in pairs) if pairs else u.text in text
-    total = sum(weight(t) for t in asked) + chars
-    if not total:
-        return 0.0
-    have = _stems(text)
-    return (sum(weight(t) for t in asked if t in have) + held) / total
-
-
-LIFE_COVER = 0.6  # how much of a question an event or plan must hold to answer it
-
-
-def told_of(q: Question, fact: Fact) -> bool:
-    """Whether an event or plan is what the question asks about: what happened, where and
-    with whom hold at least LIFE_COVER of the question's content."""
-    said = " ".join(str(x) for x in (fact.value, fact.where, *(fact.with_ or ())) if x)
-    return cover(q, said) >= LIFE_COVER
-
-
-def _speaker_words(q: Question) -> set[str]:
-    return {stem(fold(w)) for p in (*q.speakers, *q.people) for w in re.split(r"[\s_-]+", p) if w}
 
 
 def best_sentence(q: Question, text: str) -> tuple[str, float]:
@@ -203,7 +158,7 @@ def _goes_on(q: Question, sentence: str, after: str) -> bool:
     was all for a good cause' for "What cause did the run support?")."""
     if _BACK.match(after):
         return True
-    have = _stems(sentence)
+    have = stems(sentence)
     return any(stem(fold(w)) not in have and _asked(q, w) and fold(w) not in _FRAME for w in words(after))
 
 
@@ -383,7 +338,7 @@ def _place(q: Question, sentence: str) -> str | None:
 
 
 def _person(q: Question, sentence: str) -> str | None:
-    names = [n for _, n in _names(q, sentence) if fold(n) not in _speaker_words(q)]
+    names = [n for _, n in _names(q, sentence) if fold(n) not in speaker_words(q)]
     if names:
         return names[0]
     m = _RELATIONS.search(sentence)

@@ -79,9 +79,11 @@ def test_reading_commands_load_no_yaml_and_no_extractor_once_the_caches_are_warm
         mods = _modules_after(*args, "--vault", str(vault))
         assert not {"yaml", "frontmatter", "regex"} & {m.split(".")[0] for m in mods}, args
         assert not [m for m in mods if m.startswith("mdmem.extract.")], args
-    # nor the planner (a read plans nothing), nor calendar for a question that writes no date
+    # nor the planner (a read plans nothing), nor calendar for a question that writes no date,
+    # nor the span tables for a question the facts answer (no passage is searched)
     mods = _modules_after("ask", "Where do I live?", "--vault", str(vault))
     assert not {"mdmem.engine.decide", "mdmem.engine.correct", "calendar"} & mods
+    assert not {"mdmem.read.spans", "mdmem.read.span_state", "mdmem.read.span_time"} & mods
 
 
 @pytest.mark.parametrize(
