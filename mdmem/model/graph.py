@@ -9,8 +9,7 @@ from dataclasses import dataclass
 
 from mdmem.model.dag import find_cycle
 from mdmem.model.factfile import Fact
-from mdmem.model.rules import Dependency, Rules
-from mdmem.model.slug import split_key
+from mdmem.model.rules import Dependency, Rules, learned_dependencies
 
 
 @dataclass(frozen=True)
@@ -18,29 +17,6 @@ class Edge:
     trigger: str  # fact key, 'user/home_city'
     dependent: str  # fact key, 'user/employer'
     dep: Dependency
-
-
-def learned_dependencies(fact: Fact) -> list[tuple[str, Dependency]]:
-    """The (trigger key, dependency) pairs a fact's `depends_on` declares."""
-    out = []
-    for i, d in enumerate(fact.depends_on):
-        entity, attribute = split_key(d["on"], fact.entity)
-        ask = d.get("ask")
-        out.append(
-            (
-                f"{entity}/{attribute}",
-                Dependency(
-                    when=attribute,
-                    then=fact.attribute,
-                    action=d.get("action", "confirm"),
-                    value=d.get("value"),
-                    ask={"en": ask} if isinstance(ask, str) else ask,
-                    id=f"learned:{fact.key}#{i + 1}",
-                    learned=True,
-                ),
-            )
-        )
-    return out
 
 
 class Graph:

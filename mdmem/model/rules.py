@@ -7,12 +7,16 @@ import string
 import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mdmem.errors import RulesError
 from mdmem.lang.detect import has_cjk
 from mdmem.model import life
 from mdmem.model.grammar import Grammar
+from mdmem.model.slug import split_key
+
+if TYPE_CHECKING:
+    from mdmem.model.factfile import Fact
 
 TOP_KEYS = {"version", "vocab", "attributes", "topics", "dependencies", "grammar"}
 ATTR_KEYS = {"label", "aliases", "stability", "cardinality", "values", "extract", "invalidate"}
@@ -190,3 +194,26 @@ def template_fields(template: str) -> list[str]:
 
 
 # --- loading with line numbers -------------------------------------------------------------
+
+
+def learned_dependencies(fact: Fact) -> list[tuple[str, Dependency]]:
+    """The (trigger key, dependency) pairs a fact's `depends_on` declares."""
+    out = []
+    for i, d in enumerate(fact.depends_on):
+        entity, attribute = split_key(d["on"], fact.entity)
+        ask = d.get("ask")
+        out.append(
+            (
+                f"{entity}/{attribute}",
+                Dependency(
+                    when=attribute,
+                    then=fact.attribute,
+                    action=d.get("action", "confirm"),
+                    value=d.get("value"),
+                    ask={"en": ask} if isinstance(ask, str) else ask,
+                    id=f"learned:{fact.key}#{i + 1}",
+                    learned=True,
+                ),
+            )
+        )
+    return out

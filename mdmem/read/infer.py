@@ -10,7 +10,6 @@ instead of from whatever neighbour happens to score: the answer says where it co
 
 from __future__ import annotations
 
-from mdmem.engine.cascade import derive_value
 from mdmem.model.factfile import Fact
 from mdmem.model.rules import Rules
 from mdmem.read.index import Index
@@ -26,6 +25,9 @@ def inferred(index: Index, rules: Rules, attribute: str, entity: str) -> Fact | 
         if source is None:
             continue
         assert isinstance(source.value, str)
+        # the cascade's module only when a rule derives: a read plans nothing else
+        from mdmem.engine.cascade import derive_value
+
         value = derive_value(dep, rules, source.value, lambda name: _active(index, entity, name))
         if value is None:
             continue

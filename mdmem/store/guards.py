@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from mdmem.engine.statement import Statement
 from mdmem.errors import RefusedError
 from mdmem.model.factfile import Fact
-from mdmem.model.graph import Graph
 from mdmem.model.limits import MAX_HISTORY, fact_text_problem, value_problem
 from mdmem.model.rules import Rules
 from mdmem.store.snapshot import Snapshot
@@ -47,6 +46,8 @@ def refuse_broken(plan: Plan, problems: Iterable[Problem]) -> None:
 
 def refuse_cycle(rules: Rules, facts: dict[str, Fact], plan: Plan) -> None:
     """A learned dependency must not close a loop in the graph."""
+    from mdmem.model.graph import Graph  # a write's check: a read builds no graph
+
     state = dict(facts)
     for change in plan.changes:
         if change.after is not None:

@@ -14,13 +14,15 @@ import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mdmem.boundary import open_fd
-from mdmem.engine.cascade import Change
 from mdmem.files import atomic_write, sha256
 from mdmem.store.episodes import longest_first, replace_phrases
 from mdmem.store.journal_change import change_record, expanded
+
+if TYPE_CHECKING:  # a type only: a read that writes no journal entry needs no cascade
+    from mdmem.engine.cascade import Change
 
 _LINE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # made once, not per call
 

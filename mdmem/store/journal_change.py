@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mdmem.engine.cascade import Change
 from mdmem.files import sha256
 from mdmem.model.factfile import FIELDS, Fact
+
+if TYPE_CHECKING:  # a type only: a read that writes no journal entry needs no cascade
+    from mdmem.engine.cascade import Change
 
 ALWAYS = ("value", "status")  # kept on both sides even when unchanged: a record reads alone
 _KEY_FIELDS = ("entity", "attribute")

@@ -17,8 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mdmem.model.factfile import Fact
-from mdmem.model.graph import learned_dependencies
-from mdmem.model.rules import Rules
+from mdmem.model.rules import Rules, learned_dependencies
 
 if TYPE_CHECKING:  # the planner: for writes, not a read's start-up
     from mdmem.engine.decide import Plan

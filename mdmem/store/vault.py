@@ -15,7 +15,6 @@ from mdmem.engine.statement import Statement
 from mdmem.errors import RefusedError, RulesError, VaultLocked, VaultNotFound
 from mdmem.files import atomic_write, read_required, sha256
 from mdmem.model.factfile import Fact, render
-from mdmem.model.graph import Graph
 from mdmem.model.rules import Rules
 from mdmem.model.slug import check_slug
 from mdmem.store import scrub, txn
@@ -42,10 +41,11 @@ from mdmem.store.snapshot_entry import Record
 from mdmem.store.walk import fact_files
 from mdmem.temps import remove_temps
 
-# check, names, forget_apply and the planner are imported where used: a read (`ask`, a plain
+# check, names, forget_apply, the graph and the planner are imported where used: a read (`ask`, a plain
 # `check`) needs none of them (the first three reach the extractor's hundreds of regexes).
 if TYPE_CHECKING:
     from mdmem.engine.decide import Plan
+    from mdmem.model.graph import Graph
     from mdmem.store.forget_apply import Forgot
 
 DEFAULT_ENTITY = "user"
@@ -218,6 +218,8 @@ class Vault:
         return self.facts.get(f"{check_slug(entity, 'entity')}/{check_slug(attribute)}")
 
     def graph(self) -> Graph:
+        from mdmem.model.graph import Graph
+
         return Graph(self.rules, self.facts)
 
     def pending(self) -> list[dict[str, Any]]:
