@@ -11,6 +11,7 @@ import re
 from functools import cache
 
 from mdmem.lang.tokens import STOP as STOP_EN
+from mdmem.lazy_regex import lazy
 
 TYPES = ("when", "where", "who", "how_many", "yes_no", "what")
 
@@ -73,7 +74,7 @@ KIN = re.compile(
 
 # A question that asks what someone did or is doing ("What did John do with his kids?", "What
 # was she doing in Rio?"): an action, never the value of a fact its words name (his children).
-ACTION = re.compile(
+ACTION = lazy(
     r"(?i:\bwhat (?:did|does|do|was|is|were|are|has|have)\b(?:(?!\bwhat\b).){0,60}?\b(?:do|doing|done)\b)"
     r"|\b(?i:what) (?:did|does|do) (?:[A-Z][\w'’]*|he|she|they|(?:his|her|their) \w+)(?: and (?:[A-Z]\w*|his \w+|her \w+))?"
     r" (?!(?:have|has|own|like|love|enjoy|prefer|want|need|call|name|keep|use|eat|drink|drive|play|watch|read|listen|think|feel|study|work)\b)[a-z]+\b"
@@ -81,7 +82,7 @@ ACTION = re.compile(
 
 # A person spoken of by a pronoun only ("When did she start?", 她什么时候开始的): in a
 # conversation, the one the question before named (read/ask.py `about`).
-PRONOUN = re.compile(r"\b(?:she|her|hers|herself|he|him|his|himself)\b|[她他]", re.I)
+PRONOUN = lazy(r"\b(?:she|her|hers|herself|he|him|his|himself)\b|[她他]", re.I)
 
 # Chinese characters that ask rather than say what a question is about (叫什么, 谁, 几个, 多少,
 # 哪, 名字): a passage need not hold them to answer it.

@@ -33,25 +33,25 @@ written in the new layout when a message is added to them.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
 from mdmem.errors import FactFileError
+from mdmem.lazy_regex import lazy
 from mdmem.model.slug import slugify
 
 FIELDS = ("source", "title", "sha256", "date", "speakers", "journal")
 NO_TIME = "—"
 # A header; one written before the block id moved to the message carries it (` ^m3`).
-_HEADER = re.compile(r"^\*\*(?P<speaker>.+)\*\* · (?P<time>\S+)(?: \^(?P<anchor>m\d+))?$")
-_ESCAPED = re.compile(r"^\\+\*\*.+\*\* · \S+(?: \^m\d+)?$")
-_TRAILING_ID = re.compile(r"^(?P<text>.*) \^(?P<anchor>m\d+)$")
-_OWN_LINE_ID = re.compile(r"^\^(?P<anchor>m\d+)$")
+_HEADER = lazy(r"^\*\*(?P<speaker>.+)\*\* · (?P<time>\S+)(?: \^(?P<anchor>m\d+))?$")
+_ESCAPED = lazy(r"^\\+\*\*.+\*\* · \S+(?: \^m\d+)?$")
+_TRAILING_ID = lazy(r"^(?P<text>.*) \^(?P<anchor>m\d+)$")
+_OWN_LINE_ID = lazy(r"^\^(?P<anchor>m\d+)$")
 # A last line the id cannot end: it would break the block or join the wrong one.
-_NOT_PARAGRAPH = re.compile(r"^(?: {4}|\t| {0,3}(?:```|~~~|\||>|#|[-*+](?:\s|$)|\d{1,9}[.)](?:\s|$)|<))|^\s*$")
-_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_TIME = re.compile(r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?")
+_NOT_PARAGRAPH = lazy(r"^(?: {4}|\t| {0,3}(?:```|~~~|\||>|#|[-*+](?:\s|$)|\d{1,9}[.)](?:\s|$)|<))|^\s*$")
+_DAY = lazy(r"^\d{4}-\d{2}-\d{2}$")
+_TIME = lazy(r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?")
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ class Episode:
 def episode_path(date: str, source: str, title: str | None = None) -> str:
     """'episodes/2023/2023-05-08-<source slug>.md' for a session of a source; a conversation
     of an export (`chatgpt:<id>`) is named by its title and the start of its id."""
-    if not _DAY.match(date):
+    if not _DAY().match(date):
         raise ValueError(f"episode date {date!r} is not YYYY-MM-DD")
     kind, colon, ident = source.partition(":")
     if colon and "/" not in kind and ident:
@@ -111,11 +111,11 @@ def render(ep: Episode) -> str:
     for m in ep.messages:
         if "\n" in m.speaker or not m.speaker.strip():
             raise ValueError(f"speaker {m.speaker!r} cannot head a message")
-        lines = ["\\" + ln if _HEADER.match(ln) or _ESCAPED.match(ln) else ln
+        lines = ["\\" + ln if _HEADER().match(ln) or _ESCAPED().match(ln) else ln
                  for ln in m.text.split("\n")]  # fmt: skip
         if not m.anchor:  # the person took the id out: it stays out
             pass
-        elif _NOT_PARAGRAPH.match(lines[-1]):
+        elif _NOT_PARAGRAPH().match(lines[-1]):
             lines += ["", f"^{m.anchor}"]
         else:
             lines[-1] += f" ^{m.anchor}"
@@ -168,7 +168,7 @@ def parse(text: str, path: str = "<episode>") -> Episode:
 
 def _is_day(text: str) -> bool:
     try:
-        return bool(_DAY.match(text)) and date.fromisoformat(text).isoformat() == text
+        return bool(_DAY().match(text)) and date.fromisoformat(text).isoformat() == text
     except ValueError:
         return False
 
@@ -177,11 +177,11 @@ def _messages(lines: list[str], path: str = "<episode>", first: int = 1) -> list
     """Headers start messages when a blank line (or the frontmatter) stands before them; a
     header's time must be a time (`first`: the file's line of lines[0], for the error)."""
     starts = [
-        i for i, ln in enumerate(lines) if _HEADER.match(ln) and (i == 0 or lines[i - 1] == "")
+        i for i, ln in enumerate(lines) if _HEADER().match(ln) and (i == 0 or lines[i - 1] == "")
     ]
     out = []
     for n, i in enumerate(starts):
-        m = _HEADER.match(lines[i])
+        m = _HEADER().match(lines[i])
         assert m is not None
         stop = starts[n + 1] - 1 if n + 1 < len(starts) else len(lines)
         body = lines[i + 1 : stop]
@@ -192,9 +192,9 @@ def _messages(lines: list[str], path: str = "<episode>", first: int = 1) -> list
         anchor = m["anchor"]
         if anchor is None:  # the id ends the message: on its last line, or on a line of its own
             anchor, body = _take_id(body)
-        text = "\n".join(ln[1:] if _ESCAPED.match(ln) else ln for ln in body)
+        text = "\n".join(ln[1:] if _ESCAPED().match(ln) else ln for ln in body)
         time = None if m["time"] == NO_TIME else m["time"]
-        if time is not None and not (_TIME.fullmatch(time) and _is_day(time[:10])):
+        if time is not None and not (_TIME().fullmatch(time) and _is_day(time[:10])):
             raise FactFileError(f"the time {time!r} is not a time: write it like 2026-02-10T09:30:00, or {NO_TIME} for none", path=path, line=first + i)  # fmt: skip
         out.append(Said(anchor, m["speaker"], time, text))
     return out
@@ -202,11 +202,11 @@ def _messages(lines: list[str], path: str = "<episode>", first: int = 1) -> list
 
 def _take_id(body: list[str]) -> tuple[str, list[str]]:
     """The block id that ends a message, and its lines without it ('' when the person took it out)."""
-    if body and (own := _OWN_LINE_ID.match(body[-1])):
+    if body and (own := _OWN_LINE_ID().match(body[-1])):
         body = body[:-1]
         if body and body[-1] == "":
             body = body[:-1]
         return own["anchor"], body
-    if body and (end := _TRAILING_ID.match(body[-1])):
+    if body and (end := _TRAILING_ID().match(body[-1])):
         return end["anchor"], [*body[:-1], end["text"]]
     return "", body

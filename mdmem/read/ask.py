@@ -27,7 +27,6 @@ from mdmem.read.compose import EVIDENCE
 from mdmem.read.cover import told_of
 from mdmem.read.index import Index
 from mdmem.read.match import naming
-from mdmem.read.model_answer import llm_answer
 from mdmem.read.passages import Passage, PassageIndex
 from mdmem.read.question import BadDate, Question
 from mdmem.read.question import as_of as question_day
@@ -152,11 +151,13 @@ def ask(
     finally:
         said.close()
     named = [f for f in result.facts if f.get("kind") is None and not life.family(str(f.get("attribute", "")))]
-    slot = route is not None and not ACTION.search(q.text) and bool(labelled(q, vault.rules, named))
+    slot = route is not None and not ACTION().search(q.text) and bool(labelled(q, vault.rules, named))
     c = _compose(result, q, found, route, evidence, slot)
     result.about = [*q.speakers, *(p for p in q.people if fold(p) not in map(fold, q.speakers))]
     _finish(result, c if evidence else replace(c, quotes=[], evidence=[]))  # --evidence 0: the answer alone
     if llm is not None:
+        from mdmem.read.model_answer import llm_answer  # with mdmem.llm: only when a model words it
+
         text = llm_answer(result, model=llm, api_base=api_base, options=llm_options)
         if text != result.text:  # else the model dropped what the template says: not its answer
             result.text, result.model = text, llm
@@ -167,7 +168,7 @@ def ask(
 def _after(q: Question, about: list[str], entities: list[str], speakers: list[str]) -> Question:
     """'When did she start?' after a question about Caroline is about Caroline: a question
     that names no one, with a third-person pronoun, after a question about one person."""
-    if len(about) != 1 or q.people or q.speakers or q.names or not PRONOUN.search(q.text):
+    if len(about) != 1 or q.people or q.speakers or q.names or not PRONOUN().search(q.text):
         return q
     who = fold(about[0])
     return replace(q, people=tuple(e for e in entities if fold(e) == who),

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from mdmem.lang.phrases import phrase
 from mdmem.lang.tokens import fold, tokens
+from mdmem.lazy_regex import lazy
 from mdmem.model.factfile import Fact
 from mdmem.read.cover import cover
 from mdmem.read.days import notation_text
@@ -27,7 +28,7 @@ if TYPE_CHECKING:  # spans.py is imported where a span is taken: facts that answ
     from mdmem.read.spans import Span
 
 # Words of a clause rather than of a thing: a subject, a verb's ending, a negation.
-_SAYS_A_CLAUSE = re.compile(r"\b(?:i|i'm|i've|we|we're|you|you're|he|she|they|it|it's|that's|is|are|was|were|don't|can't|n't)\b|\w+n't\b", re.I)
+_SAYS_A_CLAUSE = lazy(r"\b(?:i|i'm|i've|we|we're|you|you're|he|she|they|it|it's|that's|is|are|was|were|don't|can't|n't)\b|\w+n't\b", re.I)
 EVIDENCE = 3  # quotes after the answer line unless more or fewer are asked for (docs/reading.md)
 LIST_ITEMS = 6  # items gathered for a question that asks for several things
 MAX_LINE = 160  # a gathered list stops before the line grows past this
@@ -195,7 +196,7 @@ def _gathered(spans: list[Span], lang: str) -> str:
         toks = set(tokens(s.text))
         if not toks or s.cover < MIN_COVER or any(toks <= t or t <= toks for t in seen):
             continue
-        if items and not s.typed and _SAYS_A_CLAUSE.search(s.text):
+        if items and not s.typed and _SAYS_A_CLAUSE().search(s.text):
             continue  # a clause of its own ('People are surprised', "don't run") is no item
         joined = _join([*items, s.text], lang)
         if items and (len(joined) > MAX_LINE or len(items) >= LIST_ITEMS):

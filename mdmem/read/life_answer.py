@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from mdmem.lang.phrases import phrase
+from mdmem.lazy_regex import lazy
 from mdmem.model import life
 from mdmem.model.factfile import Fact
 from mdmem.model.life import family_slot
@@ -13,7 +14,7 @@ from mdmem.model.life import family_slot
 __all__ = ["asks_for", "family_slot", "life_sentence", "time_text"]
 
 # A question about what happened or is planned: events and plans answer it first.
-_HAPPENED = re.compile(
+_HAPPENED = lazy(
     r"\b(?:when|what\s+(?:did|have|has|was)|where\s+did|did\s+\w+|how\s+was|plans?|planned|planning|going\s+to"
     r"|happen\w*|trip|event)\b|什么时候|哪天|几号|做了什么|干了什么|去了|计划|打算|发生",
     re.I,
@@ -23,7 +24,7 @@ _HAPPENED = re.compile(
 def asks_for(fact: Fact, question: str) -> bool:
     """Whether a question may be about this fact by its words: any plain fact, and an event or
     a plan when the question asks what happened or is planned ("when did …", "my plans")."""
-    return not life.family(fact.attribute) or _HAPPENED.search(question) is not None
+    return not life.family(fact.attribute) or _HAPPENED().search(question) is not None
 
 
 _TIME_KEYS = {"day": "time_day", "month": "time_month", "year": "time_year"}

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from mdmem.boundary import OutsideVault, listdir
 from mdmem.errors import FactFileError
 from mdmem.files import read_text
 from mdmem.lang.tokens import fold, tokens
+from mdmem.lazy_regex import lazy
 from mdmem.model.episode import Said, parse
 from mdmem.store.cachedb import open_db
 from mdmem.store.vault import PASSAGES_FILE
@@ -40,7 +40,7 @@ AFTER_WEIGHT = 0.2
 SPEAKER_BOOST = 2.0  # a passage by the person a question names ranks this much higher
 DATE_BOOST = 2.0  # so does one said in the period a question names ('in May 2022')
 COMMON_AFTER = 2000  # passages; in a smaller index every word of a question is searched
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n\s*\n")
+_SENTENCE_END = lazy(r"(?<=[.!?。！？])\s+|\n\s*\n")
 
 # FTS5's Porter stemmer over the tokens of `lang.tokens` (already stripped of plural, -ing, -ed):
 # it also joins derived forms, realize / realization, which those leave apart. A question's
@@ -100,7 +100,7 @@ def split_passages(text: str, limit: int = MAX_CHARS) -> list[str]:
         return [text]
     out: list[str] = []
     current = ""
-    for piece in _SENTENCE_END.split(text):
+    for piece in _SENTENCE_END().split(text):
         if len(piece) > limit:  # hard cuts, by index: not a copy of the rest per cut
             if current:
                 out.append(current)

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from mdmem.commands import COMMANDS, help_text, load
 from mdmem.commands.fast import parse_ask, run_ask
-from tests.conftest import STORY_RULES
+from tests.conftest import ROOT, STORY_RULES
 
 
 def test_table_matches_the_registered_commands() -> None:
@@ -33,7 +33,7 @@ def test_help_lists_every_command() -> None:
     assert all(len(line) <= 80 for line in text.splitlines())  # wrapped at words, never cut
 
 
-def _modules_after(*args: str) -> set[str]:
+def _modules_after(*args: str, out: list[str] | None = None) -> set[str]:
     code = (
         "import sys, json, atexit\n"
         "atexit.register(lambda: sys.__stderr__.write('MODS' + json.dumps(sorted(sys.modules))))\n"
@@ -42,6 +42,8 @@ def _modules_after(*args: str) -> set[str]:
         "main()\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if out is not None:
+        out.append(proc.stdout)
     return set(json.loads(proc.stderr.rsplit("MODS", 1)[1]))
 
 
@@ -79,11 +81,26 @@ def test_reading_commands_load_no_yaml_and_no_extractor_once_the_caches_are_warm
         mods = _modules_after(*args, "--vault", str(vault))
         assert not {"yaml", "frontmatter", "regex"} & {m.split(".")[0] for m in mods}, args
         assert not [m for m in mods if m.startswith("mdmem.extract.")], args
-    # nor the planner (a read plans nothing), nor calendar for a question that writes no date,
-    # nor the span tables for a question the facts answer (no passage is searched)
+    # nor the planner, the cascade or the graph (a read plans nothing), nor calendar for a
+    # question that writes no date, nor the model's answer without --llm, nor the span tables
+    # for a question the facts answer (no passage is searched)
     mods = _modules_after("ask", "Where do I live?", "--vault", str(vault))
-    assert not {"mdmem.engine.decide", "mdmem.engine.correct", "calendar"} & mods
+    assert not {"mdmem.engine.decide", "mdmem.engine.correct", "mdmem.engine.cascade", "calendar"} & mods
+    assert not {"mdmem.model.graph", "mdmem.llm", "mdmem.read.model_answer"} & mods
     assert not {"mdmem.read.spans", "mdmem.read.span_state", "mdmem.read.span_time"} & mods
+
+
+def test_a_warm_ask_answered_from_what_was_said_takes_its_span(tmp_path: Path) -> None:
+    """The span tables load where a span is taken: a question only an episode answers."""
+    import shutil
+
+    vault = tmp_path / "v"
+    shutil.copytree(ROOT / "sample_vault", vault)
+    _modules_after("ask", "What can't I find?", "--vault", str(vault))  # the caches built
+    said: list[str] = []
+    mods = _modules_after("ask", "What can't I find?", "--vault", str(vault), out=said)
+    assert said[0].splitlines()[0] == "Kettle"
+    assert {"mdmem.read.spans", "mdmem.read.span_state", "mdmem.read.span_time"} <= mods
 
 
 @pytest.mark.parametrize(
