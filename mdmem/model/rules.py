@@ -193,9 +193,6 @@ def template_fields(template: str) -> list[str]:
     return names
 
 
-# --- loading with line numbers -------------------------------------------------------------
-
-
 def learned_dependencies(fact: Fact) -> list[tuple[str, Dependency]]:
     """The (trigger key, dependency) pairs a fact's `depends_on` declares."""
     out = []
@@ -217,3 +214,6 @@ def learned_dependencies(fact: Fact) -> list[tuple[str, Dependency]]:
             )
         )
     return out
+
+
+# --- loading with line numbers -------------------------------------------------------------
