@@ -41,8 +41,8 @@ from mdmem.store.snapshot_entry import Record
 from mdmem.store.walk import fact_files
 from mdmem.temps import remove_temps
 
-# check, names, forget_apply, the graph and the planner are imported where used: a read (`ask`, a plain
-# `check`) needs none of them (the first three reach the extractor's hundreds of regexes).
+# check, names, forget_apply, the graph and the planner are imported where used: a read (`ask`,
+# a plain `check`) needs none of them (the first three reach the extractor's hundreds of regexes).
 if TYPE_CHECKING:
     from mdmem.engine.decide import Plan
     from mdmem.model.graph import Graph
@@ -218,8 +218,7 @@ class Vault:
         return self.facts.get(f"{check_slug(entity, 'entity')}/{check_slug(attribute)}")
 
     def graph(self) -> Graph:
-        from mdmem.model.graph import Graph
-
+        from mdmem.model.graph import Graph  # noqa: PLC0415 - see the imports
         return Graph(self.rules, self.facts)
 
     def pending(self) -> list[dict[str, Any]]:
@@ -339,8 +338,7 @@ class Vault:
         st = self.statement(attribute, entity, value=value, at=at, source=source, tentative=tentative, body=f"Stated {how} on {at}.")  # fmt: skip
         return self.say([st], command="set", dry_run=dry_run, new=new)
 
-    def forget(self, attribute: str, *, entity: str = DEFAULT_ENTITY, purge: bool = False,
-               dry_run: bool = False) -> Forgot:  # fmt: skip
+    def forget(self, attribute: str, *, entity: str = DEFAULT_ENTITY, purge: bool = False, dry_run: bool = False) -> Forgot:  # fmt: skip
         """The person asks to forget a fact: a tombstone stays, what was derived from it goes,
         dependents become uncertain, and the statements that said it show '[forgotten]'."""
         st = self.statement(attribute, entity, kind="forget")
