@@ -1,0 +1,98 @@
+"""A modal or reported speech stops only its own clause and those after it; a day gone by that
+is not named ("the other day") is the week before the message. Made-up sentences, not corpus ones."""
+
+from __future__ import annotations
+
+import pytest
+
+from mdmem.extract.clauses import told_from
+from tests.extract.test_happenings import said
+
+
+@pytest.mark.parametrize(
+    ("text", "what", "when"),
+    [
+        (
+            "I went to Bruges last week, you would love it there!",
+            "went to Bruges",
+            "2023-05-01/2023-05-07",
+        ),
+        (
+            "I baked sourdough yesterday, maybe you would like the recipe!",
+            "baked sourdough",
+            "2023-05-13",
+        ),
+        (
+            "Last week I ran a half marathon, which I'd been training for all year.",
+            "ran a half marathon",
+            "2023-05-01/2023-05-07",
+        ),
+        (
+            "I went to Bruges last week, I wish I could go back.",
+            "went to Bruges",
+            "2023-05-01/2023-05-07",
+        ),
+    ],
+)
+def test_a_modal_after_the_speakers_own_clause_leaves_that_clause_standing(text, what, when):
+    assert [(s.entity, s.form, s.value, s.when) for s in said(f"User: {text}")] == [
+        ("user", "event", what, when)
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my boss says I should learn Rust",
+        "My coach said I should run the Berlin marathon next month.",
+        "if I won the lottery I'd move to Bali",
+        "I'd move to Lisbon next month if I could.",
+        "I could run a marathon next month.",
+        "We would go camping next weekend, but it rains.",
+        "I'm moving to Utrecht in March, my sister said.",
+        "I'm moving to Utrecht in March, or so she says.",
+        "I ran a marathon last week, said my brother.",
+        "I went to Bruges last week, just kidding, you would hate it.",
+    ],
+)
+def test_a_supposition_or_someone_elses_words_still_give_nothing(text):
+    assert [s for s in said(f"User: {text}") if s.entity == "user"] == []
+
+
+def test_where_the_sentence_stops_telling_the_speakers_own_life():
+    s = "I went to Bruges last week, you would love it there!"
+    assert s[told_from(s) :] == "you would love it there!"
+    assert told_from("I went to Bruges last week.") > len("I went to Bruges last week.")
+    assert told_from("I'm moving in March, my sister said.") == 0  # the words before are hers
+    assert told_from("Are you moving to Berlin? You would love it.") == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ("I watched a classic movie the other day.", "watched a classic movie"),
+        ("The other night we went to a jazz concert.", "went to a jazz concert"),
+    ],
+)
+def test_the_other_day_is_the_week_before_the_day_said_with_the_words_kept(text, what):
+    [st] = said(f"User: {text}")
+    when_said = "the other day" if "day" in text else "The other night"
+    assert (st.form, st.value, st.when, st.when_said) == (
+        "event",
+        what,
+        "2023-05-07/2023-05-13",
+        when_said,
+    )
+    assert st.attribute.startswith("event-2023-05-07-")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I went to Lisbon years ago.",
+        "As a kid I went to Lisbon.",
+        "I'm going to Lisbon the other day.",
+    ],
+)
+def test_a_past_with_no_span_or_a_plan_for_a_day_gone_by_makes_no_event(text):
+    assert [s for s in said(f"User: {text}") if s.form == "event"] == []
