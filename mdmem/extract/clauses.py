@@ -53,9 +53,10 @@ _NOT_SO = re.compile(
 # you would like that!") or reported speech ("my boss says I should learn Rust"; "I asked on the
 # forum, one replied and said yes" keeps the asking).
 _NOT_SO_ON = re.compile(
-    r"\b(?:would|could|should|wish(?:ed|es)?|says|said|tells?|told|suggest(?:s|ed)?)\b|\b\w+['’]d\b",
+    r"\b(?:would|could|should|wish(?:ed|es)?|says|said|tells?|told|suggest(?:s|ed)?)\b(?<!what\syou\ssaid)(?<!what\sI\ssaid)"
+    r"|\b\w+['’]d\b(?!(?:\s+(?:always|never|just|already|ever|finally|been|had))*\s+(?:been|had|gone|done|got|seen|[a-z]+ed)\b)",
     re.I,
-)
+)  # "what you said" names words, "I'd been wanting to", "we'd always planned" are "had": neither stops
 # A clause that only says who said it, after the words it reports: "…, my sister said", "or so she says".
 _TAG = re.compile(
     r"\s*(?:[\w'’]+\s+){0,3}?(?:says|said|tells?\s+me|told\s+(?:me|us)|reckons)\s*[.!…]*\s*|\s*(?:says|said)\b.*",
