@@ -1,5 +1,5 @@
 """A modal or reported speech stops only its own clause and those after it; a day gone by that
-is not named ("the other day") is the week before the message. Made-up sentences, not corpus ones."""
+is not named ("the other day") is the week before the message, "recently" the month before. Made-up sentences, not corpus ones."""
 
 from __future__ import annotations
 
@@ -67,6 +67,13 @@ def test_the_other_day_is_the_week_before_the_day_said_with_the_words_kept(text,
     [st] = said(f"User: {text}")
     assert (st.form, st.value, st.when, st.when_said) == ("event", what, "2023-05-07/2023-05-13", when_said)
     assert st.attribute.startswith("event-2023-05-07-")
+
+
+def test_recently_is_the_month_before_the_day_said_and_a_plan_keeps_its_own_day():
+    [st] = said("User: I took a pottery class recently, and it was great!")
+    assert (st.form, st.value, st.when, st.when_said) == ("event", "took a pottery class", "2023-04-14/2023-05-13", "recently")
+    [plan] = said("User: I recently decided to move to Utrecht next month.")
+    assert (plan.form, plan.value, plan.due, plan.when_said) == ("plan", "move to Utrecht", "2023-06", "next month")
 
 
 @pytest.mark.parametrize("text", ["I went to Lisbon years ago.", "As a kid I went to Lisbon.", "I'm going to Lisbon the other day."])
