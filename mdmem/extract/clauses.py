@@ -43,23 +43,23 @@ _ZH_TIME_CHARS = "0-9年月日号周末上下个这本今明昨前后去天早�
 # (a supposition or a joke colours every clause: "I'll move to Bali if I win the lottery") …
 _NOT_SO = re.compile(
     r"\b(?:if|unless|suppose|supposing|imagine|assuming|in\s+case|dream(?:ing|t)?\s+(?:of|about)"
-    r"|hypothetically|pretend|jk|j/k|just\s+kidding|kidding|joking|lmao|rofl|thinks?|thought"
+    r"|hypothetically|pretend|jk|j/k|just\s+kidding|kidding|joking|lmao|rofl"
     r"|reckons?|according\s+to|apparently|heard|rumou?r)\b"
     r"|/s\b|😜|😉|🤪"
     r"|如果|要是|假如|假设|万一|的话|想象|假使|倘若|开玩笑|逗你|哈哈哈|听说|据说|[他她]说|觉得|认为|建议|让我|叫我|希望我",
     re.I,
 )
 # … and words that make only their own clause and those after it tell nothing: a modal ("…, maybe
-# you would like that!") or reported speech ("my boss says I should learn Rust"; "I asked on the
-# forum, one replied and said yes" keeps the asking).
+# you would like that!"), reported speech or thought ("my boss says I should learn Rust"; "I asked
+# on the forum, one replied and said yes" keeps the asking).
 _NOT_SO_ON = re.compile(
-    r"\b(?:would|could|should|wish(?:ed|es)?|says|said|tells?|told|suggest(?:s|ed)?)\b(?<!what\syou\ssaid)(?<!what\sI\ssaid)"
+    r"\b(?:would|could|should|wish(?:ed|es)?|says|said|tells?|told|thinks?|thought|suggest(?:s|ed)?)\b(?<!what\syou\ssaid)(?<!what\sI\ssaid)"
     r"|\b\w+['’]d\b(?!(?:\s+(?:always|never|just|already|ever|finally|been|had))*\s+(?:been|had|gone|done|got|seen|[a-z]+ed)\b)",
     re.I,
 )  # "what you said" names words, "I'd been wanting to", "we'd always planned" are "had": neither stops
 # A clause that only says who said it, after the words it reports: "…, my sister said", "or so she says".
 _TAG = re.compile(
-    r"\s*(?:[\w'’]+\s+){0,3}?(?:says|said|tells?\s+me|told\s+(?:me|us)|reckons)\s*[.!…]*\s*|\s*(?:says|said)\b.*",
+    r"\s*(?:[\w'’]+\s+){0,3}?(?:says|said|tells?\s+me|told\s+(?:me|us)|thinks|thought|reckons)\s*[.!…]*\s*|\s*(?:says|said)\b.*",
     re.I | re.S,
 )
 # … and hedges, which doubt what follows them: "maybe we'll go", not "I'm going, maybe you too".

@@ -18,6 +18,7 @@ LAST_WEEK = "2023-05-01/2023-05-07"  # said on Sunday 2023-05-14
         ("I baked sourdough yesterday, maybe you would like the recipe!", "baked sourdough", "2023-05-13"),
         ("Last week I ran a half marathon, which I'd been training for all year.", "ran a half marathon", LAST_WEEK),
         ("I went to Bruges last week, I wish I could go back.", "went to Bruges", LAST_WEEK),
+        ("I went to Bruges last week, my sister thought it was too cold.", "went to Bruges", LAST_WEEK),
         ("I'd been meaning to try pottery, so last week I went to a pottery class.", "went to a pottery class", LAST_WEEK),
     ],
 )
@@ -37,6 +38,8 @@ def test_a_modal_after_the_speakers_own_clause_leaves_that_clause_standing(text,
         "I'm moving to Utrecht in March, my sister said.",
         "I'm moving to Utrecht in March, or so she says.",
         "I ran a marathon last week, said my brother.",
+        "He thought we were moving to Berlin next month.",
+        "I'm moving to Berlin next month, she thinks.",
         "I went to Bruges last week, just kidding, you would hate it.",
     ],
 )
