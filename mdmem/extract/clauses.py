@@ -25,6 +25,9 @@ _EN_BREAK = re.compile(
     r"|since|until|which|who|where|whereas|anyway|btw|guess what)\b\s*",
     re.I,
 )
+# Where a modal's or a reporting verb's reach begins: a clause, or any "and" ("I emailed a
+# wholesaler and one replied and said yes": the emailing stands).
+_EN_SCOPE = re.compile(_EN_BREAK.pattern + r"|\band\s+", re.I)
 _ZH_BREAK = re.compile(r"[，,；;：:、（）()—]|(?:但是|可是|不过|然后|而且|所以|因为)")
 # A piece that is only its joining words (", then …" breaks twice).
 _JOIN_ONLY = re.compile(r"(?:and|then|and\s+then|so|but|plus|also|later|afterwards)[\s,]*", re.I)
@@ -59,7 +62,7 @@ _NOT_SO_ON = re.compile(
 )  # "what you said" names words, "I'd been wanting to", "we'd always planned" are "had": neither stops
 # A clause that only says who said it, after the words it reports: "…, my sister said", "or so she says".
 _TAG = re.compile(
-    r"\s*(?:[\w'’]+\s+){0,3}?(?:says|said|tells?\s+me|told\s+(?:me|us)|thinks|thought|reckons)\s*[.!…]*\s*|\s*(?:says|said)\b.*",
+    r"\s*(?:[\w'’]+\s+){0,3}?(?:says|said|tells?\s+me|told\s+(?:me|us)|thinks|thought|reckons)(?:\s+so)?\s*[.!…]*\s*|\s*(?:says|said)\b.*",
     re.I | re.S,
 )
 # … and hedges, which doubt what follows them: "maybe we'll go", not "I'm going, maybe you too".
@@ -99,16 +102,13 @@ def told_from(sentence: str) -> int:
     m = _NOT_SO_ON.search(sentence)
     if m is None:
         return len(sentence) + 1
-    breaks = _ZH_BREAK if has_cjk(sentence) else _EN_BREAK
-    start, end = 0, len(sentence)
-    for b in breaks.finditer(sentence):
+    breaks = _ZH_BREAK if has_cjk(sentence) else _EN_SCOPE
+    start, joined = 0, False
+    for b in breaks.finditer(sentence, 0, m.start()):
         if b.end() <= m.start():
-            start = b.end()
-        elif b.start() >= m.end():
-            end = b.start()
-            break
-    if start and end == len(sentence) and _TAG.fullmatch(sentence, start, end):
-        return 0  # the words before it are someone else's
+            start, joined = b.end(), b.group().lower().startswith("and")
+    if start and not joined and _TAG.fullmatch(sentence, start):
+        return 0  # the words before it are someone else's ("and said yes" is the same subject's doing)
     return start
 
 

@@ -145,10 +145,11 @@ def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[in
     if w.anchor.isdisjoint(_WORD.findall(sentence.lower())) or not (stop := told_from(sentence)):
         return []
     cancel = w.cancel.search(sentence) is not None if w.cancel else False
+    sentence = sentence[:stop]  # "I ran a 10k and my coach said I should rest": the run stands
     out: list[Found] = []
     times = find_times(sentence, "2000-01-01", future=False)  # once a sentence: where its times are
     parts = clauses(sentence, zh=False, times=times)
-    quoted, hedge = _quoted(sentence), min(first_hedge(sentence), stop)  # a modal's clause on: as doubted
+    quoted, hedge = _quoted(sentence), first_hedge(sentence)
     prev: Found | None = None  # what the clause before read
     for n, clause in enumerate(parts):
         if not clause.speaker or hedge < clause.end or any(a <= clause.start < b for a, b in quoted):
@@ -160,10 +161,10 @@ def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[in
             found = _also(sentence, prev, clause.body, clause.end, times)  # "…, try out the local food"
         prev = found
         out += _joined(sentence, found, clause.end, times)
-    if not out and cancel and (m := w.cancelled.search(sentence, 0, hedge)):  # "we cancelled the canoe trip"
+    if not out and cancel and (m := w.cancelled.search(sentence)):  # "we cancelled the canoe trip"
         what = (m["a"] or m["b"]).strip()
         out.append(candidate(PLAN, m.start(), m.start(), m.end(), Happening(what, cancel=True), statement="invalidate"))
-    elif not out and not cancel and (m := _WENT.search(sentence, 0, hedge)) and specific(m["what"]):
+    elif not out and not cancel and (m := _WENT.search(sentence)) and specific(m["what"]):
         # "The gaming party was a great success!": a plan of that name, if one is held, happened
         out.append(candidate(PLAN, m.start(), m.start("what"), m.end("what"), Happening(m["what"].strip()), statement="keep"))
     doubt = min([hedge, *(a for a, _ in quoted)])

@@ -19,6 +19,7 @@ LAST_WEEK = "2023-05-01/2023-05-07"  # said on Sunday 2023-05-14
         ("Last week I ran a half marathon, which I'd been training for all year.", "ran a half marathon", LAST_WEEK),
         ("I went to Bruges last week, I wish I could go back.", "went to Bruges", LAST_WEEK),
         ("I went to Bruges last week, my sister thought it was too cold.", "went to Bruges", LAST_WEEK),
+        ("I ran a 10k last week and my coach said I should rest now.", "ran a 10k", LAST_WEEK),
         ("I'd been meaning to try pottery, so last week I went to a pottery class.", "went to a pottery class", LAST_WEEK),
     ],
 )
@@ -40,6 +41,7 @@ def test_a_modal_after_the_speakers_own_clause_leaves_that_clause_standing(text,
         "I ran a marathon last week, said my brother.",
         "He thought we were moving to Berlin next month.",
         "I'm moving to Berlin next month, she thinks.",
+        "I'm moving to Utrecht in March, my sister said so.",
         "I went to Bruges last week, just kidding, you would hate it.",
     ],
 )
@@ -57,6 +59,8 @@ def test_where_the_sentence_stops_telling_the_speakers_own_life():
     for had in ("I'd been meaning to learn the cello.", "We'd always planned a trip to Crete.", "I'd finally had enough."):
         assert told_from(had) > len(had)  # "'d" before a participle is "had", not "would"
     assert told_from("I tried what you said and posted my sketches.") > 40  # names words, reports none
+    s = "I emailed a few galleries and one replied and said yes!"  # any "and" begins a verb's reach
+    assert s[told_from(s) :] == "said yes!"
 
 
 @pytest.mark.parametrize(
