@@ -104,9 +104,8 @@ def told_from(sentence: str) -> int:
         return len(sentence) + 1
     breaks = _ZH_BREAK if has_cjk(sentence) else _EN_SCOPE
     start, joined = 0, False
-    for b in breaks.finditer(sentence, 0, m.start()):
-        if b.end() <= m.start():
-            start, joined = b.end(), b.group().lower().startswith("and")
+    for b in breaks.finditer(sentence, 0, m.start()):  # the last break before it begins its reach
+        start, joined = b.end(), b.group().lower().startswith("and")
     if start and not joined and _TAG.fullmatch(sentence, start):
         return 0  # the words before it are someone else's ("and said yes" is the same subject's doing)
     return start
