@@ -28,7 +28,7 @@ from mdmem.read.index import Index
 from mdmem.read.match import naming
 from mdmem.read.model_answer import llm_answer
 from mdmem.read.passages import Passage, PassageIndex
-from mdmem.read.question import BadDate, Question
+from mdmem.read.question import BadDate, Question, undated
 from mdmem.read.question import as_of as question_day
 from mdmem.read.retrieve import fact_json, premise, retrieve
 from mdmem.read.route import labelled, of_someone_else, old_values, passage_route
@@ -240,6 +240,8 @@ def _passages(said: PassageIndex, q: Question, result: Answer, *, instead: bool 
     do not, or after the facts when the question asks for the words or more than they say.
     After a fact, a passage that says only a value it no longer holds would answer the old
     value: the fact has already said what is current."""
+    if result.mode == "as_of" and not instead:  # quotes for a fact of that time: not 'March'
+        q = undated(q)
     found = search(said, q, limit=MANY_PASSAGES if q.many else PASSAGES)
     if not instead and result.mode not in ("history", "as_of"):
         old = [fold(v) for v in old_values(result.facts)]

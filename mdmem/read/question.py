@@ -137,6 +137,17 @@ class Question:
         return []
 
 
+def undated(q: Question) -> Question:
+    """The question without the words of the period it names in its query ('Where did I work
+    in March 2025?' → 'work'): what quotes a fact of that time is about the fact, not about
+    every passage that says 'March'."""
+    if q.period is None:
+        return q
+    dated = {t for w in (*MONTHS, *(a or b for a, b in _YEAR.findall(q.text))) for t in tokens(w, query=True)}
+    kept = tuple(t for t in q.query if t not in dated)
+    return replace(q, query=kept) if kept else q
+
+
 def named_period(question: str) -> tuple[str, str] | None:
     """The period a question names outright ('in May 2022', 'on September 8, 2023'), as
     (first day, last day) widened by a week, since people tell of a day some days later;

@@ -675,6 +675,19 @@ def test_out_of_date_is_said_once_on_the_sample_vault(tmp_path: Path) -> None:
     assert "was 20 until 2026-02-10" in t and "metro" in t
 
 
+def test_quotes_for_a_fact_of_a_named_month_are_about_the_fact_not_the_month(tmp_path: Path) -> None:
+    """'in March 2025' picks the day; it is no word to quote by: the birthday said as '14 March'
+    has nothing to do with where the person worked."""
+    import shutil
+
+    from tests.conftest import ROOT
+
+    shutil.copytree(ROOT / "sample_vault", tmp_path / "s", ignore=shutil.ignore_patterns(".mdmem"))
+    t = ask(Vault(tmp_path / "s"), "Where did I work in March 2025?").text
+    assert t.startswith("I don't know your employer on 2025-03-31")
+    assert "birthday" not in t and "Lingnan Tech" in t
+
+
 @pytest.mark.parametrize(
     ("q", "lang"),
     [("How long is my metro ride to 珠江新城?", "en"), ("我在Lingnan Tech工作吗？", "zh"),
