@@ -155,6 +155,8 @@ def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[in
         if not clause.speaker or hedge < clause.end or any(a <= clause.start < b for a, b in quoted):
             continue  # "I'm gonna make him an offer he can't refuse": a quote is someone's words
         lead = _lead_time(parts[n - 1], times) if n else ""
+        if not lead and sentence[: clause.start].rstrip().lower().endswith("when") and _dated_elsewhere(clause, times):
+            continue  # "It started in August last year when we met at a festival": its day is the other clause's
         slot = any(a < clause.end and clause.start < b for a, b in taken or ())
         found = _clause(sentence, clause, w, cancel, lead, times, events=not slot)
         if found is None and clause.carried and prev is not None and prev.form == PLAN:
@@ -231,6 +233,11 @@ _QUOTE = re.compile(r"[\"“]([^\"“”]{3,300})[\"”]")
 
 def _quoted(sentence: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in _QUOTE.finditer(sentence)]
+
+
+def _dated_elsewhere(c: Clause, times: list[Time]) -> bool:
+    """Whether the sentence names a time, none of it in this clause."""
+    return bool(times) and not any(c.start <= t.start < c.end for t in times)
 
 
 def _lead_time(prev: Clause, times: list[Time]) -> str:

@@ -86,3 +86,14 @@ def test_recently_is_the_month_before_the_day_said_and_a_plan_keeps_its_own_day(
 @pytest.mark.parametrize("text", ["I went to Lisbon years ago.", "As a kid I went to Lisbon.", "I'm going to Lisbon the other day."])
 def test_a_past_with_no_span_or_a_plan_for_a_day_gone_by_makes_no_event(text):
     assert [s for s in said(f"User: {text}") if s.form == "event"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It all began in June last year when we met at a conference and she said she wanted to work with me.",
+        "Last week, when we went to Bruges, it rained.",
+    ],
+)
+def test_a_when_clause_with_its_day_in_another_clause_is_never_dated_the_day_said(text):
+    assert [s for s in said(f"User: {text}") if s.form == "event" and s.when == "2023-05-14"] == []
