@@ -1,5 +1,6 @@
 """A modal or reported speech stops only its own clause and those after it; a day gone by that
-is not named ("the other day") is the week before the message, "recently" the month before. Made-up sentences, not corpus ones."""
+is not named ("the other day") is the week before the message, "recently" the month before.
+Made-up sentences, not corpus ones."""
 
 from __future__ import annotations
 
