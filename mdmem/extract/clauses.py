@@ -15,6 +15,7 @@ from functools import cache
 
 from mdmem.extract.modality import is_question
 from mdmem.extract.timex import Time
+from mdmem.lang.detect import has_cjk
 
 # A clause begins at the sentence's head, after a comma-like mark or a joining word.
 _EN_BREAK = re.compile(
@@ -24,6 +25,9 @@ _EN_BREAK = re.compile(
     r"|since|until|which|who|where|whereas|anyway|btw|guess what)\b\s*",
     re.I,
 )
+# Where a modal's or a reporting verb's reach begins: a clause, or any "and" ("I emailed a
+# wholesaler and one replied and said yes": the emailing stands).
+_EN_SCOPE = re.compile(_EN_BREAK.pattern + r"|\band\s+", re.I)
 _ZH_BREAK = re.compile(r"[，,；;：:、（）()—]|(?:但是|可是|不过|然后|而且|所以|因为)")
 # A piece that is only its joining words (", then …" breaks twice).
 _JOIN_ONLY = re.compile(r"(?:and|then|and\s+then|so|but|plus|also|later|afterwards)[\s,]*", re.I)
@@ -38,14 +42,28 @@ _WITH_ME = re.compile(r"\s*(?:[A-Z][\w'’-]+|(?:[Mm]y|[Oo]ur)\s+[\w'’-]+)\s+"
 ZH_SUBJECT = re.compile(r"(?P<me>我们|我)(?P<joined>和|跟|与)?")
 # Time words that may stand before a Chinese subject ("上周我去了杭州").
 _ZH_TIME_CHARS = "0-9年月日号周末上下个这本今明昨前后去天早晚点半星期礼拜初底春夏秋冬一二三四五六七八九十两"
-# Words that make a sentence tell no fact of the speaker's own life, wherever they stand …
+# Words that make a whole sentence tell no fact of the speaker's own life, wherever they stand
+# (a supposition or a joke colours every clause: "I'll move to Bali if I win the lottery") …
 _NOT_SO = re.compile(
-    r"\b(?:if|unless|suppose|supposing|imagine|assuming|in\s+case|would|could|should|wish|dream(?:ing|t)?\s+(?:of|about)"
-    r"|hypothetically|pretend|jk|j/k|just\s+kidding|kidding|joking|lmao|rofl|says|said|tells?|told|thinks?|thought"
-    r"|reckons?|suggest(?:s|ed)?|according\s+to|apparently|heard|rumou?r)\b"
-    r"|\b\w+['’]d\b|/s\b|😜|😉|🤪"
+    r"\b(?:if|unless|suppose|supposing|imagine|assuming|in\s+case|dream(?:ing|t)?\s+(?:of|about)"
+    r"|hypothetically|pretend|jk|j/k|just\s+kidding|kidding|joking|lmao|rofl"
+    r"|reckons?|according\s+to|apparently|heard|rumou?r)\b"
+    r"|/s\b|😜|😉|🤪"
     r"|如果|要是|假如|假设|万一|的话|想象|假使|倘若|开玩笑|逗你|哈哈哈|听说|据说|[他她]说|觉得|认为|建议|让我|叫我|希望我",
     re.I,
+)
+# … and words that make only their own clause and those after it tell nothing: a modal ("…, maybe
+# you would like that!"), reported speech or thought ("my boss says I should learn Rust"; "I asked
+# on the forum, one replied and said yes" keeps the asking).
+_NOT_SO_ON = re.compile(
+    r"\b(?:would|could|should|wish(?:ed|es)?|says|said|tells?|told|thinks?|thought|suggest(?:s|ed)?)\b(?<!what\syou\ssaid)(?<!what\sI\ssaid)"
+    r"|\b\w+['’]d\b(?!(?:\s+(?:always|never|just|already|ever|finally|been|had))*\s+(?:been|had|gone|done|got|seen|[a-z]+ed)\b)",
+    re.I,
+)  # "what you said" names words, "I'd been wanting to", "we'd always planned" are "had": neither stops
+# A clause that only says who said it, after the words it reports: "…, my sister said", "or so she says".
+_TAG = re.compile(
+    r"\s*(?:[\w'’]+\s+){0,3}?(?:says|said|tells?\s+me|told\s+(?:me|us)|thinks|thought|reckons)(?:\s+so)?\s*[.!…]*\s*|\s*(?:says|said)\b.*",
+    re.I | re.S,
 )
 # … and hedges, which doubt what follows them: "maybe we'll go", not "I'm going, maybe you too".
 HEDGE = re.compile(
@@ -71,7 +89,26 @@ class Clause:
 
 def tells_nothing(sentence: str) -> bool:
     """A question, a supposition, a joke or someone else's words: read nothing."""
-    return is_question(sentence) or _NOT_SO.search(sentence) is not None
+    return told_from(sentence) == 0
+
+
+def told_from(sentence: str) -> int:
+    """Where the sentence stops telling the speaker's own life: 0 for a question, a supposition
+    or a joke (nothing of it), the start of the clause that holds a modal or reported speech
+    (what comes before it stands), 0 again when that clause only names who said the words before
+    it ("I'm moving to Berlin, my sister said"); past its end when nothing stops it."""
+    if is_question(sentence) or _NOT_SO.search(sentence) is not None:
+        return 0
+    m = _NOT_SO_ON.search(sentence)
+    if m is None:
+        return len(sentence) + 1
+    breaks = _ZH_BREAK if has_cjk(sentence) else _EN_SCOPE
+    start, joined = 0, False
+    for b in breaks.finditer(sentence, 0, m.start()):  # the last break before it begins its reach
+        start, joined = b.end(), b.group().lower().startswith("and")
+    if start and not joined and _TAG.fullmatch(sentence, start):
+        return 0  # the words before it are someone else's ("and said yes" is the same subject's doing)
+    return start
 
 
 def first_hedge(sentence: str) -> int:

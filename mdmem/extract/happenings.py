@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from mdmem.extract.candidates import Found, words
-from mdmem.extract.clauses import Clause, clauses, first_hedge, tells_nothing
+from mdmem.extract.clauses import Clause, clauses, first_hedge, tells_nothing, told_from
 from mdmem.extract.happening_events import (
     ADV,
     ADVERBIAL,
@@ -142,9 +142,10 @@ def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[in
     if has_cjk(sentence):
         return [] if tells_nothing(sentence) else find_zh(sentence, grammar)
     w = _words(grammar)
-    if w.anchor.isdisjoint(_WORD.findall(sentence.lower())) or tells_nothing(sentence):
+    if w.anchor.isdisjoint(_WORD.findall(sentence.lower())) or not (stop := told_from(sentence)):
         return []
     cancel = w.cancel.search(sentence) is not None if w.cancel else False
+    sentence = sentence[:stop]  # "I ran a 10k and my coach said I should rest": the run stands
     out: list[Found] = []
     times = find_times(sentence, "2000-01-01", future=False)  # once a sentence: where its times are
     parts = clauses(sentence, zh=False, times=times)
@@ -154,6 +155,8 @@ def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[in
         if not clause.speaker or hedge < clause.end or any(a <= clause.start < b for a, b in quoted):
             continue  # "I'm gonna make him an offer he can't refuse": a quote is someone's words
         lead = _lead_time(parts[n - 1], times) if n else ""
+        if not lead and sentence[: clause.start].rstrip().lower().endswith("when") and _dated_elsewhere(clause, times):
+            continue  # "It started in August last year when we met at a festival": its day is the other clause's
         slot = any(a < clause.end and clause.start < b for a, b in taken or ())
         found = _clause(sentence, clause, w, cancel, lead, times, events=not slot)
         if found is None and clause.carried and prev is not None and prev.form == PLAN:
@@ -230,6 +233,11 @@ _QUOTE = re.compile(r"[\"“]([^\"“”]{3,300})[\"”]")
 
 def _quoted(sentence: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in _QUOTE.finditer(sentence)]
+
+
+def _dated_elsewhere(c: Clause, times: list[Time]) -> bool:
+    """Whether the sentence names a time, none of it in this clause."""
+    return bool(times) and not any(c.start <= t.start < c.end for t in times)
 
 
 def _lead_time(prev: Clause, times: list[Time]) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from mdmem.engine.statement import Statement
 from mdmem.extract.candidates import Found
-from mdmem.extract.clauses import tells_nothing
+from mdmem.extract.clauses import told_from
 from mdmem.extract.timex import FUTURE, PAST, find_times
 from mdmem.model.factfile import Fact
 from mdmem.model.life import (
@@ -35,7 +35,7 @@ def life_kind(f: Found) -> str | None:
 def life_statement(f: Found, sentence: str, entity: str, at: str, source: str) -> tuple[Statement | None, str]:
     """(the statement, '') or (None, why nothing is written)."""
     kind = life_kind(f)
-    if f.happening is None and tells_nothing(sentence):  # a pattern's: asked, supposed, reported …
+    if f.happening is None and told_from(sentence) <= f.start:  # a pattern's: asked, supposed, reported …
         return None, "not said as the person's own"
     h = f.happening or Happening(str(f.value or ""), _first_time(sentence, at, kind == PLAN))
     what = " ".join(h.what.split())

@@ -48,7 +48,9 @@ _PATTERN = (
     # the past with no day to put it on: "a few years back", "back then", "as a kid"
     rf"|(?P<vague>(?:{_N}|many|several)\s+(?:years|decades)\s+(?:ago|back)|years\s+ago|back\s+then|back\s+in\s+the\s+day"
     r"|as\s+a\s+(?:kid|child|teen|teenager)|when\s+I\s+was\s+(?:a\s+kid|little|young|younger|a\s+child|a\s+teen\w*)"
-    r"|in\s+high\s+school|in\s+college|growing\s+up|a\s+long\s+time\s+ago|ages\s+ago|once\s+upon|the\s+other\s+day)"
+    r"|in\s+high\s+school|in\s+college|growing\s+up|a\s+long\s+time\s+ago|ages\s+ago|once\s+upon)"
+    # a day gone by, not named: "the other day" is the week before the day said, "recently" the month
+    r"|(?P<other>the\s+other\s+(?:day|night|evening|morning))|(?P<recent>(?:just\s+|only\s+)?recently)"
     # Chinese
     r"|(?P<zword>大前天|前天|昨天|昨晚|今天|今早|今晚|明天|后天|大后天|刚才)"
     r"|(?P<zvague>小时候|以前|很久以前|那时候|当年|上学的时候|读书的时候|几年前|多年前)"
@@ -85,7 +87,7 @@ _CUES = words(
     """yesterday today tonight tomorrow morning afternoon evening night last next this coming past ago later
     earlier end weekend weekends week weeks month months year years day days decades spring summer fall
     autumn winter back kid child teen teenager little young younger school college growing long ages once
-    other"""
+    other recently"""
 ) | frozenset(MONTHS) | frozenset(_WEEKDAYS)
 _WORD = re.compile(r"[a-z]+")
 _ZH_CUES = re.compile(r"[\d年月日号周天昨今明前后去上下这本候底初春夏秋冬礼拜星期]")
@@ -200,6 +202,8 @@ def _resolve(m: re.Match[str], ref: date, future: bool) -> tuple[str, tuple[date
     try:
         if g["vague"] or g["zvague"]:
             return PAST, None
+        if g["other"] or g["recent"]:
+            return PAST, (ref - timedelta(days=7 if g["other"] else 30), ref)
         if g["word"] or g["zword"]:
             w = " ".join((g["word"] or g["zword"]).split())
             back = {"the day before yesterday": -2, "yesterday": -1, "last night": -1, "大前天": -3,

@@ -16,7 +16,7 @@ from mdmem.read.days import WEEKDAYS, day_text, month_text, period_text
 # Time words whose span is fuzzy: said as a span before the day they were said, not as a day.
 _FUZZY = re.compile(
     r"\b(?:last|this past|the past|past) (week|weekend)\b|\b(?:a|one) week ago\b|\b(a few|few|couple of|a couple of) days ago\b"
-    r"|\bthe other day\b",
+    r"|\bthe other (?:day|night|evening|morning)\b|\b(?P<recent>recently)\b",
     re.I,
 )  # fmt: skip
 # Weeks, months or years ago, said without a day: a span before the day they were said, as
@@ -35,7 +35,7 @@ def when_text(sentence: str, said_on: str, lang: str, *, whole: str = "") -> str
     fuzzy = _FUZZY.search(sentence)
     if fuzzy and lang != "zh":
         unit = (fuzzy.group(1) or "").lower()
-        what = {"week": "the week", "weekend": "the weekend"}.get(unit, "a few days")
+        what = {"week": "the week", "weekend": "the weekend"}.get(unit, "the weeks" if fuzzy["recent"] else "a few days")
         if fuzzy.group(2) and "couple" in fuzzy.group(2).lower():
             what = "a couple of days"
         elif "week" in fuzzy.group(0).lower() and not unit:

@@ -93,6 +93,9 @@ def test_when_questions_resolve_relative_dates_against_the_session() -> None:
     assert when_text("I went to a support group yesterday.", "2023-05-08", "en") == "7 May 2023"
     assert when_text("I painted a lake sunrise last year.", "2023-05-08", "en") == "2022"
     assert when_text("昨天我去了", "2023-05-08", "zh") == "2023年5月7日"
+    # A day gone by that is not named: a span before the day said, never a made-up day.
+    assert when_text("I saw a heron the other night.", "2023-05-08", "en") == "a few days before 8 May 2023"
+    assert when_text("I recently took up archery.", "2023-05-08", "en") == "the weeks before 8 May 2023"
     # No time words: what it tells happened by the day it was said.
     assert when_text("I like lakes.", "2023-05-08", "en") == "8 May 2023"
     assert Question.of("When did Caroline go to the support group?").type == "when"

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from mdmem.extract.candidates import Found
-from mdmem.extract.clauses import first_hedge, tells_nothing
+from mdmem.extract.clauses import first_hedge, told_from
 from mdmem.extract.kinds import PREFERENCE
 from mdmem.extract.timex import FUTURE, find_times
 from mdmem.model.life import EVENT, FAMILY_SLOT, Happening
@@ -53,9 +53,9 @@ _VERB = {"finished reading": "finished", "reread": "reread", "re-read": "reread"
 def find_titles(sentence: str, at: str = "2000-01-01") -> list[Found]:
     """Events and likes of a book, film or show the speaker names by its title."""
     if ('"' not in sentence and "“" not in sentence and " called " not in sentence and " named " not in sentence
-            and " titled " not in sentence) or tells_nothing(sentence):  # fmt: skip
+            and " titled " not in sentence) or not (stop := told_from(sentence)):  # fmt: skip
         return []
-    doubt = first_hedge(sentence)
+    doubt = min(first_hedge(sentence), stop)
     times = [t for t in find_times(sentence, at, future=False) if t.tense != FUTURE]
     out: list[Found] = []
     for rx in (_READ, _READING, _IS, _INTO):

@@ -1,0 +1,100 @@
+"""A modal or reported speech stops only its own clause and those after it; a day gone by that
+is not named ("the other day") is the week before the message, "recently" the month before.
+Made-up sentences, not corpus ones."""
+
+from __future__ import annotations
+
+import pytest
+
+from mdmem.extract.clauses import told_from
+from tests.extract.test_happenings import said
+
+LAST_WEEK = "2023-05-01/2023-05-07"  # said on Sunday 2023-05-14
+
+
+@pytest.mark.parametrize(
+    ("text", "what", "when"),
+    [
+        ("I went to Bruges last week, you would love it there!", "went to Bruges", LAST_WEEK),
+        ("I baked sourdough yesterday, maybe you would like the recipe!", "baked sourdough", "2023-05-13"),
+        ("Last week I ran a half marathon, which I'd been training for all year.", "ran a half marathon", LAST_WEEK),
+        ("I went to Bruges last week, I wish I could go back.", "went to Bruges", LAST_WEEK),
+        ("I went to Bruges last week, my sister thought it was too cold.", "went to Bruges", LAST_WEEK),
+        ("I ran a 10k last week and my coach said I should rest now.", "ran a 10k", LAST_WEEK),
+        ("I'd been meaning to try pottery, so last week I went to a pottery class.", "went to a pottery class", LAST_WEEK),
+    ],
+)
+def test_a_modal_after_the_speakers_own_clause_leaves_that_clause_standing(text, what, when):
+    assert [(s.entity, s.form, s.value, s.when) for s in said(f"User: {text}")] == [("user", "event", what, when)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my boss says I should learn Rust",
+        "My coach said I should run the Berlin marathon next month.",
+        "if I won the lottery I'd move to Bali",
+        "I'd move to Lisbon next month if I could.",
+        "I could run a marathon next month.",
+        "We would go camping next weekend, but it rains.",
+        "I'm moving to Utrecht in March, my sister said.",
+        "I'm moving to Utrecht in March, or so she says.",
+        "I ran a marathon last week, said my brother.",
+        "He thought we were moving to Berlin next month.",
+        "I'm moving to Berlin next month, she thinks.",
+        "I'm moving to Utrecht in March, my sister said so.",
+        "I went to Bruges last week, just kidding, you would hate it.",
+    ],
+)
+def test_a_supposition_or_someone_elses_words_still_give_nothing(text):
+    assert [s for s in said(f"User: {text}") if s.entity == "user"] == []
+
+
+def test_where_the_sentence_stops_telling_the_speakers_own_life():
+    s = "I went to Bruges last week, you would love it there!"
+    assert s[told_from(s) :] == "you would love it there!"
+    assert told_from("I went to Bruges last week.") > len("I went to Bruges last week.")
+    assert told_from("I'm moving in March, my sister said.") == 0  # the words before are hers
+    assert told_from("Are you moving to Berlin? You would love it.") == 0
+    assert told_from("I'd love to move to Lisbon.") == 0  # would
+    for had in ("I'd been meaning to learn the cello.", "We'd always planned a trip to Crete.", "I'd finally had enough."):
+        assert told_from(had) > len(had)  # "'d" before a participle is "had", not "would"
+    assert told_from("I tried what you said and posted my sketches.") > 40  # names words, reports none
+    s = "I emailed a few galleries and one replied and said yes!"  # any "and" begins a verb's reach
+    assert s[told_from(s) :] == "said yes!"
+
+
+@pytest.mark.parametrize(
+    ("text", "what", "when_said"),
+    [
+        ("I watched a classic movie the other day.", "watched a classic movie", "the other day"),
+        ("The other night we went to a jazz concert.", "went to a jazz concert", "The other night"),
+    ],
+)
+def test_the_other_day_is_the_week_before_the_day_said_with_the_words_kept(text, what, when_said):
+    [st] = said(f"User: {text}")
+    assert (st.form, st.value, st.when, st.when_said) == ("event", what, "2023-05-07/2023-05-13", when_said)
+    assert st.attribute.startswith("event-2023-05-07-")
+
+
+def test_recently_is_the_month_before_the_day_said_and_a_plan_keeps_its_own_day():
+    [st] = said("User: I took a pottery class recently, and it was great!")
+    assert (st.form, st.value, st.when, st.when_said) == ("event", "took a pottery class", "2023-04-14/2023-05-13", "recently")
+    [plan] = said("User: I recently decided to move to Utrecht next month.")
+    assert (plan.form, plan.value, plan.due, plan.when_said) == ("plan", "move to Utrecht", "2023-06", "next month")
+
+
+@pytest.mark.parametrize("text", ["I went to Lisbon years ago.", "As a kid I went to Lisbon.", "I'm going to Lisbon the other day."])
+def test_a_past_with_no_span_or_a_plan_for_a_day_gone_by_makes_no_event(text):
+    assert [s for s in said(f"User: {text}") if s.form == "event"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It all began in June last year when we met at a conference and she said she wanted to work with me.",
+        "Last week, when we went to Bruges, it rained.",
+    ],
+)
+def test_a_when_clause_with_its_day_in_another_clause_is_never_dated_the_day_said(text):
+    assert [s for s in said(f"User: {text}") if s.form == "event" and s.when == "2023-05-14"] == []
