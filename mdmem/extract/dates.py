@@ -13,14 +13,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
-from functools import cache
 
-
-def _lazy(pattern: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
-    """A getter compiling pattern on first use: these take milliseconds to compile, and most
-    processes (a reader, a command that extracts nothing) never need them."""
-    return cache(lambda: re.compile(pattern, flags))
-
+from mdmem.lazy_regex import lazy
 
 MONTHS = {
     name: i
@@ -61,8 +55,9 @@ _POINT = (
     r"|昨天|前天|上周|上个?星期|上个?礼拜|上个月|去年|前年"
     r"|(?P<zh_n>\d+|[一两二三四五六七八九十半])\s*(?P<zh_u>天|周|个星期|个月|年)(?:以)?前))"
 )
-_point_re = _lazy(_POINT, re.I)
-_period_re = _lazy(
+# Compiled on first use: milliseconds each, and most processes (a reader) never need them.
+_point_re = lazy(_POINT, re.I)
+_period_re = lazy(
     # "2015年到2018年" needs no 从: a Chinese year opens a period by itself
     rf"(?:(?:\bfrom|\bbetween|\bsince|从|自)\s*|(?=(?:19|20)\d{{2}}\s*年))"
     rf"(?P<a>{_POINT.replace('?P<', '?P<a_')})\s*"
@@ -71,18 +66,18 @@ _period_re = _lazy(
     re.I,
 )
 # Only the end said: "till 2023", "until last year", "到2023年", "一直住到去年".
-_until_re = _lazy(
+_until_re = lazy(
     rf"(?:\buntil|\btill|['’]til|\bup\s+(?:to|until)|(?<![搬迁调转去回])到|直到)\s*"
     rf"(?P<b>{_POINT.replace('?P<', '?P<b_')})",
     re.I,
 )
-_since_re = _lazy(
+_since_re = lazy(
     rf"(?:\bsince|\bstarting(?:\s+in)?|\bas\s+of|自从?|从)\s*(?P<a>{_POINT.replace('?P<', '?P<a_')})"
     rf"|(?P<z>{_POINT.replace('?P<', '?P<z_')})\s*(?:起|开始|以来)",
     re.I,
 )
 # Cheap test before the big expressions: a digit, a month name or a relative word.
-_any_re = _lazy(rf"\d|{_MONTH}|yesterday|last\s|ago\b|[昨前去上月]", re.I)
+_any_re = lazy(rf"\d|{_MONTH}|yesterday|last\s|ago\b|[昨前去上月]", re.I)
 _NOW = ("now", "today", "present", "现在", "今天")
 
 
@@ -253,7 +248,7 @@ def parse_date(text: str, ref: str | None) -> str | None:
 
 
 _ZH_DIGIT = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}  # fmt: skip
-_zh_number_re = _lazy(r"[零〇一二两三四五六七八九十百]{1,6}")
+_zh_number_re = lazy(r"[零〇一二两三四五六七八九十百]{1,6}")
 
 
 def zh_number(text: str) -> int | None:
@@ -280,7 +275,7 @@ def zh_number(text: str) -> int | None:
 
 
 _NUMBER_WORD = r"\d{1,3}(?:\.\d)?|[零〇一二两三四五六七八九十百]{1,6}|an?|one|two|three|half\s+an?"
-_duration_re = _lazy(
+_duration_re = lazy(
     rf"^(?:(?:about|around|roughly|almost|nearly|over|under|just|only|大概|大约|差不多|将近|快)\s*)?"
     rf"(?:(?P<h>{_NUMBER_WORD})\s*(?:个\s*)?(?P<half>半)?\s*(?:hours?|hrs?|h|小时|钟头)"
     rf"(?:\s*(?:and\s+(?P<ah>a\s+half)|(?P<hm>\d{{1,2}}|[一二三四五六七八九十]{{1,3}})\s*(?:minutes?|mins?|分钟?)))?"
