@@ -110,6 +110,12 @@ _DESCRIBE = {"en": r"^\W*how (?:do|does|did|is|was|are|were)\b(?:(?!\bhow\b).){0
              "zh": r"感觉怎么样|觉得怎么样|怎么形容|心情怎么样"}
 
 
+# "How often…" asks for a frequency ('three times a week'), "How long…" for a duration ('for
+# three years'), never a count of the items a fact holds nor a date.
+_OFTEN = {"en": r"\bhow (?:often|frequently)\b", "zh": r"多久.{0,8}?一次|多常|隔多久"}
+_LASTS = {"en": r"^\W*(?:and |so )?how long\b(?!\s+ago\b)|\bfor how long\b", "zh": r"多长时间|多久(?!以前|之前|.{0,8}?一次)"}
+
+
 @cache
 def _compiled(lang: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
     return tuple((t, re.compile(p, re.I)) for t, p in RULES.get(lang, _EN))
@@ -117,7 +123,8 @@ def _compiled(lang: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
 
 @cache
 def _one(table: str, lang: str) -> re.Pattern[str]:
-    src = {"list": _LIST, "why": _WHY, "how": _HOW, "describe": _DESCRIBE, "named": _NAMED}[table]
+    src = {"list": _LIST, "why": _WHY, "how": _HOW, "describe": _DESCRIBE, "named": _NAMED, "often": _OFTEN,
+           "lasts": _LASTS}[table]
     return re.compile(src.get(lang) or src["en"], re.I)
 
 
@@ -140,6 +147,17 @@ def asks_why(text: str, lang: str) -> bool:
 
 def asks_how(text: str, lang: str) -> bool:
     return bool(_one("how", lang).search(text))
+
+
+def asks_often(text: str, lang: str) -> bool:
+    """Whether the question asks how often ('How often does she swim?'): a frequency answers."""
+    return bool(_one("often", lang).search(text))
+
+
+def asks_duration(text: str, lang: str) -> bool:
+    """Whether the question asks how long something lasted ('How long have they been
+    together?'; 'how long ago' asks when): a duration answers."""
+    return bool(_one("lasts", lang).search(text))
 
 
 def asks_describe(text: str, lang: str) -> bool:

@@ -210,6 +210,8 @@ def _compose(result: Answer, q: Question, found: list[Passage], route: str | Non
     if told and told.first != result.text:
         typed = False  # an event's date or place, or a count of the fact's items, answers
     sure = TYPED_SPAN if typed else SURE_SPAN
+    if spoken is not None and spoken.typed and (q.often or q.lasts) and not _measured(q, facts):
+        typed, sure = True, 0.0  # "How often…": the frequency said, before facts that hold none
     if spoken is not None and (vague or (typed or route == "beside" and not life) and spoken.confidence >= sure):
         # The facts say less than the words did, and the words hold the time, place, person
         # or number asked, or the facts only share words with the question: the span is the
@@ -234,6 +236,13 @@ def _compose(result: Answer, q: Question, found: list[Passage], route: str | Non
         return compose.Composed(line, lines, shown)
     result.mode, result.facts = "said", []
     return spoken
+
+
+def _measured(q: Question, facts: list[Fact]) -> bool:
+    """Whether a fact holds the frequency or duration the question asks for ('60 minutes')."""
+    from mdmem.read.spans import measure
+
+    return any(measure(q, str(f.value)) or (isinstance(f.value, str) and f.value.isdigit()) for f in facts)
 
 
 def _passages(said: PassageIndex, q: Question, result: Answer, *, instead: bool = False) -> list[Passage]:  # fmt: skip

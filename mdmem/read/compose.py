@@ -47,6 +47,7 @@ class Composed:
     source: str = "none"  # fact | event | plan | passage | none
     basis: list[dict[str, Any]] = field(default_factory=list)  # whose facts or words
     confidence: float = 0.0
+    typed: bool = False  # a passage's span taken by the question's type (spans.Span.typed)
 
 
 def nothing_about(names: list[str], lang: str) -> Composed:
@@ -67,7 +68,9 @@ def from_facts(text: str, facts: list[Fact], q: Question, lang: str) -> Composed
             first, source, quotes = said, str(life[0].kind), [text]
     listed = [f for f in facts if f.status == "active" and isinstance(f.value, list) and f.value]
     counts = [f for f in facts if f.status == "active" and isinstance(f.value, str) and f.value.isdigit()]
-    if q.type == "how_many" and len(listed) == 1 and "\n" not in text:
+    if q.often:  # "How often does he take his kids out?" is no count of his children
+        pass
+    elif q.type == "how_many" and len(listed) == 1 and "\n" not in text:
         items = [str(v) for v in listed[0].value]  # type: ignore[union-attr]
         first, quotes = counted(items, lang), [text]  # the count, then the fact that holds it
     elif q.type == "how_many" and len(counts) == 1 and not listed:
@@ -138,7 +141,7 @@ def from_passages(q: Question, found: list[Passage], lang: str, *, evidence: int
         return None
     # A place, person or number taken by the question's type answers before the leftover
     # words of a passage that holds none ('Where did she go?' is not answered 'check it out').
-    typed = q.type in ("where", "who", "how_many") or q.describes or q.named or q.favorite
+    typed = q.type in ("where", "who", "how_many") or q.describes or q.named or q.favorite or q.lasts
     ranked = sorted(enumerate(mine), key=lambda x: (typed and not x[1][1].typed, -_rank(q, x[1][0], x[1][1], x[0]), x[0]))
     best, sp = ranked[0][1]
     first = sp.text
@@ -153,7 +156,7 @@ def from_passages(q: Question, found: list[Passage], lang: str, *, evidence: int
     return Composed(
         first[:1].upper() + first[1:] if lang != "zh" else first, quotes, shown, "passage",
         [{"speaker": best.speaker, "episode": best.episode, "anchor": best.anchor}],
-        round(min(0.85, 0.3 + 0.6 * sp.cover), 2),
+        round(min(0.85, 0.3 + 0.6 * sp.cover), 2), sp.typed,
     )  # fmt: skip
 
 

@@ -55,6 +55,8 @@ class Question:
     many: bool = False  # asks for several things: gathered and counted
     why: bool = False
     how: bool = False
+    often: bool = False  # asks how often: a frequency answers ('three times a week')
+    lasts: bool = False  # asks how long it lasted: a duration answers ('for three years')
     describes: bool = False  # asks how something was or felt: the words that say it answer
     named: bool = False  # asks for a thing known by its name ('What movie…'): a name answers
     favorite: bool = False  # asks for someone's favourite: what they call it answers
@@ -85,6 +87,7 @@ class Question:
                 weak = w in STOP or (len(w) == 1 and not w.isdigit())
                 units.append(Unit(w, stem(w), FUNCTION_WORD if weak else 1.0, False))
         lang = detect_lang(text)
+        often, lasts = qt.asks_often(text, lang), qt.asks_duration(text, lang)
         names = tuple(
             dict.fromkeys(
                 n for m in _NAME_SPOT.finditer(text) for n in m.groups()
@@ -95,6 +98,7 @@ class Question:
             text, folded, tuple(units), offsets, tuple(dict.fromkeys(tokens(text, query=True))),
             lang=lang, type=qt.question_type(text, lang), many=qt.asks_for_list(text, lang),
             why=qt.asks_why(text, lang), how=qt.asks_how(text, lang),
+            often=often, lasts=lasts,
             describes=qt.asks_describe(text, lang), named=qt.asks_named(text, lang),
             favorite=bool(qt.FAVORITE.search(text)),
             options=qt.choice_options(text, bool(qt.YES_NO.search(text))),

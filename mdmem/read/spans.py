@@ -37,6 +37,19 @@ _NUMBER = re.compile(
     r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|once|twice"
     r"|a couple|a few|several|both)\b", re.I,
 )  # fmt: skip
+_COUNT_WORD = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|a couple of|couple of|several|many)"
+# A frequency said: 'three times a week', 'once a month', 'every weekend', 'daily'.
+_OFTEN = re.compile(
+    r"\b(?:(?:at least|about|around|almost|nearly|like)\s+)?(?:(?:once|twice|" + _COUNT_WORD + r"\s+times)\s+(?:a|an|per|each|every)"
+    r"\s+(?:day|week|month|year|weekend|morning|night|evening)|(?:every|each)\s+(?:other\s+)?(?:single\s+)?(?:day|week|weekend"
+    r"|month|morning|night|evening|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|daily|weekly|monthly)\b", re.I,
+)  # fmt: skip
+# A duration said: 'for three years', 'about 3 years', '30-60 seconds', 'six months' (not 'ago').
+_LASTS = re.compile(
+    r"\b(?:for\s+)?((?:(?:about|around|almost|nearly|over|more than|less than|at least|just over|just under)\s+)*(?:an?|"
+    + _COUNT_WORD + r"(?:\s*(?:-|to)\s*\d+)?)\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|decades?))\b(?!\s+(?:ago|old)\b)",
+    re.I,
+)  # fmt: skip
 _NOT = re.compile(r"\b(?:not|never|no|n't|nope|haven't|hasn't|didn't|don't|doesn't|wasn't|isn't)\b|不|没", re.I)
 _PLACE_CUE = re.compile(r"\b(?:in|at|to|from|near|around|visit(?:ed|ing)?|went to|moved to|live in)\s+$", re.I)
 _INTERJECTIONS = frozenset(["hey", "hi", "wow", "thanks", "thank", "yeah", "yes", "oh", "congrats", "sorry", "ok", "okay", "well", "so", "and", "but", "hello", "cool", "great", "aw", "awesome", "cheers", "yo", "bye", "woah", "whoa", "haha", "ah", "hmm", "yay", "yep", "congratulations", "dude"])
@@ -87,7 +100,9 @@ def span(q: Question, text: str, said_on: str, lang: str) -> Span:
     # that speaks of them ('my brother lives in Delft'), not by the speaker's own news.
     focus = next((k for k in _clauses(sentence) if re.search(rf"\b{re.escape(q.kin)}\b", k, re.I)), sentence) if q.kin else sentence  # fmt: skip
     found, parts = None, sentences(text)
-    if q.type == "yes_no" and not q.options:  # 'a beach or the mountains?' is no yes/no
+    if q.often or q.lasts:  # a frequency or a duration, here or in the sentences beside it
+        found = next((w for w in (measure(q, t) for t in [focus, *parts]) if w), None)
+    elif q.type == "yes_no" and not q.options:  # 'a beach or the mountains?' is no yes/no
         found = ("No" if _NOT.search(focus) else "Yes") if c >= 0.5 else None
     elif q.type == "where":  # a place after 'in', 'at', 'to' first, in any sentence of it
         cued = [c for c in (_cued_place(q, t) for t in [focus, *parts]) if c]
@@ -117,6 +132,13 @@ def span(q: Question, text: str, said_on: str, lang: str) -> Span:
     if near is not None and (left is None or near[0] > left[0]) and (left is None or left[0] < WEAK or near[3]):
         return Span(near[1], near[2], c, near[0])
     return Span(left[1] if left else _trim(sentence), sentence, c, left[0] if left else 0.0)
+
+
+def measure(q: Question, text: str) -> str | None:
+    """The frequency ('three times a week') or the duration ('three years') a text says, as
+    the question asks how often or how long; None when it says none."""
+    m = (_OFTEN if q.often else _LASTS).search(text) if q.often or q.lasts else None
+    return m.group(m.lastindex or 0) if m else None
 
 
 LOOSE_RUN = 0.7  # what a run beside no word of the question is worth against one placed by them

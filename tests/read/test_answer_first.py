@@ -235,3 +235,34 @@ def test_the_mcp_ask_tool_answers_first_and_remembers_whom_it_was_about(two: Vau
     assert {"answer", "evidence", "facts", "confidence", "text"} <= set(first_call)
     again = m.ask(question="Who is her sailing instructor?", evidence=0)
     assert again["answer"] == "Marek" and again["text"] == "Marek"
+
+
+CHAT_4 = """## 2024-03-10 09:00
+
+Ines: My two kids are Leo and Mia. We take them to the zoo twice a month, they love the otters.
+Tom: Nice! I swim at the lake three times a week.
+Ines: I've lived in Porto for six years now, and I held my first exhibition there last spring.
+"""
+
+
+@pytest.fixture(scope="module")
+def ines(tmp_path_factory: pytest.TempPathFactory) -> Vault:
+    v = Vault.create(tmp_path_factory.mktemp("ines") / "v", "personal")
+    ingest_text(v, CHAT_4, source="chat/4.md", date="2024-03-10")
+    return v
+
+
+def test_how_often_and_how_long_take_the_frequency_and_the_duration(ines: Vault) -> None:
+    assert first(ines, "How often does Tom swim at the lake?") == "Three times a week"
+    # A frequency, never a count of the children a fact lists.
+    assert first(ines, "How often does Ines take her kids to the zoo?") == "Twice a month"
+    assert first(ines, "How long has Ines lived in Porto?") == "Six years"
+    assert first(ines, "How many kids does Ines have?") == "Two"
+
+
+def test_how_often_and_how_long_are_read_in_both_languages() -> None:
+    assert Question.of("How often do you swim?").often and Question.of("How often do you swim?").type == "how_many"
+    assert Question.of("How long have they been together?").lasts
+    assert not Question.of("How long ago did she move?").lasts and Question.of("How long ago did she move?").type == "when"
+    assert Question.of("你多久去一次健身房？").often and not Question.of("你多久去一次健身房？").lasts
+    assert Question.of("你们在一起多长时间了？").lasts
