@@ -56,8 +56,10 @@ def nothing_about(names: list[str], lang: str) -> Composed:
     return Composed(phrase("nothing_about", lang, who=who))
 
 
-def from_facts(text: str, facts: list[Fact], q: Question, lang: str) -> Composed:
-    """The facts' sentence as the line; an event or plan answers its when, where or who."""
+def from_facts(text: str, facts: list[Fact], q: Question, lang: str, asked: bool = False) -> Composed:
+    """The facts' sentence as the line; an event or plan answers its when, where or who; the
+    items of the one list fact whose slot a what-question names (`asked`: "What are the names
+    of his children?") are the line, comma-separated, the fact's sentence after them."""
     life = [f for f in facts if f.kind in ("event", "plan")]
     first = text
     source = "fact"
@@ -75,6 +77,10 @@ def from_facts(text: str, facts: list[Fact], q: Question, lang: str) -> Composed
         first, quotes = counted(items, lang), [text]  # the count, then the fact that holds it
     elif q.type == "how_many" and len(counts) == 1 and not listed:
         first, quotes = number(int(str(counts[0].value)), lang), [text]  # "I have two kids": 'Two'
+    elif asked and q.type == "what" and not (q.why or q.how or q.options) and len(facts) == 1 and listed and "\n" not in text:
+        said = phrase("list_sep", lang).join(str(v) for v in listed[0].value)  # type: ignore[union-attr]
+        if all(f.get("polarity") != "dislike" for f in listed[0].items.values()):  # 'X (dislike)' is said whole
+            first, quotes = said[:1].upper() + said[1:] if lang != "zh" else said, [text]
     sure = {"active": 0.9, "tentative": 0.6, "deleted": 0.9}
     return Composed(
         first, quotes, source=source,

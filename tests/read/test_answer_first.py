@@ -266,3 +266,16 @@ def test_how_often_and_how_long_are_read_in_both_languages() -> None:
     assert not Question.of("How long ago did she move?").lasts and Question.of("How long ago did she move?").type == "when"
     assert Question.of("你多久去一次健身房？").often and not Question.of("你多久去一次健身房？").lasts
     assert Question.of("你们在一起多长时间了？").lasts
+
+
+def test_a_list_fact_a_what_question_names_is_answered_by_its_items(tmp_path: Path) -> None:
+    v = Vault.create(tmp_path / "v", "personal")
+    v.set("pets", ["Ash", "Birch", "Cedar"], date="2025-01-01")
+    a = ask(v, "What are the names of my pets?")
+    assert a.answer == "Ash, Birch, Cedar" and a.source == "fact"
+    assert a.text.split("\n")[1].startswith("Your pets are Ash")  # the fact's sentence follows
+    # A choice is no list: both options are no answer to which came first.
+    assert ask(v, "Which pet came first - Ash or Birch?").answer != "Ash, Birch, Cedar"
+    zh = Vault.create(tmp_path / "zh", "personal")
+    zh.set("pets", ["豆包", "花卷"], date="2025-02-01")
+    assert ask(zh, "我的宠物叫什么名字？").text == "豆包、花卷\n你的宠物是豆包、花卷（2025-02-01起）。"
