@@ -216,7 +216,10 @@ def _compose(result: Answer, q: Question, found: list[Passage], route: str | Non
         # The facts say less than the words did, and the words hold the time, place, person
         # or number asked, or the facts only share words with the question: the span is the
         # answer; the facts' sentence comes first among the evidence.
-        spoken.quotes.insert(0, result.text)
+        if result.mode == "none":  # no fact: nothing to say before the words ('I don't know' is none)
+            result.mode, result.facts = "said", []
+        else:
+            spoken.quotes.insert(0, result.text)
         return spoken
     if result.mode != "none" and (route not in ("instead",) or spoken is None):
         c = told or compose.from_facts(result.text, facts, q, result.lang, asked and result.mode == "current")

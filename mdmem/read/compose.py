@@ -207,12 +207,14 @@ def _gathered(spans: list[Span], lang: str) -> str:
             continue
         if items and not s.typed and _SAYS_A_CLAUSE().search(s.text):
             continue  # a clause of its own ('People are surprised', "don't run") is no item
-        joined = _join([*items, s.text], lang)
+        joined = phrase("list_sep", lang).join([*items, s.text])
         if items and (len(joined) > MAX_LINE or len(items) >= LIST_ITEMS):
             break
         items.append(s.text)
         seen.append(toks)
-    return _join(items, lang)
+    # Comma-separated: an item may itself hold 'and' ('hiking and camping'), a last ' and '
+    # would join two items into one.
+    return phrase("list_sep", lang).join(items)
 
 
 def _join(items: list[str], lang: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from mdmem.lang.families import kin_of
 from mdmem.lang.questions import ZH_ASKING
 from mdmem.lang.tokens import fold, is_cjk, stem, tokens, weight, words
 from mdmem.lang.verbs import PAST, base
@@ -50,7 +51,8 @@ def cover(q: Question, text: str) -> float:
     if not total:
         return 0.0
     have = stems(text)
-    return (sum(weight(t) for t in asked if t in have) + held) / total
+    # A word of the question's family holds it ('fave' for 'favorite', 'son' among 'kids').
+    return (sum(weight(t) for t in asked if t in have or kin_of(t) & have) + held) / total
 
 
 def told_of(q: Question, fact: Fact) -> bool:

@@ -8,6 +8,7 @@ compose.py takes the answer's span from the best of them and quotes them after i
 
 from __future__ import annotations
 
+from mdmem.lang.families import kin_of
 from mdmem.read.days import day_text
 from mdmem.read.passages import Passage, PassageIndex
 from mdmem.read.question import Question
@@ -30,6 +31,9 @@ def search(index: PassageIndex, q: Question, *, limit: int = 3) -> list[Passage]
     the people it names, when it names speakers; each question passage with its reply."""
     who = q.speakers[0] if len(q.speakers) == 1 else None
     found = index.search(q.query, speaker=who, limit=limit, near=q.period)
+    kin = [k for t in q.query for k in sorted(kin_of(t))]
+    if len(found) < limit and kin:  # too few hold its words: those of their families ('fave')
+        found = index.search([*q.query, *kin], speaker=who, limit=limit, near=q.period)
     return with_replies(index, found)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from mdmem.lang.families import kin_of
 from mdmem.lang.tokens import fold, is_cjk, stem, words
 from mdmem.lang.verbs import PAST, base
 from mdmem.read.cover import cover, speaker_words, stems
@@ -190,7 +191,8 @@ def _words(sentence: str) -> list[re.Match[str]]:
 
 def _asked(q: Question, word: str) -> bool:
     w = fold(word).replace("’", "'").removesuffix("'s")  # "name's" is 'name'
-    return stem(w) in q.stems or w in q.stems or stem(base(w)) in q.stems
+    asked = q.stems
+    return stem(w) in asked or w in asked or stem(base(w)) in asked or bool(kin_of(stem(w)) & asked)
 
 
 # Words that open a new clause inside a sentence: a span never runs across them.
