@@ -32,8 +32,10 @@ _EDGE = frozenset(
     ["a", "an", "the", "my", "our", "your", "his", "her", "their", "its", "some", "any", "this", "that", "these", "those", "to", "of", "in", "on", "at", "for", "with", "from", "by", "and", "or", "but", "so", "as", "into", "about", "is", "am", "are", "was", "were", "be", "been", "have", "has", "had", "do", "did", "really", "just", "also", "too", "very", "actually", "yesterday", "today", "recently", "lately", "now", "then", "there", "here", "again", "last", "week", "weekend", "ago", "which", "who", "that", "when", "where", "it", "i", "we", "you", "he", "she", "they", "me", "us"]
 )
 _REASON = re.compile(
-    r"\b(?:because|'cause|cause|since|so that|as it|due to|thanks to|in order to)\b\s*", re.I
-)
+    r"\b(?:because|'cause|cause|since(?!\s+(?:then|last|ever|(?:we|i|you)\s+(?:last\s+)?(?:chatted|talked|spoke|met)"
+    r"|(?:i|he|she|we)\s+was|(?:a|an)\s+(?:kid|child|teen)|childhood|high school|college|\d|(?:january|february|march|april|may"
+    r"|june|july|august|september|october|november|december)\b))|so that|as it|due to|thanks to|in order to)\b\s*", re.I
+)  # fmt: skip  ('since' of a time, 'since we last talked', 'since I was a kid', is no reason)
 _NUMBER = re.compile(
     r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|once|twice"
     r"|a couple|a few|several|both)\b", re.I,

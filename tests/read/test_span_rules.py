@@ -161,3 +161,11 @@ def test_a_favourite_is_what_they_call_their_favourite() -> None:
     assert favorite("My fav snack: roasted chickpeas.") == "roasted chickpeas"
     assert favorite("That is my favorite.") is None and favorite("I went to the lake.") is None
     assert said("What is Tomas's favorite dance?", "I try every dance at the studio. Salsa is my favorite.") == "Salsa"
+
+
+def test_since_of_a_time_is_no_reason() -> None:
+    q = Question.of("Why did Ana start the blog?").naming([], SPEAKERS)
+    assert span(q, "Since we last talked, I started a blog because I wanted to share recipes.", "2024-01-01", "en").text == "wanted to share recipes"
+    assert span(q, "I started a blog since nobody shares vegan recipes.", "2024-01-01", "en").text == "nobody shares vegan recipes"
+    # 'since I was a kid' is when, not why: no reason is taken from it.
+    assert not span(q, "Since I was a kid I loved food, so I started a blog.", "2024-01-01", "en").typed
