@@ -157,6 +157,11 @@ def from_passages(q: Question, found: list[Passage], lang: str, *, evidence: int
         sp = next(s for p, s in mine if p is best)
     if q.many and q.type not in ("when", "yes_no", "how_many"):
         first = _gathered([s for _, (_, s) in ranked], lang) or first
+    if q.type == "how_many" and not q.often and lang != "zh" and (TIMES().search(q.text) or not _counted(sp)):
+        told = _told(q, mine)
+        if told:  # 'How many times…': the days it was told of, each once
+            first, best = times(len(told), lang) if TIMES().search(q.text) else number(len(told), lang), told[0]
+            sp = next(s for p, s in mine if p is best)
     first = first or sp.sentence.strip()
     quotes, shown = _quotes(found, best, sp.sentence, q, lang, evidence)
     return Composed(
@@ -164,6 +169,34 @@ def from_passages(q: Question, found: list[Passage], lang: str, *, evidence: int
         [{"speaker": best.speaker, "episode": best.episode, "anchor": best.anchor}],
         round(min(0.85, 0.3 + 0.6 * sp.cover), 2), sp.typed,
     )  # fmt: skip
+
+
+TIMES = lazy(r"\bhow many times\b", re.I)
+TOLD = 0.5  # how much of the question a passage must hold to count as telling of it again
+_SAID_COUNT = lazy(r"^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|once|twice)$", re.I)
+
+
+def _counted(sp: Span) -> bool:
+    """Whether a how-many span is a number said ('3', 'two'), not 'a few', 'both' or words."""
+    return sp.typed and bool(_SAID_COUNT().match(sp.text.strip()))
+
+
+def _told(q: Question, mine: list[tuple[Passage, Span]]) -> list[Passage]:
+    """The passages, one a day, of the person asked about that hold most of the question:
+    each day it was told of is one time ('How many times has she been to France?')."""
+    out: list[Passage] = []
+    days: set[str] = set()
+    for p, s in mine:
+        if p.reply or p.asks or s.cover < TOLD or p.date in days:
+            continue
+        days.add(p.date)
+        out.append(p)
+    return sorted(out, key=lambda p: p.date)
+
+
+def times(n: int, lang: str) -> str:
+    """'Once', 'Twice', 'Three times'."""
+    return {1: "Once", 2: "Twice"}.get(n) or f"{number(n, lang)} times"
 
 
 def _choice(q: Question, passages: list[Passage]) -> tuple[str, Passage] | None:

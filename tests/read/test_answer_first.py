@@ -279,3 +279,17 @@ def test_a_list_fact_a_what_question_names_is_answered_by_its_items(tmp_path: Pa
     zh = Vault.create(tmp_path / "zh", "personal")
     zh.set("pets", ["豆包", "花卷"], date="2025-02-01")
     assert ask(zh, "我的宠物叫什么名字？").text == "豆包、花卷\n你的宠物是豆包、花卷（2025-02-01起）。"
+
+
+def test_how_many_times_counts_the_days_it_was_told_of(tmp_path: Path) -> None:
+    v = Vault.create(tmp_path / "v", "personal")
+    ingest_text(v, "## 2024-01-05 10:00\n\nRosa: I went to Lisbon for a weekend, the tiles were lovely.\nKai: Nice!\n",
+                source="c/1.md", date="2024-01-05")  # fmt: skip
+    ingest_text(v, "## 2024-03-09 10:00\n\nKai: I went to Lisbon too, by train.\nRosa: I finished my thesis draft.\n",
+                source="c/2.md", date="2024-03-09")  # fmt: skip
+    ingest_text(v, "## 2024-06-20 10:00\n\nRosa: Back from Lisbon again! I went with my sister this time.\n",
+                source="c/3.md", date="2024-06-20")  # fmt: skip
+    a = ask(v, "How many times has Rosa been to Lisbon?")
+    # Rosa told of it on two days; Kai's trip is his, never counted as hers.
+    assert a.answer == "Twice" and all(b.get("speaker") == "Rosa" for b in a.basis)
+    assert ask(v, "How many times has Kai been to Lisbon?").answer == "Once"
