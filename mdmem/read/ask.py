@@ -210,16 +210,16 @@ def _compose(result: Answer, q: Question, found: list[Passage], route: str | Non
     if told and told.first != result.text:
         typed = False  # an event's date or place, or a count of the fact's items, answers
     sure = TYPED_SPAN if typed else SURE_SPAN
-    if spoken is not None and spoken.typed and (q.often or q.lasts) and not _measured(q, facts):
+    # A fact in doubt is news, never overruled by words said before the change ('15 minute').
+    settled = all(f.status == "active" for f in facts)
+    if spoken is not None and spoken.typed and (q.often or q.lasts) and settled and not _measured(q, facts):
         typed, sure = True, 0.0  # "How often…": the frequency said, before facts that hold none
     if spoken is not None and (vague or (typed or route == "beside" and not life) and spoken.confidence >= sure):
         # The facts say less than the words did, and the words hold the time, place, person
         # or number asked, or the facts only share words with the question: the span is the
         # answer; the facts' sentence comes first among the evidence.
-        if result.mode == "none":  # no fact: nothing to say before the words ('I don't know' is none)
-            result.mode, result.facts = "said", []
-        else:
-            spoken.quotes.insert(0, result.text)
+        # With no fact, that line says so ('I don't know…'): the span is only what was said.
+        spoken.quotes.insert(0, result.text)
         return spoken
     if result.mode != "none" and (route not in ("instead",) or spoken is None):
         c = told or compose.from_facts(result.text, facts, q, result.lang, asked and result.mode == "current")

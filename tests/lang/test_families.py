@@ -30,9 +30,3 @@ def test_the_span_leaves_out_the_family_word_the_question_already_says(tmp_path:
     ingest_text(v, "## 2024-04-02 10:00\n\nIvo: My fave flick is Paper Moons, I watched it twice.\n", source="c.md", date="2024-04-02")
     assert ask(v, "What is Ivo's favorite movie?").answer == "Paper Moons"
 
-
-def test_a_span_with_no_fact_behind_it_says_no_i_don_t_know_after_it(tmp_path: Path) -> None:
-    v = Vault.create(tmp_path / "v", "personal")
-    ingest_text(v, "## 2024-04-02 10:00\n\nIvo: My fave flick is Paper Moons, I watched it twice.\n", source="c.md", date="2024-04-02")
-    a = ask(v, "What is Ivo's favorite movie?")
-    assert "I don't know" not in a.text and a.mode == "said" and a.facts == []

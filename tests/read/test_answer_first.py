@@ -293,3 +293,13 @@ def test_how_many_times_counts_the_days_it_was_told_of(tmp_path: Path) -> None:
     # Rosa told of it on two days; Kai's trip is his, never counted as hers.
     assert a.answer == "Twice" and all(b.get("speaker") == "Rosa" for b in a.basis)
     assert ask(v, "How many times has Kai been to Lisbon?").answer == "Once"
+
+
+def test_how_long_of_a_fact_in_doubt_says_the_doubt_not_the_old_words(tmp_path: Path) -> None:
+    v = Vault.create(tmp_path / "v", "personal")
+    v.set("home_address", "Breestraat 5, Leiden", date="2026-01-01")
+    ingest_text(v, "## 2026-01-12 10:00\n\nUser: Right now my commute is a 15 minute bike ride.\n", source="c/1.md", date="2026-01-12")
+    v.set("home_address", "Biltstraat 3, Utrecht", date="2026-03-14")
+    a = ask(v, "How long is my commute?")
+    # The move ended what the commute was: that is the answer, not '15 minute' said before it.
+    assert "unknown" in a.answer and a.source == "fact"
