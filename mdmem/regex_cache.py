@@ -88,18 +88,41 @@ def _build(entry: _Entry) -> re.Pattern[str]:
     return _sre.compile(pattern, final, code, groups, groupindex, tuple(indexgroup))  # type: ignore[no-any-return]
 
 
-def _read(path: Path) -> list[_Entry] | None:
-    """The entries of a cache file written for this interpreter, or None."""
+def _load(path: Path, header: dict[str, Any]) -> tuple[Any, bytes] | None:
+    """A cache file's rows (JSON) and blob, when its header is this one and its checksum holds."""
     try:
         head, _, payload = path.read_bytes().partition(b"\n")
-        header = json.loads(head)
-        if header != {**_header(), "crc32": zlib.crc32(payload)}:
+        if json.loads(head) != {**header, "crc32": zlib.crc32(payload)}:
             return None
         meta, _, blob = payload.partition(b"\n")
-        rows = json.loads(meta)
-        words = array(_WORD)
-        words.frombytes(blob)
+        return json.loads(meta), blob
     except (OSError, ValueError):
+        return None
+
+
+def _store(path: Path, header: dict[str, Any], rows: list[Any], blob: bytes) -> None:
+    """Header line, one JSON line of rows, then the blob (ASCII JSON: a lone surrogate stays text)."""
+    payload = json.dumps(rows, separators=(",", ":")).encode() + b"\n" + blob
+    head = json.dumps({**header, "crc32": zlib.crc32(payload)}).encode()
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    with contextlib.suppress(OSError):  # a read-only install goes without
+        path.parent.mkdir(exist_ok=True)
+        tmp.write_bytes(head + b"\n" + payload)
+        os.replace(tmp, path)
+    with contextlib.suppress(OSError):
+        tmp.unlink(missing_ok=True)
+
+
+def _read(path: Path) -> list[_Entry] | None:
+    """The entries of a cache file written for this interpreter, or None."""
+    loaded = _load(path, _header())
+    if loaded is None:
+        return None
+    rows, blob = loaded
+    words = array(_WORD)
+    try:
+        words.frombytes(blob)
+    except ValueError:
         return None
     if not (isinstance(rows, list) and all(_valid(r) for r in rows) and sum(r[6] for r in rows) == len(words)):
         return None
@@ -131,7 +154,9 @@ def entry(pattern: str, flags: int) -> _Entry:
 
 
 def save() -> None:
-    """Add the patterns this process compiled that the file lacks (at exit)."""
+    """Add the patterns this process compiled that the files lack (at exit)."""
+    with contextlib.suppress(Exception):  # (at exit: a failure only costs the next process)
+        _save_regex()
     cache = getattr(re, "_cache", None)
     if _sre is None or not isinstance(cache, dict):
         return
@@ -158,16 +183,96 @@ def save() -> None:
 
 
 def _write(path: Path, entries: list[_Entry]) -> None:
-    """Header line, one JSON line of the patterns (their code's length last), then the code
-    of them all as machine words (a list of ints as JSON would take longer to read)."""
+    """The patterns' JSON rows (their code's length last), then the code of them all as
+    machine words (a list of ints as JSON would take longer to read)."""
     rows = [[p, f, final, groups, gi, ig, len(code)] for p, f, final, code, groups, gi, ig in entries]
-    words = array(_WORD, [c for e in entries for c in e[3]])
-    payload = json.dumps(rows, separators=(",", ":")).encode() + b"\n" + words.tobytes()  # (ASCII: a lone surrogate stays text)
-    header = json.dumps({**_header(), "crc32": zlib.crc32(payload)}).encode()
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    with contextlib.suppress(OSError):  # a read-only install goes without
-        path.parent.mkdir(exist_ok=True)
-        tmp.write_bytes(header + b"\n" + payload)
-        os.replace(tmp, path)
-    with contextlib.suppress(OSError):
-        tmp.unlink(missing_ok=True)
+    _store(path, _header(), rows, array(_WORD, [c for e in entries for c in e[3]]).tobytes())
+
+
+# The rules' patterns, which extract/guard.py runs by the `regex` module under a timeout: that
+# module parses in Python too (a few milliseconds each). A compiled one is kept as what `regex`
+# pickles it as (`_pickled_data`, taken back by `_regex.compile`), in a file of its own keyed by
+# the module's version.
+_made: dict[tuple[str, int], Any] = {}  # compiled by this process, to keep at exit
+_rows: dict[tuple[str, int], tuple[list[Any], bytes]] = {}
+_loaded = {"regex": False}
+
+
+def _regex_file() -> Path:
+    return file().with_name(f"regex-patterns.{sys.implementation.cache_tag}.json")
+
+
+def _regex_header() -> dict[str, Any]:
+    import regex
+
+    return {"mdmem_regex_cache": FORMAT, "python": sys.version, "regex": regex.__version__}
+
+
+def compile_timed(pattern: str, flags: int) -> Any:
+    """`regex.compile(pattern, flags)`, taken from the file when an earlier process compiled it."""
+    import regex
+
+    key = (pattern, int(flags))
+    if os.environ.get("MDMEM_RE_CACHE") == "0":
+        return regex.compile(pattern, flags)
+    if not _loaded["regex"]:
+        _loaded["regex"] = True
+        _read_regex()
+    if (kept := _rows.get(key)) is not None:
+        with contextlib.suppress(Exception):  # not data this `regex` takes: compiled as usual
+            return _from_row(*kept)
+    rx = _made[key] = regex.compile(pattern, flags)
+    return rx
+
+
+def _from_row(row: list[Any], code: bytes) -> Any:
+    from regex import _regex  # type: ignore[attr-defined]
+
+    pattern, flags, group_index, index_group, req_offset, req_chars, req_flags, group_count, _ = row
+    return _regex.compile(pattern, flags, code, group_index, {int(k): v for k, v in index_group},
+                          {}, [], req_offset, tuple(req_chars), req_flags, group_count)  # fmt: skip
+
+
+def _to_row(rx: Any) -> tuple[list[Any], bytes] | None:
+    """What `regex` pickles the pattern as, JSON-ready (None for one with named lists)."""
+    pattern, flags, code, group_index, index_group, named_lists, named_list_indexes, *rest = rx._pickled_data
+    req_offset, req_chars, req_flags, group_count = rest
+    if named_lists or named_list_indexes or not isinstance(pattern, str):
+        return None
+    row = [pattern, int(flags), dict(group_index), sorted(index_group.items()), req_offset,
+           list(req_chars), int(req_flags), group_count, len(code)]  # fmt: skip
+    return row, bytes(code)
+
+
+def _read_regex() -> None:
+    loaded = _load(_regex_file(), _regex_header())
+    if loaded is None or not isinstance(loaded[0], list):
+        return
+    rows, blob = loaded
+    at = 0
+    for key, row in rows if all(isinstance(r, list) and len(r) == 2 for r in rows) else []:
+        if not (isinstance(key, list) and len(key) == 2 and isinstance(row, list) and len(row) == 9):
+            return
+        n = row[8]
+        if not isinstance(n, int) or at + n > len(blob):
+            return
+        _rows[(key[0], key[1])] = (row, blob[at : at + n])
+        at += n
+
+
+def _save_regex() -> None:
+    new = []
+    for key, rx in _made.items():
+        if key in _rows:
+            continue
+        with contextlib.suppress(Exception):  # a pattern the file cannot hold is compiled as usual
+            row = _to_row(rx)
+            if row is not None and _from_row(*row)._pickled_data == rx._pickled_data:
+                new.append((key, row))
+    if not new:
+        return
+    kept = list(_rows.items()) if len(_rows) + len(new) <= KEPT else []
+    everything = kept + new
+    rows = [[list(k), r] for k, (r, _) in everything]
+    _store(_regex_file(), _regex_header(), rows, b"".join(code for _, (_, code) in everything))
+    _rows.update(dict(new))

@@ -100,3 +100,29 @@ def test_off_means_no_file(tmp_path: Path) -> None:
     code = "import mdmem.extract, mdmem.regex_cache as r; print(r.seed(), r._state['seeded'])"
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, cwd=tmp_path)
     assert out.stdout.split() == ["0", "False"]
+
+
+def test_a_rules_pattern_kept_for_the_timed_engine_reads_the_same(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    import regex
+
+    monkeypatch.setenv("MDMEM_RE_CACHE", str(tmp_path))
+    for name, value in (("_made", {}), ("_rows", {}), ("_loaded", {"regex": False})):
+        monkeypatch.setattr(regex_cache, name, value)
+    texts = ["I'm originally from Porto, and I moved to Lisbon.", "我搬到杭州了", "aaaaaaaaaaaaaaaaaaaaaaaaaaaa!"]
+    flags = regex.U | regex.V0
+    patterns = [r"(?i)\bI(?:['’]m| am) (?:originally )?from (?P<value>[A-Z]\w+)", r"(?:我|咱)搬到(?P<value>\w{2})", r"(a|aa)+$"]
+    first = [regex_cache.compile_timed(p, flags) for p in patterns]
+    regex_cache._save_regex()
+    assert regex_cache._regex_file().is_file()
+    monkeypatch.setattr(regex_cache, "_made", {})
+    monkeypatch.setattr(regex_cache, "_rows", {})
+    monkeypatch.setattr(regex_cache, "_loaded", {"regex": False})
+    again = [regex_cache.compile_timed(p, flags) for p in patterns]
+    assert regex_cache._made == {}  # every one came from the file
+    for a, b in zip(first, again, strict=True):
+        assert a._pickled_data == b._pickled_data
+        for text in texts[:2]:
+            assert [(m.span(), m.groupdict()) for m in a.finditer(text)] == [(m.span(), m.groupdict()) for m in b.finditer(text)]
+    with pytest.raises(TimeoutError):  # still runs under a timeout
+        list(again[2].finditer("a" * 40 + "!", timeout=0.05))
