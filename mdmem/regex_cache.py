@@ -6,7 +6,8 @@ apiece, which is most of what a one-message ingest costs. The generated code is 
 `__pycache__/re-patterns.<interpreter>.json`: `seed` (run when the extractor is first imported,
 so a command that reads no transcript, `ask` or `--help`, pays nothing) hands every kept
 pattern to `re`'s own cache, built straight from its code, so `re.compile` returns it without
-compiling; an exit hook adds what this process compiled that the file lacked. A pattern built
+compiling (and lets it hold 2,048 rather than drop the oldest past 512); at exit, a process
+that compiled some writes what `re` holds, in order, for the next one. A pattern built
 from the file is equal (`==`: same text, flags and code) to the one `re.compile` makes, so
 nothing reads differently. The file is used only when its header names this interpreter, its
 `_sre` engine and this format, and its payload has the checksum the header says; anything else
@@ -36,14 +37,15 @@ except ImportError:  # pragma: no cover
 
 FORMAT = 1
 FOLDER = Path(__file__).resolve().parent / "__pycache__"
-# At most this many are seeded: `re` keeps 512 and drops the oldest, so a full cache would
-# push out the expressions compiled inline later in the run.
-SEEDED = 448
-KEPT = 1024  # the file's size limit: beyond it, only what the writing process held is kept
+# `re` keeps 512 patterns and drops the oldest: an ingest that reads its rules uses more, and
+# a seeded cache that drops them would compile them all again. Seeding makes room for this many.
+SEEDED = 2048
+KEPT = 1024  # the regex file's size limit: beyond it, only what the writing process compiled is kept
 
 _WORD = "I"  # the engine's code words: 32 bits unsigned (array("I") is 4 bytes wherever CPython runs)
 _Entry = list[Any]  # [pattern, flags, final flags, code, groups, groupindex, indexgroup]
 _known: dict[tuple[str, int], _Entry] = {}
+_seeded: set[tuple[str, int]] = set()  # handed to `re` from the file by this process
 _state = {"seeded": False}
 
 
@@ -64,6 +66,8 @@ def seed() -> int:
         return 0
     _state["seeded"] = True
     atexit.register(save)
+    if isinstance(getattr(re, "_MAXCACHE", None), int) and re._MAXCACHE < SEEDED:  # type: ignore[attr-defined]
+        re._MAXCACHE = SEEDED  # type: ignore[attr-defined]
     entries = _read(file())
     cache = getattr(re, "_cache", None)
     if not entries or not isinstance(cache, dict):
@@ -79,6 +83,7 @@ def seed() -> int:
                 cache[(str, *key)] = _build(entry)
             except (TypeError, ValueError, RuntimeError, OverflowError):
                 continue  # not code this engine takes: compiled as usual when asked
+            _seeded.add(key)
             n += 1
     return n
 
@@ -154,7 +159,9 @@ def entry(pattern: str, flags: int) -> _Entry:
 
 
 def save() -> None:
-    """Add the patterns this process compiled that the files lack (at exit)."""
+    """Keep what `re` holds at exit, in the order it got them, when this process compiled some
+    of them: the file is one process's patterns (at most `SEEDED`), so the next process seeds
+    what it will use rather than every pattern some process ever made."""
     with contextlib.suppress(Exception):  # (at exit: a failure only costs the next process)
         _save_regex()
     cache = getattr(re, "_cache", None)
@@ -162,9 +169,14 @@ def save() -> None:
         return
     held = [(k[1], k[2], rx) for k, rx in list(cache.items())
             if isinstance(k, tuple) and len(k) == 3 and k[0] is str and isinstance(k[2], int)]  # fmt: skip
-    new: list[_Entry] = []
+    entries: list[_Entry] = []
+    new = 0
     for pattern, flags, rx in held:
-        if (pattern, flags) in _known or flags & re.DEBUG:
+        if (kept := _known.get((pattern, flags))) is not None:
+            entries.append(kept)
+            new += (pattern, flags) not in _seeded
+            continue
+        if flags & re.DEBUG:
             continue
         try:
             found = entry(pattern, flags)
@@ -172,14 +184,11 @@ def save() -> None:
                 continue
         except Exception:  # noqa: BLE001 - a pattern the cache cannot hold is compiled as usual
             continue
-        new.append(found)
-    if not new:
-        return
-    entries = list(_known.values())
-    if len(entries) + len(new) > KEPT:
-        entries = [_known[(p, f)] for p, f, _ in held if (p, f) in _known]
-    _write(file(), entries + new)
-    _known.update({(e[0], e[1]): e for e in new})
+        entries.append(found)
+        new += 1
+    if new:
+        _write(file(), entries)
+        _known.update({(e[0], e[1]): e for e in entries})
 
 
 def _write(path: Path, entries: list[_Entry]) -> None:

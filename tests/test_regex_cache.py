@@ -126,3 +126,14 @@ def test_a_rules_pattern_kept_for_the_timed_engine_reads_the_same(tmp_path: Path
             assert [(m.span(), m.groupdict()) for m in a.finditer(text)] == [(m.span(), m.groupdict()) for m in b.finditer(text)]
     with pytest.raises(TimeoutError):  # still runs under a timeout
         list(again[2].finditer("a" * 40 + "!", timeout=0.05))
+
+
+def test_a_file_full_of_another_process_s_patterns_gives_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Another command kept 500 patterns this ingest never uses: the ingest after it rewrites the
+    # file with its own, and the one after that compiles few.
+    monkeypatch.setenv("MDMEM_RE_CACHE", str(tmp_path))
+    regex_cache._write(regex_cache.file(), [regex_cache.entry(rf"\bword{i}\b", 0) for i in range(500)])
+    before = _run(tmp_path, _INGEST)
+    after = _run(tmp_path, _INGEST)
+    assert after["statements"] == before["statements"]
+    assert after["compiled"] < before["compiled"] // 3
