@@ -7,7 +7,7 @@ apiece, which is most of what a one-message ingest costs. The generated code is 
 so a command that reads no transcript, `ask` or `--help`, pays nothing) hands every kept
 pattern to `re`'s own cache, built straight from its code, so `re.compile` returns it without
 compiling (and lets it hold 2,048 rather than drop the oldest past 512); at exit, a process
-that compiled some writes what `re` holds, in order, for the next one. A pattern built
+that compiled some the file lacked writes what `re` holds, then the file's others. A pattern built
 from the file is equal (`==`: same text, flags and code) to the one `re.compile` makes, so
 nothing reads differently. The file is used only when its header names this interpreter, its
 `_sre` engine and this format, and its payload has the checksum the header says; anything else
@@ -43,9 +43,8 @@ SEEDED = 2048
 KEPT = 1024  # the regex file's size limit: beyond it, only what the writing process compiled is kept
 
 _WORD = "I"  # the engine's code words: 32 bits unsigned (array("I") is 4 bytes wherever CPython runs)
-_Entry = list[Any]  # [pattern, flags, final flags, code, groups, groupindex, indexgroup]
+_Entry = list[Any]  # [pattern, flags, final flags, code (array), groups, groupindex, indexgroup]
 _known: dict[tuple[str, int], _Entry] = {}
-_seeded: set[tuple[str, int]] = set()  # handed to `re` from the file by this process
 _state = {"seeded": False}
 
 
@@ -83,14 +82,14 @@ def seed() -> int:
                 cache[(str, *key)] = _build(entry)
             except (TypeError, ValueError, RuntimeError, OverflowError):
                 continue  # not code this engine takes: compiled as usual when asked
-            _seeded.add(key)
             n += 1
     return n
 
 
 def _build(entry: _Entry) -> re.Pattern[str]:
     pattern, _flags, final, code, groups, groupindex, indexgroup = entry
-    return _sre.compile(pattern, final, code, groups, groupindex, tuple(indexgroup))  # type: ignore[no-any-return]
+    # (the code is kept as machine words, made a list only for the moment the engine takes it)
+    return _sre.compile(pattern, final, code.tolist(), groups, groupindex, tuple(indexgroup))  # type: ignore[no-any-return]
 
 
 def _load(path: Path, header: dict[str, Any]) -> tuple[Any, bytes] | None:
@@ -133,7 +132,7 @@ def _read(path: Path) -> list[_Entry] | None:
         return None
     out, at = [], 0
     for pattern, flags, final, groups, groupindex, indexgroup, n in rows:
-        out.append([pattern, flags, final, words[at : at + n].tolist(), groups, groupindex, indexgroup])
+        out.append([pattern, flags, final, words[at : at + n], groups, groupindex, indexgroup])
         at += n
     return out
 
@@ -155,13 +154,12 @@ def entry(pattern: str, flags: int) -> _Entry:
     indexgroup: list[str | None] = [None] * p.state.groups
     for k, i in groupindex.items():
         indexgroup[i] = k
-    return [pattern, flags, flags | p.state.flags, list(code), p.state.groups - 1, groupindex, indexgroup]
+    return [pattern, flags, flags | p.state.flags, array(_WORD, code), p.state.groups - 1, groupindex, indexgroup]
 
 
 def save() -> None:
-    """Keep what `re` holds at exit, in the order it got them, when this process compiled some
-    of them: the file is one process's patterns (at most `SEEDED`), so the next process seeds
-    what it will use rather than every pattern some process ever made."""
+    """When this process compiled patterns the file lacks: keep what `re` holds, in the order
+    it got them, then the file's others, up to `SEEDED` (the next process seeds them all)."""
     with contextlib.suppress(Exception):  # (at exit: a failure only costs the next process)
         _save_regex()
     cache = getattr(re, "_cache", None)
@@ -169,12 +167,11 @@ def save() -> None:
         return
     held = [(k[1], k[2], rx) for k, rx in list(cache.items())
             if isinstance(k, tuple) and len(k) == 3 and k[0] is str and isinstance(k[2], int)]  # fmt: skip
-    entries: list[_Entry] = []
+    entries: dict[tuple[str, int], _Entry] = {}
     new = 0
     for pattern, flags, rx in held:
         if (kept := _known.get((pattern, flags))) is not None:
-            entries.append(kept)
-            new += (pattern, flags) not in _seeded
+            entries[(pattern, flags)] = kept
             continue
         if flags & re.DEBUG:
             continue
@@ -184,18 +181,19 @@ def save() -> None:
                 continue
         except Exception:  # noqa: BLE001 - a pattern the cache cannot hold is compiled as usual
             continue
-        entries.append(found)
+        entries[(pattern, flags)] = found
         new += 1
     if new:
-        _write(file(), entries)
-        _known.update({(e[0], e[1]): e for e in entries})
+        kept = [*entries.values(), *(e for k, e in _known.items() if k not in entries)][:SEEDED]
+        _write(file(), kept)
+        _known.update(entries)
 
 
 def _write(path: Path, entries: list[_Entry]) -> None:
     """The patterns' JSON rows (their code's length last), then the code of them all as
     machine words (a list of ints as JSON would take longer to read)."""
     rows = [[p, f, final, groups, gi, ig, len(code)] for p, f, final, code, groups, gi, ig in entries]
-    _store(path, _header(), rows, array(_WORD, [c for e in entries for c in e[3]]).tobytes())
+    _store(path, _header(), rows, b"".join(e[3].tobytes() for e in entries))
 
 
 # The rules' patterns, which extract/guard.py runs by the `regex` module under a timeout: that
