@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -9,6 +10,10 @@ from pathlib import Path
 import pytest
 
 from mdmem import Vault
+
+# The suite compiles invented patterns by the thousand: none of them is kept in the package's
+# regex cache (tests/test_regex_cache.py gives the cache a folder of its own).
+os.environ.setdefault("MDMEM_RE_CACHE", "0")
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"

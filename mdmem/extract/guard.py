@@ -24,6 +24,7 @@ from typing import Any
 import regex
 
 from mdmem.extract.prefilter import Pattern
+from mdmem.regex_cache import compile_timed
 
 MAX_PIECE = 1000  # characters a pattern may scan at once; real sentences are far shorter
 MESSAGE_BUDGET = 2.0  # seconds to read one message for facts before it is skipped
@@ -99,7 +100,7 @@ def timed(rx: Pattern) -> Any:
     if found is None:
         if len(_COMPILED) > 4096:
             _COMPILED.clear()
-        found = _COMPILED[key] = regex.compile(rx.pattern, key[1] | regex.V0)
+        found = _COMPILED[key] = compile_timed(rx.pattern, key[1] | regex.V0)  # as compiled before
     return found
 
 

@@ -11,7 +11,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "mdmem"
 
 # Lowest first. A module may import from its own layer and the layers below it, never above.
 LAYERS = [
-    {"errors", "files", "llm", "temps", "boundary", "lazy_regex"},
+    {"errors", "files", "llm", "temps", "boundary", "lazy_regex", "regex_cache"},
     {"lang"},
     {"model"},
     {"engine"},
