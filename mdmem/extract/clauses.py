@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from mdmem.extract.modality import is_question
+from mdmem.extract.reported import first_report
 from mdmem.extract.timex import Time
 from mdmem.lang.detect import has_cjk
 
@@ -47,19 +48,20 @@ _ZH_TIME_CHARS = "0-9年月日号周末上下个这本今明昨前后去天早�
 _NOT_SO = re.compile(
     r"\b(?:if|unless|suppose|supposing|imagine|assuming|in\s+case|dream(?:ing|t)?\s+(?:of|about)"
     r"|hypothetically|pretend|jk|j/k|just\s+kidding|kidding|joking|lmao|rofl"
-    r"|reckons?|according\s+to|apparently|heard|rumou?r)\b"
+    r"|reckons?|according\s+to|apparently|rumou?r)\b"
     r"|/s\b|😜|😉|🤪"
     r"|如果|要是|假如|假设|万一|的话|想象|假使|倘若|开玩笑|逗你|哈哈哈|听说|据说|[他她]说|觉得|认为|建议|让我|叫我|希望我",
     re.I,
 )
 # … and words that make only their own clause and those after it tell nothing: a modal ("…, maybe
-# you would like that!"), reported speech or thought ("my boss says I should learn Rust"; "I asked
-# on the forum, one replied and said yes" keeps the asking).
+# you would like that!"), and reported speech or thought (extract/reported.py: "my boss says I
+# should learn Rust", "I heard that …"; "I asked on the forum, one replied and said yes" keeps the
+# asking, "I'm excited to tell you I started a yoga class" is the speaker's own telling).
 _NOT_SO_ON = re.compile(
-    r"\b(?:would|could|should|wish(?:ed|es)?|says|said|tells?|told|thinks?|thought|suggest(?:s|ed)?)\b(?<!what\syou\ssaid)(?<!what\sI\ssaid)"
+    r"\b(?:would|could|should|wish(?:ed|es)?)\b"
     r"|\b\w+['’]d\b(?!(?:\s+(?:always|never|just|already|ever|finally|been|had))*\s+(?:been|had|gone|done|got|seen|[a-z]+ed)\b)",
     re.I,
-)  # "what you said" names words, "I'd been wanting to", "we'd always planned" are "had": neither stops
+)  # "I'd been wanting to", "we'd always planned" are "had": neither stops
 # A clause that only says who said it, after the words it reports: "…, my sister said", "or so she says".
 _TAG = re.compile(
     r"\s*(?:[\w'’]+\s+){0,3}?(?:says|said|tells?\s+me|told\s+(?:me|us)|thinks|thought|reckons)(?:\s+so)?\s*[.!…]*\s*|\s*(?:says|said)\b.*",
@@ -100,11 +102,13 @@ def told_from(sentence: str) -> int:
     if is_question(sentence) or _NOT_SO.search(sentence) is not None:
         return 0
     m = _NOT_SO_ON.search(sentence)
-    if m is None:
-        return len(sentence) + 1
+    report = first_report(sentence, thoughts=True)
+    at = min(m.start() if m else len(sentence) + 1, report if report >= 0 else len(sentence) + 1)
+    if at > len(sentence):
+        return at
     breaks = _ZH_BREAK if has_cjk(sentence) else _EN_SCOPE
     start, joined = 0, False
-    for b in breaks.finditer(sentence, 0, m.start()):  # the last break before it begins its reach
+    for b in breaks.finditer(sentence, 0, at):  # the last break before it begins its reach
         start, joined = b.end(), b.group().lower().startswith("and")
     if start and not joined and _TAG.fullmatch(sentence, start):
         return 0  # the words before it are someone else's ("and said yes" is the same subject's doing)

@@ -144,8 +144,8 @@ def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[in
     w = _words(grammar)
     if w.anchor.isdisjoint(_WORD.findall(sentence.lower())) or not (stop := told_from(sentence)):
         return []
-    cancel = w.cancel.search(sentence) is not None if w.cancel else False
     sentence = sentence[:stop]  # "I ran a 10k and my coach said I should rest": the run stands
+    cancel = w.cancel.search(sentence) is not None if w.cancel else False  # and what they said cancels nothing
     out: list[Found] = []
     times = find_times(sentence, "2000-01-01", future=False)  # once a sentence: where its times are
     parts = clauses(sentence, zh=False, times=times)

@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 
 from mdmem.extract.clauses import told_from
-from tests.extract.test_happenings import said
+from mdmem.extract.rule_finder import extract
+from mdmem.extract.transcript import parse_transcript
+from tests.extract.test_happenings import PERSONAL, said
 
 LAST_WEEK = "2023-05-01/2023-05-07"  # said on Sunday 2023-05-14
 
@@ -98,3 +100,54 @@ def test_a_past_with_no_span_or_a_plan_for_a_day_gone_by_makes_no_event(text):
 )
 def test_a_when_clause_with_its_day_in_another_clause_is_never_dated_the_day_said(text):
     assert [s for s in said(f"User: {text}") if s.form == "event" and s.when == "2023-05-14"] == []
+
+
+def _all(text: str) -> list[tuple[str, str, object]]:
+    """(entity, attribute, value) of every statement the rule finder makes of one message."""
+    msgs = parse_transcript(f"User: {text}", default_time="2023-05-14")
+    return [(s.entity, s.attribute, s.value) for s in extract(msgs, PERSONAL, {}, source="t.md", default_date="2023-05-14").statements]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "She tells me I moved to Paris.",
+        "my boss says I should move to Berlin",
+        "My friend said that I live in Berlin.",
+        "My sister heard I moved to Paris.",
+        "I heard that I moved to Paris, which is news to me.",
+        "I live in Berlin, my sister says.",
+        "She tells me, as always, that I moved to Paris.",
+        "我妈说我搬到了北京。",
+        "她告诉我我住在北京。",
+    ],
+)
+def test_a_slot_pattern_after_someone_elses_reporting_verb_writes_nothing_of_the_speaker(text):
+    assert [(e, a, v) for e, a, v in _all(text) if a in ("home_city", "events", "plans") or a.startswith(("event-", "plan-"))] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("As I said, I live in Berlin.", "Berlin"),
+        ("I told you I moved to Paris.", "Paris"),
+        ("My sister said hi! I moved to Paris.", "Paris"),  # her words end with her sentence
+        ("My mom said I should, so I moved to Paris.", "Paris"),  # … or where the speaker speaks again
+        ("我说过我住在北京。", "北京"),
+        ("我在读一本小说，我住在北京。", "北京"),  # 小说 is a novel, not 说
+    ],
+)
+def test_the_speakers_own_words_are_not_reported_speech(text, city):
+    assert ("user", "home_city", city) in _all(text)
+
+
+def test_hearing_reports_only_the_words_after_it_and_never_blocks_the_whole_sentence():
+    s = "Fixed up the engine of my old truck last week, heard a weird noise though."
+    assert [(st.form, st.value) for st in said(f"User: {s}")] == [("event", "fixed up the engine of my old truck")]
+    s = "I ran a half marathon last week, then I heard that the race was cancelled next year."
+    assert [(st.form, st.value) for st in said(f"User: {s}")] == [("event", "ran a half marathon")]
+    assert said("User: I heard that Tomas moved to Linz last week.") == []
+    assert said("User: I heard from my sister that we are moving to Graz next month.") == []
+    s = "Hey, I'm so excited to tell you I started a pottery class!"  # the speaker's own telling
+    assert told_from(s) > len(s)
+    assert told_from("I heard back from the gallery and we're opening in May.") > 40
