@@ -45,6 +45,9 @@ _WHERE = re.compile(r"\b(?:in|at|to|from)\s+(?P<p>(?:the\s+)?(?-i:[A-Z][\w'’.-
 ONGOING = re.compile(rf"(?:\s*['’]ve|\s+have)\s+been\s+{ADV}(?P<ving>[a-z]+ing)(?![\w'’])", re.I)
 # Doings too vague to be an event when kept up: "I've been doing well", "I've been going out".
 _NOT_DOING = words("do go get make think feel talk chat say wonder want mean plan look deal mind miss")
+_FOUND_STATES = words("comfort peace joy solace strength inspiration motivation myself out time it that courage happiness")
+# What one "had to" do that names no doing: "had to dig deep", "had to admit it", "had to pick one".
+_FELT = words("dig admit laugh smile cry pick choose agree ask tell share remind learn accept wait leave put let")
 ADVERBIAL = words("hard a lot lots so much nonstop non-stop lately recently more less out around late too all day night long")
 
 
@@ -103,9 +106,10 @@ def event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Tim
     obj, at = phrase(sentence, m.end(), c.end, times)
     obj = that_one(obj)
     if verb in ("got", "had") and (chance := _CHANCE.match(obj)):
-        if verb == "had" and obj.lower().startswith("to "):
-            return None  # "had to dig deep": what was needed, not what happened
-        verb, obj, at = "", obj[chance.end():], at + chance.end()  # "got to volunteer at a career fair"
+        base = obj[chance.end():].split(" ", 1)[0].lower()
+        if verb == "had" and obj.lower().startswith("to ") and (base in VAGUE_PLAN | _NOT_DOING | _FELT or len(obj.split()) < 3):
+            return None  # "had to dig deep", "had to be vulnerable": what was needed, not a doing named
+        verb, obj, at = "", obj[chance.end():], at + chance.end()  # "got to volunteer at a career fair", "had to close my shop"
     if len(obj.split()) <= 1 and sentence[at + len(obj):].lstrip().lower().startswith("with "):
         obj, at = phrase(sentence, at, c.end, times, past_with=True)  # "met with some artists", "speak with …"
         obj = that_one(obj)
@@ -116,6 +120,8 @@ def event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Tim
         return None  # "I did not", "we did alright"
     elif verb == "had" and not any(stem(t) in nouns for t in obj.lower().split()):
         return None  # "had a nice chat", "had an awesome summer": no happening the pack names
+    elif verb == "found" and first in _FOUND_STATES:
+        return None  # "found comfort in my work", "found out": a state of mind or news, no find
     elif verb == "tried" and obj.lower().startswith("to "):
         return None  # "I tried to stay calm": no happening named
     elif obj and all(t in ADVERBIAL for t in obj.lower().split()):

@@ -151,3 +151,35 @@ def test_hearing_reports_only_the_words_after_it_and_never_blocks_the_whole_sent
     s = "Hey, I'm so excited to tell you I started a pottery class!"  # the speaker's own telling
     assert told_from(s) > len(s)
     assert told_from("I heard back from the gallery and we're opening in May.") > 40
+
+
+@pytest.mark.parametrize(
+    ("text", "what", "when"),
+    [
+        ("Also I baked sourdough yesterday.", "baked sourdough", "2023-05-13"),
+        ("Just yesterday I joined a rowing club.", "joined a rowing club", "2023-05-13"),
+        ("I opened my own bike shop not so long ago - pretty cool, huh?", "opened my own bike shop", "2023-04-14/2023-05-13"),
+        ("I ran a half marathon last week - what's new with you?", "ran a half marathon", LAST_WEEK),
+        ("I had to close my old bank account last week.", "close my old bank account", LAST_WEEK),
+        ("On Friday I had a breakthrough with my thesis.", "had a breakthrough", "2023-05-12"),
+        ("Last week I found an amazing hiking trail near the lake.", "found an amazing hiking trail near the lake", LAST_WEEK),
+    ],
+)
+def test_talk_before_the_subject_a_tagged_question_and_had_to_leave_the_event_standing(text, what, when):
+    assert [(s.form, s.value, s.when) for s in said(f"User: {text}")] == [("event", what, when)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Did you open your own bike shop not so long ago, right?",  # a question from its first word
+        "Are you moving to Berlin - what do you think?",
+        "I had to dig deep.",  # what was needed, no doing named
+        "I had to be brave last week.",
+        "If I had to pick a city last week, it would be Oslo.",
+        "I found comfort in my work last week.",  # a state of mind, no find
+        "I read your message yesterday.",  # "read" is no event verb: present or past, and yours
+    ],
+)
+def test_a_real_question_a_need_or_a_state_of_mind_is_still_no_event(text):
+    assert [s for s in said(f"User: {text}") if s.form == "event"] == []
