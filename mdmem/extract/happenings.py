@@ -46,11 +46,12 @@ from mdmem.extract.happening_phrase import (
     tidy,
 )
 from mdmem.extract.happenings_zh import find_zh
+from mdmem.extract.relative_events import relative_events
 from mdmem.extract.timex import PAST, Time, find_times
 from mdmem.lang.detect import has_cjk
 from mdmem.lang.tokens import stem
 from mdmem.model.grammar import Grammar
-from mdmem.model.life import PLAN, Happening, specific, starts_with_verb
+from mdmem.model.life import EVENT, PLAN, Happening, specific, starts_with_verb
 from mdmem.model.vocab import alternation
 
 _BE = r"(?:\s*['’]m|\s*['’]re|\s*['’]s|\s+am|\s+are|\s+is|\s+was|\s+were|\s*['’]ve\s+been|\s+have\s+been)?"
@@ -170,6 +171,8 @@ def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[in
         # "The gaming party was a great success!": a plan of that name, if one is held, happened
         out.append(candidate(PLAN, m.start(), m.start("what"), m.end("what"), Happening(m["what"].strip()), statement="keep"))
     doubt = min([hedge, *(a for a, _ in quoted)])
+    if not cancel and not any(f.form == EVENT for f in out):  # "Here's a pic of a cake I made recently"
+        out += relative_events(sentence, grammar, times, len(sentence), doubt)
     if not cancel and "my" in sentence.lower():
         out += mishaps(sentence, times, doubt, w.persons)
     if not any(f.form == PLAN for f in out) and not cancel:

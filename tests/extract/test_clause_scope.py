@@ -183,3 +183,34 @@ def test_talk_before_the_subject_a_tagged_question_and_had_to_leave_the_event_st
 )
 def test_a_real_question_a_need_or_a_state_of_mind_is_still_no_event(text):
     assert [s for s in said(f"User: {text}") if s.form == "event"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "what", "when"),
+    [
+        ("Here's a pic of a cake I made recently!", "made a cake", "2023-04-14/2023-05-13"),
+        ("Check out these puppies we met at the shelter!", "met puppies at the shelter", "2023-05-14"),
+        ("This reminds me of a road trip we took last year.", "took a road trip", "2022"),
+        ("Here's a photo of a ramen bowl that I tried in Kyoto.", "tried a ramen bowl in Kyoto", "2023-05-14"),
+    ],
+)
+def test_an_event_told_in_a_relative_clause_is_the_noun_it_hangs_on(text, what, when):
+    assert [(s.form, s.value, s.when) for s in said(f"User: {text}")] == [("event", what, when)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The cake she made was great.",  # hers
+        "My mom and I made dinner.",  # no noun the clause hangs on (and no event verb phrase after 'made')
+        "The impact we made on their lives was huge.",
+        "Even as a child I learned to swim on my own.",
+        "It's the time I spent with her.",
+        "The job I had was boring.",
+        "Remember the festival I went to?",
+        "Maybe the cake I made will be good.",
+        "Take a look at how I performed with the band.",
+    ],
+)
+def test_a_relative_clause_of_someone_else_or_of_no_happening_is_no_event(text):
+    assert [s.value for s in said(f"User: {text}") if s.form == "event" and s.value.startswith(("made", "spent", "had", "went", "learned", "performed"))] == []
