@@ -137,6 +137,20 @@ def event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Tim
     return candidate(EVENT, c.start, at if verb in _LIGHT_VERBS else m.start("verb"), at + len(obj), h)
 
 
+_DONE_TO = words("me us you him her them it myself")
+
+
+def and_did(sentence: str, c: Clause, at: int, verbs: re.Pattern[str], lead: str, times: list[Time],
+            nouns: frozenset[str]) -> Found | None:  # fmt: skip
+    """The event of a past verb (`verbs`, at `at`) joined by "and" to the speaker's own ("… and
+    caught up with my family"); not one done to someone ("… and made me appreciate life")."""
+    m = verbs.match(sentence, at, c.end)
+    after = sentence[m.end() :].split() if m else []
+    if m is None or (after and after[0].lower().strip(",.!?") in _DONE_TO):
+        return None
+    return event(sentence, c, m, lead, times, nouns)
+
+
 def candidate(kind: str, start: int, value_start: int, end: int, h: Happening, *, statement: str = "assert") -> Found:
     """The candidate: the family slot (`events`, `plans`), what, and the happening read."""
     return Found(FAMILY_SLOT[kind], h.what, statement, start, value_start, max(end, value_start),

@@ -28,6 +28,7 @@ from mdmem.extract.happening_events import (
     BEEN,
     MISHAP_CUES,
     ONGOING,
+    and_did,
     been,
     candidate,
     event,
@@ -162,8 +163,12 @@ def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[in
         found = _clause(sentence, clause, w, cancel, lead, times, events=not slot)
         if found is None and clause.carried and prev is not None and prev.form == PLAN:
             found = _also(sentence, prev, clause.body, clause.end, times)  # "…, try out the local food"
+        # "I visited home and caught up with my family": the first verb's object too slight, the second's kept
+        if (found is None and not slot and not cancel and clause.body > clause.start and w.event.match(sentence, clause.body, clause.end)
+                and (lead or not _dated_elsewhere(clause, times)) and (j := _AND_DID.search(sentence, clause.body, clause.end))):
+            found = and_did(sentence, Clause(clause.start, clause.end, j.end(), True), j.end() - 1, w.event, lead, times, w.nouns)
         prev = found
-        out += _joined(sentence, found, clause.end, times)
+        out += _joined(sentence, found, clause.end, times, w, lead)
     if not out and cancel and (m := w.cancelled.search(sentence)):  # "we cancelled the canoe trip"
         what = (m["a"] or m["b"]).strip()
         out.append(candidate(PLAN, m.start(), m.start(), m.end(), Happening(what, cancel=True), statement="invalidate"))
@@ -330,15 +335,26 @@ def _vague(what: str, toks: list[str]) -> bool:
 
 
 _AND = re.compile(r"\s*,?\s+and\s+(?:then\s+|also\s+)?", re.I)
+_AND_DID = re.compile(r"\s+and\s+(?:then\s+|also\s+)?", re.I)
 
 
-def _joined(sentence: str, found: Found | None, end: int, times: list[Time]) -> list[Found]:
-    """`found` and the plans joined to it by "and" in its clause (which ends at `end`)."""
+def _joined(sentence: str, found: Found | None, end: int, times: list[Time], w: _Words | None = None,
+            lead: str = "") -> list[Found]:  # fmt: skip
+    """`found` and the plans or events joined to it by "and" in its clause (which ends at `end`)."""
     out = []
     while found is not None:
         out.append(found)  # "I'm going to visit Oslo and rent a boat": a plan each
-        j = _AND.match(sentence, found.end) if found.form == PLAN else None
-        found = _also(sentence, found, j.end(), end, times) if j and j.end() < end else None
+        after = next((t.end for t in times if found.end <= t.start <= found.end + 1), found.end)  # "… last week and …"
+        j = _AND.match(sentence, after)
+        if j is None or j.end() >= end:
+            break
+        if found.form == PLAN:
+            found = _also(sentence, found, j.end(), end, times)
+        elif w is not None:  # "I visited Oslo and hiked a glacier"
+            when = lead or (found.happening.time_words if found.happening else "")
+            found = and_did(sentence, Clause(found.start, end, j.end(), True), j.end() - 1, w.event, when, times, w.nouns)
+        else:
+            break
     return out
 
 

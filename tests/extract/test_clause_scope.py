@@ -214,3 +214,13 @@ def test_an_event_told_in_a_relative_clause_is_the_noun_it_hangs_on(text, what, 
 )
 def test_a_relative_clause_of_someone_else_or_of_no_happening_is_no_event(text):
     assert [s.value for s in said(f"User: {text}") if s.form == "event" and s.value.startswith(("made", "spent", "had", "went", "learned", "performed"))] == []
+
+
+def test_a_past_verb_joined_by_and_is_an_event_of_its_own_and_never_one_done_to_the_speaker():
+    assert [(s.value, s.when) for s in said("User: I went to Bruges last week and visited a chocolate museum.")] == [
+        ("went to Bruges", LAST_WEEK), ("visited a chocolate museum", LAST_WEEK)]  # fmt: skip
+    [st] = said("User: Last week I visited home and caught up with my old classmates.")  # home: too slight
+    assert (st.value, st.when) == ("caught up with my old classmates", LAST_WEEK)
+    assert said("User: It helped me grow and made me appreciate life more.") == []
+    assert said("User: My friend got me into it and gave me some advice.") == []
+    assert said("User: When I was younger, we had some money problems and had to rely on outside help.") == []
