@@ -34,7 +34,8 @@ _NEGATION = words("not never no nothing")
 _YOURS = words("you your yours")  # what the other person said or did is not the speaker's doing
 # A picture of it is not the happening; a state of mind is not an event.
 _NOT_EVENT = re.compile(r"\b(?:pics?|photos?|pictures?|snaps?|selfies?|screenshots?|shot\s+of|your\s+back|the\s+idea)\b"
-                        r"|^(?:thinking|feeling|wondering|realizing|realising|worrying|getting)\b", re.I)
+                        r"|^(?:thinking|feeling|wondering|realizing|realising|worrying|getting|having|figuring|struggling|dealing)\b"
+                        r"|^taking\s+(?:the\s+|some\s+)?time\b", re.I)
 ANAPHORA = words("it its them that this those these there here one ones something stuff")
 _WITH = re.compile(
     r"\bwith\s+(?P<w>(?:my|our)\s+[\w'’-]+(?:\s+[A-Z][\w'’-]+)?|[A-Z][\w'’-]+(?:(?:,\s*|\s+and\s+)[A-Z][\w'’-]+){0,4}"
@@ -42,7 +43,8 @@ _WITH = re.compile(
     r"|the\s+family|the\s+team|the\s+girls|the\s+boys))"
 )
 _WHERE = re.compile(r"\b(?:in|at|to|from)\s+(?P<p>(?:the\s+)?(?-i:[A-Z][\w'’.-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w'’.-]*){0,3}))")
-ONGOING = re.compile(rf"(?:\s*['’]ve|\s+have)\s+been\s+{ADV}(?P<ving>[a-z]+ing)(?![\w'’])", re.I)
+# "I've been networking with …"; chat drops the subject at a sentence's head: "Just been hanging out with friends".
+ONGOING = re.compile(rf"(?:(?:\s*['’]ve|\s+have)\s+|(?<![\w'’])(?:just\s+)?)been\s+{ADV}(?P<ving>[a-z]+ing)(?![\w'’])", re.I)
 # Doings too vague to be an event when kept up: "I've been doing well", "I've been going out".
 _NOT_DOING = words("do go get make think feel talk chat say wonder want mean plan look deal mind miss")
 _FOUND_STATES = words("comfort peace joy solace strength inspiration motivation myself out time it that courage happiness")
@@ -59,8 +61,10 @@ def ongoing(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[T
     obj, at = phrase(sentence, m.end(), c.end, times)
     if len(obj.split()) <= 1 and sentence[at + len(obj) :].lstrip().lower().startswith("with "):
         obj, at = phrase(sentence, m.end(), c.end, times, past_with=True)  # "networking with …"
+    if _head(obj) == ["some"] or _NOT_EVENT.match(f"{ving} {obj}"):
+        return None  # "brainstorming some to help …", "taking the time to reflect"
     toks = obj.lower().split()
-    if not toks or _NOT_EVENT.search(obj) or any(t in ANAPHORA or t in _HOW or t in _YOURS for t in toks) or not specific(obj):
+    if not toks or _NOT_EVENT.search(obj) or any(t in _HOW or t in _YOURS for t in toks) or any(t in ANAPHORA for t in _head(obj)) or not specific(obj):
         return None  # "I've been doing it", "I've been loving it", "I'm reading your message"
     if all(t in ADVERBIAL for t in toks):
         return None  # "I've been working hard", "… a lot lately": how, not what
@@ -128,7 +132,7 @@ def event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Tim
         return None  # "I studied hard", "we trained a lot": how, not what
     if verb in ("graduated", "retired", "moved", "quit") and not obj:
         pass  # "I graduated last week": the verb is the event
-    elif _NOT_EVENT.search(obj) or not meaningful(obj) or not specific(obj) or any(t in ANAPHORA - _PLACES for t in obj.lower().split()):
+    elif _NOT_EVENT.search(obj) or not meaningful(obj) or not specific(obj) or any(t in ANAPHORA - _PLACES for t in _head(obj)):
         return None  # "got a shot of a glacier", "visited a place", "took it for a ride"
     what = obj if verb in _LIGHT_VERBS or not verb else f"{sentence[m.start('verb'):m.end('verb')].lower()} {obj}".strip()
     what = tidy(short(what.split()))
@@ -149,6 +153,16 @@ def and_did(sentence: str, c: Clause, at: int, verbs: re.Pattern[str], lead: str
     if m is None or (after and after[0].lower().strip(",.!?") in _DONE_TO):
         return None
     return event(sentence, c, m, lead, times, nouns)
+
+
+_PREPOSITIONS = words("for to with at in on from about near by")
+
+
+def _head(obj: str) -> list[str]:
+    """The object's words before its first preposition: "a class for them" is a class."""
+    toks = obj.lower().split()
+    cut = next((i for i, t in enumerate(toks) if i and t in _PREPOSITIONS), len(toks))
+    return toks[:cut]
 
 
 def candidate(kind: str, start: int, value_start: int, end: int, h: Happening, *, statement: str = "assert") -> Found:

@@ -224,3 +224,31 @@ def test_a_past_verb_joined_by_and_is_an_event_of_its_own_and_never_one_done_to_
     assert said("User: It helped me grow and made me appreciate life more.") == []
     assert said("User: My friend got me into it and gave me some advice.") == []
     assert said("User: When I was younger, we had some money problems and had to rely on outside help.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ("My cousins wanted to try pottery, so I hosted a class for them on Friday.", "hosted a class for them"),
+        ("Just been restoring an old sailboat lately.", "restoring an old sailboat"),
+        ("Been practicing my violin scales lately.", "practicing my violin scales"),
+        ("I'm taking a woodworking class at the community center.", "taking a woodworking class at the community center"),
+    ],
+)
+def test_a_pronoun_after_a_preposition_and_a_doing_said_without_its_subject_are_read(text, what):
+    assert [s.value for s in said(f"User: {text}") if s.form == "event"] == [what]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Been having some tough times lately.",
+        "I'm taking the time to reflect.",
+        "We've been figuring out how to add these values.",
+        "We're brainstorming some to help kids.",
+        "I hosted it for them.",
+        "I'm planning a party.",  # arranging: a plan's word, no doing of the day
+    ],
+)
+def test_a_state_a_pronoun_or_an_arrangement_is_no_doing_of_the_day(text):
+    assert [s for s in said(f"User: {text}") if s.form == "event"] == []
