@@ -18,7 +18,7 @@ from mdmem.extract.happening_phrase import (
     that_one,
     tidy,
 )
-from mdmem.extract.timex import Time
+from mdmem.extract.timex import PAST, Time
 from mdmem.lang.tokens import stem
 from mdmem.model.life import EVENT, FAMILY_SLOT, Happening, specific
 
@@ -76,7 +76,12 @@ def ongoing(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[T
 
 
 # "I've been to Paris yesterday", "been to Lisbon last spring": a visit, when its day is said.
-BEEN = re.compile(rf"(?:\s*['’]ve|\s+have)?\s*{ADV}been\s+(?:only\s+)?to\s+(?P<p>(?-i:[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){{0,2}}))", re.I)
+# "Three years ago I was in Rio de Janeiro", "we were in Lisbon last week": a stay, the same way.
+BEEN = re.compile(
+    rf"(?:(?:\s*['’]ve|\s+have)?\s*{ADV}(?P<been>been)\s+(?:only\s+)?to|\s*(?:was|were)\s+{ADV}in)"
+    rf"\s+(?P<p>(?-i:[A-Z][\w'’.-]*(?:\s+(?:de\s+)?[A-Z][\w'’.-]*){{0,2}}))",
+    re.I,
+)
 
 
 def been(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time]) -> Found | None:
@@ -85,7 +90,7 @@ def been(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time
     when = time_words(c, lead, times)
     if not when:
         return None
-    what = f"been to {m['p']}"
+    what = f"{'been to' if m['been'] else 'was in'} {m['p']}"
     where, people = extras(sentence, c, what)
     return candidate(EVENT, c.start, m.start("p"), m.end(), Happening(what, when, where, people))
 
@@ -124,6 +129,10 @@ def event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Tim
         return None  # "I did not", "we did alright"
     elif verb == "had" and not any(stem(t) in nouns for t in obj.lower().split()):
         return None  # "had a nice chat", "had an awesome summer": no happening the pack names
+    elif verb in ("decided to", "chose to") and (
+            not any(t.tense == PAST and t.words == time_words(c, lead, times) for t in times)
+            or any(t.tense != PAST and c.start <= t.start < c.end for t in times)):  # fmt: skip
+        return None  # "last week I decided to run for office again": the deciding, with its day gone by (a day to come: the plan)
     elif verb == "found" and first in _FOUND_STATES:
         return None  # "found comfort in my work", "found out": a state of mind or news, no find
     elif verb == "tried" and obj.lower().startswith("to "):

@@ -252,3 +252,30 @@ def test_a_pronoun_after_a_preposition_and_a_doing_said_without_its_subject_are_
 )
 def test_a_state_a_pronoun_or_an_arrangement_is_no_doing_of_the_day(text):
     assert [s for s in said(f"User: {text}") if s.form == "event"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "what", "when"),
+    [
+        ("Three years ago I was in Rio de Janeiro with my aunt.", "was in Rio de Janeiro", "2020"),
+        ("We were in Lisbon last week.", "was in Lisbon", LAST_WEEK),
+        ("Last week, I decided to run for the school board.", "decided to run for the school board", LAST_WEEK),
+        ("I'm wrapping up my thesis and looking for a job.", "wrapping up my thesis", "2023-05-14"),
+        ("I'm participating in a chess tournament this weekend.", None, None),  # a day to come: the plan, no doing
+    ],
+)
+def test_a_stay_a_decision_with_its_day_gone_by_and_more_doings_of_the_day(text, what, when):
+    events = [(s.value, s.when) for s in said(f"User: {text}") if s.form == "event"]
+    assert events == ([(what, when)] if what else [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I was in Chicago, it was awesome!",  # no day said to put the stay on
+        "I decided to learn Spanish.",  # no day: a decision is no event without it
+        "I recently decided to move to Utrecht next month.",  # the plan, not the deciding too
+    ],
+)
+def test_a_stay_or_a_decision_with_no_day_gone_by_is_no_event(text):
+    assert [s for s in said(f"User: {text}") if s.form == "event"] == []
