@@ -14,6 +14,7 @@ from mdmem.extract.happening_phrase import (
     gerund_base,
     meaningful,
     phrase,
+    purposeless,
     short,
     that_one,
     tidy,
@@ -68,7 +69,7 @@ def ongoing(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[T
         return None  # "I've been doing it", "I've been loving it", "I'm reading your message"
     if all(t in ADVERBIAL for t in toks):
         return None  # "I've been working hard", "… a lot lately": how, not what
-    what = tidy(short(f"{ving} {obj}".split()))
+    what = tidy(short(purposeless(f"{ving} {obj}").split()))
     if not meaningful(what):
         return None
     where, people = extras(sentence, c, what)
@@ -144,7 +145,7 @@ def event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Tim
     elif _NOT_EVENT.search(obj) or not meaningful(obj) or not specific(obj) or any(t in ANAPHORA - _PLACES for t in _head(obj)):
         return None  # "got a shot of a glacier", "visited a place", "took it for a ride"
     what = obj if verb in _LIGHT_VERBS or not verb else f"{sentence[m.start('verb'):m.end('verb')].lower()} {obj}".strip()
-    what = tidy(short(what.split()))
+    what = tidy(short(purposeless(what).split()))
     where, people = extras(sentence, c, what)
     h = Happening(what, time_words(c, lead, times), where, people)
     return candidate(EVENT, c.start, at if verb in _LIGHT_VERBS else m.start("verb"), at + len(obj), h)

@@ -279,3 +279,17 @@ def test_a_stay_a_decision_with_its_day_gone_by_and_more_doings_of_the_day(text,
 )
 def test_a_stay_or_a_decision_with_no_day_gone_by_is_no_event(text):
     assert [s for s in said(f"User: {text}") if s.form == "event"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ("Last week I worked on a project to support them.", "worked on a project"),
+        ("Been tweaking a pasta recipe to make it healthier.", "tweaking a pasta recipe"),
+        ("I sent a letter to my mom yesterday.", "sent a letter to my mom"),  # to whom, not what for
+        ("I went to Rome last week.", "went to Rome"),
+    ],
+)
+def test_an_event_is_named_without_what_it_was_done_for(text, what):
+    # "worked on a project to support them" would fulfil a plan "get support" by one shared word
+    assert [s.value for s in said(f"User: {text}") if s.form == "event"] == [what]
