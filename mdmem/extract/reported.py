@@ -45,12 +45,20 @@ _TAG = re.compile(
 )
 
 
-def first_report(sentence: str, start: int = 0, end: int | None = None, *, thoughts: bool = False) -> int:
+# What a doctor says one has is news, not someone's opinion: "医生说我有高血压", "my doctor said I have …"
+# (what they say one should do is advice: modality's _REPORTED reads it).
+_CARE = re.compile(r"(?:doctor|doc|nurse|physician|dentist|GP|specialist)\s+(?:just\s+)?$|(?:医生|大夫|护士|医师)$", re.I)
+
+
+def first_report(sentence: str, start: int = 0, end: int | None = None, *, thoughts: bool = False,
+                 news: bool = False) -> int:  # fmt: skip
     """Where the first verb in sentence[start:end] that reports someone else's words stands
-    (thoughts too, when `thoughts`), or -1."""
+    (thoughts too, when `thoughts`; a carer's words are the speaker's news, when `news`), or -1."""
     rx = _REPORT_RX if thoughts else _SAYING_RX
     for m in rx.finditer(sentence, start, len(sentence) if end is None else end):
         before = sentence[max(0, m.start() - 40) : m.start()]
+        if news and _CARE.search(before):
+            continue
         if m.group().lower().startswith(("thinks", "thought")):
             return m.start()  # "my mom thinks …", "I thought it'd help": a thought, the speaker's or not
         if m.group().lower().startswith("hear"):
@@ -74,9 +82,9 @@ _OWN_AGAIN = re.compile(r"(?:[,;—–]|\b(?:and|but|so|then))\s+(?:so\s+|then\s
 def reported_at(sentence: str, pos: int) -> bool:
     """Whether the words at `pos` are someone else's: after their reporting verb and before the
     speaker speaks again ("my sister told me I …"), or before a last clause naming who said them."""
-    at = first_report(sentence, 0, pos)
+    at = first_report(sentence, 0, pos, news=True)
     while at >= 0:
         if _OWN_AGAIN.search(sentence, at, pos) is None:
             return True
-        at = first_report(sentence, at + 1, pos)
+        at = first_report(sentence, at + 1, pos, news=True)
     return tagged(sentence)

@@ -293,3 +293,14 @@ def test_a_stay_or_a_decision_with_no_day_gone_by_is_no_event(text):
 def test_an_event_is_named_without_what_it_was_done_for(text, what):
     # "worked on a project to support them" would fulfil a plan "get support" by one shared word
     assert [s.value for s in said(f"User: {text}") if s.form == "event"] == [what]
+
+
+def test_what_a_doctor_says_one_has_is_news_not_reported_speech():
+    from mdmem.extract.reported import reported_at
+
+    s = "医生说我有高血压，不算严重。"
+    assert not reported_at(s, s.index("高血压"))
+    s = "My doctor said I have high blood pressure."
+    assert not reported_at(s, s.index("high"))
+    s = "My sister said I have high blood pressure."
+    assert reported_at(s, s.index("high"))
