@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from mdmem.extract.modality import is_question
+from mdmem.extract.reported import first_report
 from mdmem.extract.timex import Time
 from mdmem.lang.detect import has_cjk
 
@@ -36,6 +37,8 @@ EN_SUBJECT = re.compile(
     r"(?:(?P<me>I|i|we|We)|(?:me|Me)\s+and\s+(?P<with1>(?:my|our)\s+[\w'’-]+|[A-Z][\w'’-]+)"
     r"|(?P<with2>(?:[Mm]y|[Oo]ur)\s+[\w'’-]+|[A-Z][\w'’-]+)\s+and\s+(?:I|me))(?!\w)"
 )
+# Words of talk that may stand before the subject: "Also I watched …", "Just yesterday I joined …".
+_DISCOURSE = re.compile(r"(?:(?:also|just|plus|oh|well|yeah|yep|yes|ok|okay|actually|honestly|anyway|only|and|so|btw|lol|haha)\s*,?\s+)+", re.I)
 # Who stands before "and I" in one subject: "Anthony and I", "my sister and I".
 _WITH_ME = re.compile(r"\s*(?:[A-Z][\w'’-]+|(?:[Mm]y|[Oo]ur)\s+[\w'’-]+)\s+")
 # "我", "我们", "我和老公…": after 和/跟 the grammar takes who is with the speaker (happenings.py).
@@ -47,23 +50,34 @@ _ZH_TIME_CHARS = "0-9年月日号周末上下个这本今明昨前后去天早�
 _NOT_SO = re.compile(
     r"\b(?:if|unless|suppose|supposing|imagine|assuming|in\s+case|dream(?:ing|t)?\s+(?:of|about)"
     r"|hypothetically|pretend|jk|j/k|just\s+kidding|kidding|joking|lmao|rofl"
-    r"|reckons?|according\s+to|apparently|heard|rumou?r)\b"
+    r"|reckons?|according\s+to|apparently|rumou?r)\b"
     r"|/s\b|😜|😉|🤪"
     r"|如果|要是|假如|假设|万一|的话|想象|假使|倘若|开玩笑|逗你|哈哈哈|听说|据说|[他她]说|觉得|认为|建议|让我|叫我|希望我",
     re.I,
 )
 # … and words that make only their own clause and those after it tell nothing: a modal ("…, maybe
-# you would like that!"), reported speech or thought ("my boss says I should learn Rust"; "I asked
-# on the forum, one replied and said yes" keeps the asking).
+# you would like that!"), and reported speech or thought (extract/reported.py: "my boss says I
+# should learn Rust", "I heard that …"; "I asked on the forum, one replied and said yes" keeps the
+# asking, "I'm excited to tell you I started a yoga class" is the speaker's own telling).
 _NOT_SO_ON = re.compile(
-    r"\b(?:would|could|should|wish(?:ed|es)?|says|said|tells?|told|thinks?|thought|suggest(?:s|ed)?)\b(?<!what\syou\ssaid)(?<!what\sI\ssaid)"
+    r"\b(?:would|could|should|wish(?:ed|es)?)\b"
     r"|\b\w+['’]d\b(?!(?:\s+(?:always|never|just|already|ever|finally|been|had))*\s+(?:been|had|gone|done|got|seen|[a-z]+ed)\b)",
     re.I,
-)  # "what you said" names words, "I'd been wanting to", "we'd always planned" are "had": neither stops
+)  # "I'd been wanting to", "we'd always planned" are "had": neither stops
 # A clause that only says who said it, after the words it reports: "…, my sister said", "or so she says".
 _TAG = re.compile(
     r"\s*(?:[\w'’]+\s+){0,3}?(?:says|said|tells?\s+me|told\s+(?:me|us)|thinks|thought|reckons)(?:\s+so)?\s*[.!…]*\s*|\s*(?:says|said)\b.*",
     re.I | re.S,
+)
+# A short question tagged on after a statement, which asks about it or turns to the other person:
+# "…- pretty cool, huh?", "…, right?", "… - can you believe it?", "… - what's new with you?".
+_TAG_QUESTION = re.compile(
+    r"(?:\s[-–—]\s*|[—–]\s*|,\s*)(?:(?:huh|right|eh|ya\s+know|you\s+know|isn['’]t\s+it|pretty\s+\w+(?:,\s*huh)?"
+    r"|can\s+you\s+believe\s+(?:it|that)|how\s+cool\s+is\s+that|(?:what|how)\s+about\s+you|(?:what|how)['’]s\s+new(?:\s+with\s+you)?"
+    r"|how['’]s\s+(?:it|that|everything|your\s+[\w\s'’-]{1,20}?)\s+going|how\s+(?:are|have)\s+you(?:\s+been)?"
+    r"|(?:what|how)\s+do\s+you\s+think|don['’]t\s+you\s+think|wanna\s+see(?:\s+it)?|want\s+to\s+see(?:\s+it)?)"
+    r"\s*[?？!]+[\s?？!]*)$",
+    re.I,
 )
 # … and hedges, which doubt what follows them: "maybe we'll go", not "I'm going, maybe you too".
 HEDGE = re.compile(
@@ -97,14 +111,21 @@ def told_from(sentence: str) -> int:
     or a joke (nothing of it), the start of the clause that holds a modal or reported speech
     (what comes before it stands), 0 again when that clause only names who said the words before
     it ("I'm moving to Berlin, my sister said"); past its end when nothing stops it."""
-    if is_question(sentence) or _NOT_SO.search(sentence) is not None:
+    if _NOT_SO.search(sentence) is not None:
         return 0
+    if is_question(sentence):
+        tag = _TAG_QUESTION.search(sentence)
+        if tag is None or tag.start() == 0 or is_question(sentence[: tag.start()]):
+            return 0
+        return tag.start()  # "I started my own store not so long ago - pretty cool, huh?": the store stands
     m = _NOT_SO_ON.search(sentence)
-    if m is None:
-        return len(sentence) + 1
+    report = first_report(sentence, thoughts=True)
+    at = min(m.start() if m else len(sentence) + 1, report if report >= 0 else len(sentence) + 1)
+    if at > len(sentence):
+        return at
     breaks = _ZH_BREAK if has_cjk(sentence) else _EN_SCOPE
     start, joined = 0, False
-    for b in breaks.finditer(sentence, 0, m.start()):  # the last break before it begins its reach
+    for b in breaks.finditer(sentence, 0, at):  # the last break before it begins its reach
         start, joined = b.end(), b.group().lower().startswith("and")
     if start and not joined and _TAG.fullmatch(sentence, start):
         return 0  # the words before it are someone else's ("and said yes" is the same subject's doing)
@@ -145,8 +166,13 @@ def _subject(sentence: str, a: int, end: int, times: list[Time], *, first: bool,
     m = (ZH_SUBJECT if zh else EN_SUBJECT).match(sentence, a, end)
     if m is None and zh:  # "上周我去了杭州": a time before the subject
         m = _zh_late_subject().match(sentence, a, end)
-    if m is None and not zh:  # "Yesterday I went to Paris", "last Sunday we ran"
-        lead = next((t for t in times if t.start == a), None)
+    if m is None and not zh and (d := _DISCOURSE.match(sentence, a, end)):  # "Also I watched …", "Plus we …"
+        m = EN_SUBJECT.match(sentence, d.end(), end)
+        a_time = d.end() if m is None else a
+    else:
+        a_time = a
+    if m is None and not zh:  # "Yesterday I went to Paris", "last Sunday we ran", "just yesterday I …"
+        lead = next((t for t in times if t.start == a_time), None)
         if lead is not None:
             after = lead.end
             while after < end and sentence[after] in " ,":

@@ -14,11 +14,12 @@ from mdmem.extract.happening_phrase import (
     gerund_base,
     meaningful,
     phrase,
+    purposeless,
     short,
     that_one,
     tidy,
 )
-from mdmem.extract.timex import Time
+from mdmem.extract.timex import PAST, Time
 from mdmem.lang.tokens import stem
 from mdmem.model.life import EVENT, FAMILY_SLOT, Happening, specific
 
@@ -34,7 +35,8 @@ _NEGATION = words("not never no nothing")
 _YOURS = words("you your yours")  # what the other person said or did is not the speaker's doing
 # A picture of it is not the happening; a state of mind is not an event.
 _NOT_EVENT = re.compile(r"\b(?:pics?|photos?|pictures?|snaps?|selfies?|screenshots?|shot\s+of|your\s+back|the\s+idea)\b"
-                        r"|^(?:thinking|feeling|wondering|realizing|realising|worrying|getting)\b", re.I)
+                        r"|^(?:thinking|feeling|wondering|realizing|realising|worrying|getting|having|figuring|struggling|dealing)\b"
+                        r"|^taking\s+(?:the\s+|some\s+)?time\b", re.I)
 ANAPHORA = words("it its them that this those these there here one ones something stuff")
 _WITH = re.compile(
     r"\bwith\s+(?P<w>(?:my|our)\s+[\w'’-]+(?:\s+[A-Z][\w'’-]+)?|[A-Z][\w'’-]+(?:(?:,\s*|\s+and\s+)[A-Z][\w'’-]+){0,4}"
@@ -42,9 +44,13 @@ _WITH = re.compile(
     r"|the\s+family|the\s+team|the\s+girls|the\s+boys))"
 )
 _WHERE = re.compile(r"\b(?:in|at|to|from)\s+(?P<p>(?:the\s+)?(?-i:[A-Z][\w'’.-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w'’.-]*){0,3}))")
-ONGOING = re.compile(rf"(?:\s*['’]ve|\s+have)\s+been\s+{ADV}(?P<ving>[a-z]+ing)(?![\w'’])", re.I)
+# "I've been networking with …"; chat drops the subject at a sentence's head: "Just been hanging out with friends".
+ONGOING = re.compile(rf"(?:(?:\s*['’]ve|\s+have)\s+|(?<![\w'’])(?:just\s+)?)been\s+{ADV}(?P<ving>[a-z]+ing)(?![\w'’])", re.I)
 # Doings too vague to be an event when kept up: "I've been doing well", "I've been going out".
 _NOT_DOING = words("do go get make think feel talk chat say wonder want mean plan look deal mind miss")
+_FOUND_STATES = words("comfort peace joy solace strength inspiration motivation myself out time it that courage happiness")
+# What one "had to" do that names no doing: "had to dig deep", "had to admit it", "had to pick one".
+_FELT = words("dig admit laugh smile cry pick choose agree ask tell share remind learn accept wait leave put let")
 ADVERBIAL = words("hard a lot lots so much nonstop non-stop lately recently more less out around late too all day night long")
 
 
@@ -56,12 +62,14 @@ def ongoing(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[T
     obj, at = phrase(sentence, m.end(), c.end, times)
     if len(obj.split()) <= 1 and sentence[at + len(obj) :].lstrip().lower().startswith("with "):
         obj, at = phrase(sentence, m.end(), c.end, times, past_with=True)  # "networking with …"
+    if _head(obj) == ["some"] or _NOT_EVENT.match(f"{ving} {obj}"):
+        return None  # "brainstorming some to help …", "taking the time to reflect"
     toks = obj.lower().split()
-    if not toks or _NOT_EVENT.search(obj) or any(t in ANAPHORA or t in _HOW or t in _YOURS for t in toks) or not specific(obj):
+    if not toks or _NOT_EVENT.search(obj) or any(t in _HOW or t in _YOURS for t in toks) or any(t in ANAPHORA for t in _head(obj)) or not specific(obj):
         return None  # "I've been doing it", "I've been loving it", "I'm reading your message"
     if all(t in ADVERBIAL for t in toks):
         return None  # "I've been working hard", "… a lot lately": how, not what
-    what = tidy(short(f"{ving} {obj}".split()))
+    what = tidy(short(purposeless(f"{ving} {obj}").split()))
     if not meaningful(what):
         return None
     where, people = extras(sentence, c, what)
@@ -69,7 +77,12 @@ def ongoing(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[T
 
 
 # "I've been to Paris yesterday", "been to Lisbon last spring": a visit, when its day is said.
-BEEN = re.compile(rf"(?:\s*['’]ve|\s+have)?\s*{ADV}been\s+(?:only\s+)?to\s+(?P<p>(?-i:[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){{0,2}}))", re.I)
+# "Three years ago I was in Rio de Janeiro", "we were in Lisbon last week": a stay, the same way.
+BEEN = re.compile(
+    rf"(?:(?:\s*['’]ve|\s+have)?\s*{ADV}(?P<been>been)\s+(?:only\s+)?to|\s*(?:was|were)\s+{ADV}in)"
+    rf"\s+(?P<p>(?-i:[A-Z][\w'’.-]*(?:\s+(?:de\s+)?[A-Z][\w'’.-]*){{0,2}}))",
+    re.I,
+)
 
 
 def been(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time]) -> Found | None:
@@ -78,7 +91,7 @@ def been(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time
     when = time_words(c, lead, times)
     if not when:
         return None
-    what = f"been to {m['p']}"
+    what = f"{'been to' if m['been'] else 'was in'} {m['p']}"
     where, people = extras(sentence, c, what)
     return candidate(EVENT, c.start, m.start("p"), m.end(), Happening(what, when, where, people))
 
@@ -103,9 +116,10 @@ def event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Tim
     obj, at = phrase(sentence, m.end(), c.end, times)
     obj = that_one(obj)
     if verb in ("got", "had") and (chance := _CHANCE.match(obj)):
-        if verb == "had" and obj.lower().startswith("to "):
-            return None  # "had to dig deep": what was needed, not what happened
-        verb, obj, at = "", obj[chance.end():], at + chance.end()  # "got to volunteer at a career fair"
+        base = obj[chance.end():].split(" ", 1)[0].lower()
+        if verb == "had" and obj.lower().startswith("to ") and (base in VAGUE_PLAN | _NOT_DOING | _FELT or len(obj.split()) < 3):
+            return None  # "had to dig deep", "had to be vulnerable": what was needed, not a doing named
+        verb, obj, at = "", obj[chance.end():], at + chance.end()  # "got to volunteer at a career fair", "had to close my shop"
     if len(obj.split()) <= 1 and sentence[at + len(obj):].lstrip().lower().startswith("with "):
         obj, at = phrase(sentence, at, c.end, times, past_with=True)  # "met with some artists", "speak with …"
         obj = that_one(obj)
@@ -116,19 +130,49 @@ def event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Tim
         return None  # "I did not", "we did alright"
     elif verb == "had" and not any(stem(t) in nouns for t in obj.lower().split()):
         return None  # "had a nice chat", "had an awesome summer": no happening the pack names
+    elif verb in ("decided to", "chose to") and (
+            not any(t.tense == PAST and t.words == time_words(c, lead, times) for t in times)
+            or any(t.tense != PAST and c.start <= t.start < c.end for t in times)):  # fmt: skip
+        return None  # "last week I decided to run for office again": the deciding, with its day gone by (a day to come: the plan)
+    elif verb == "found" and first in _FOUND_STATES:
+        return None  # "found comfort in my work", "found out": a state of mind or news, no find
     elif verb == "tried" and obj.lower().startswith("to "):
         return None  # "I tried to stay calm": no happening named
     elif obj and all(t in ADVERBIAL for t in obj.lower().split()):
         return None  # "I studied hard", "we trained a lot": how, not what
     if verb in ("graduated", "retired", "moved", "quit") and not obj:
         pass  # "I graduated last week": the verb is the event
-    elif _NOT_EVENT.search(obj) or not meaningful(obj) or not specific(obj) or any(t in ANAPHORA - _PLACES for t in obj.lower().split()):
+    elif _NOT_EVENT.search(obj) or not meaningful(obj) or not specific(obj) or any(t in ANAPHORA - _PLACES for t in _head(obj)):
         return None  # "got a shot of a glacier", "visited a place", "took it for a ride"
     what = obj if verb in _LIGHT_VERBS or not verb else f"{sentence[m.start('verb'):m.end('verb')].lower()} {obj}".strip()
-    what = tidy(short(what.split()))
+    what = tidy(short(purposeless(what).split()))
     where, people = extras(sentence, c, what)
     h = Happening(what, time_words(c, lead, times), where, people)
     return candidate(EVENT, c.start, at if verb in _LIGHT_VERBS else m.start("verb"), at + len(obj), h)
+
+
+_DONE_TO = words("me us you him her them it myself")
+
+
+def and_did(sentence: str, c: Clause, at: int, verbs: re.Pattern[str], lead: str, times: list[Time],
+            nouns: frozenset[str]) -> Found | None:  # fmt: skip
+    """The event of a past verb (`verbs`, at `at`) joined by "and" to the speaker's own ("… and
+    caught up with my family"); not one done to someone ("… and made me appreciate life")."""
+    m = verbs.match(sentence, at, c.end)
+    after = sentence[m.end() :].split() if m else []
+    if m is None or (after and after[0].lower().strip(",.!?") in _DONE_TO):
+        return None
+    return event(sentence, c, m, lead, times, nouns)
+
+
+_PREPOSITIONS = words("for to with at in on from about near by")
+
+
+def _head(obj: str) -> list[str]:
+    """The object's words before its first preposition: "a class for them" is a class."""
+    toks = obj.lower().split()
+    cut = next((i for i, t in enumerate(toks) if i and t in _PREPOSITIONS), len(toks))
+    return toks[:cut]
 
 
 def candidate(kind: str, start: int, value_start: int, end: int, h: Happening, *, statement: str = "assert") -> Found:

@@ -143,3 +143,16 @@ def doing(toks: list[str]) -> bool:
     if toks[0] in ("keep", "continue"):
         return kept
     return toks[0] == "try" and toks[1] in ("out", "new", "different", "a", "an", "the", "some")
+
+
+# What an event was for, after its object: "worked on a project to support them", "tweaking a
+# recipe to make it yummier" (a verb then its own object; "a trip to Rome", "a letter to my mom"
+# are not cut).
+_PURPOSE = re.compile(r"\s+to\s+[a-z]+\s+(?:it|them|him|her|me|us|you|how|what|more|the|a|an|some|new|my|our)\b.*$")
+
+
+def purposeless(what: str) -> str:
+    """The event's words without what it was done for, when the object comes before it."""
+    cut = _PURPOSE.sub("", what)
+    return cut if len(cut.split()) >= 2 else what
+

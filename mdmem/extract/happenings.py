@@ -28,6 +28,7 @@ from mdmem.extract.happening_events import (
     BEEN,
     MISHAP_CUES,
     ONGOING,
+    and_did,
     been,
     candidate,
     event,
@@ -46,11 +47,12 @@ from mdmem.extract.happening_phrase import (
     tidy,
 )
 from mdmem.extract.happenings_zh import find_zh
+from mdmem.extract.relative_events import relative_events
 from mdmem.extract.timex import PAST, Time, find_times
 from mdmem.lang.detect import has_cjk
 from mdmem.lang.tokens import stem
 from mdmem.model.grammar import Grammar
-from mdmem.model.life import PLAN, Happening, specific, starts_with_verb
+from mdmem.model.life import EVENT, PLAN, Happening, specific, starts_with_verb
 from mdmem.model.vocab import alternation
 
 _BE = r"(?:\s*['’]m|\s*['’]re|\s*['’]s|\s+am|\s+are|\s+is|\s+was|\s+were|\s*['’]ve\s+been|\s+have\s+been)?"
@@ -117,7 +119,7 @@ def _words(g: Grammar) -> _Words:
         anchor=frozenset(
             p.split()[0].lower().strip("'’")
             for p in (*g.words("event_verbs", "en"), *g.words("plan_words", "en"), *g.words("timed_plan_words", "en"),
-                      *cancel, *(x for ws in g.sets.values() for x in ws.get("en", ())), "am", "are", "was", "m", "re", "been",
+                      *cancel, *(x for ws in g.sets.values() for x in ws.get("en", ())), "am", "are", "was", "were", "m", "re", "been",
                       *_UPCOMING_CUES, *_GOAL_CUES, *MISHAP_CUES)
         ),  # fmt: skip
         doings=tuple(f"{d.lower()} " for d in g.words("doing_verbs", "en")),
@@ -144,8 +146,8 @@ def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[in
     w = _words(grammar)
     if w.anchor.isdisjoint(_WORD.findall(sentence.lower())) or not (stop := told_from(sentence)):
         return []
-    cancel = w.cancel.search(sentence) is not None if w.cancel else False
     sentence = sentence[:stop]  # "I ran a 10k and my coach said I should rest": the run stands
+    cancel = w.cancel.search(sentence) is not None if w.cancel else False  # and what they said cancels nothing
     out: list[Found] = []
     times = find_times(sentence, "2000-01-01", future=False)  # once a sentence: where its times are
     parts = clauses(sentence, zh=False, times=times)
@@ -161,8 +163,12 @@ def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[in
         found = _clause(sentence, clause, w, cancel, lead, times, events=not slot)
         if found is None and clause.carried and prev is not None and prev.form == PLAN:
             found = _also(sentence, prev, clause.body, clause.end, times)  # "…, try out the local food"
+        # "I visited home and caught up with my family": the first verb's object too slight, the second's kept
+        if (found is None and not slot and not cancel and clause.body > clause.start and w.event.match(sentence, clause.body, clause.end)
+                and (lead or not _dated_elsewhere(clause, times)) and (j := _AND_DID.search(sentence, clause.body, clause.end))):
+            found = and_did(sentence, Clause(clause.start, clause.end, j.end(), True), j.end() - 1, w.event, lead, times, w.nouns)
         prev = found
-        out += _joined(sentence, found, clause.end, times)
+        out += _joined(sentence, found, clause.end, times, w, lead)
     if not out and cancel and (m := w.cancelled.search(sentence)):  # "we cancelled the canoe trip"
         what = (m["a"] or m["b"]).strip()
         out.append(candidate(PLAN, m.start(), m.start(), m.end(), Happening(what, cancel=True), statement="invalidate"))
@@ -170,6 +176,8 @@ def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[in
         # "The gaming party was a great success!": a plan of that name, if one is held, happened
         out.append(candidate(PLAN, m.start(), m.start("what"), m.end("what"), Happening(m["what"].strip()), statement="keep"))
     doubt = min([hedge, *(a for a, _ in quoted)])
+    if not cancel and not any(f.form == EVENT for f in out):  # "Here's a pic of a cake I made recently"
+        out += relative_events(sentence, grammar, times, len(sentence), doubt)
     if not cancel and "my" in sentence.lower():
         out += mishaps(sentence, times, doubt, w.persons)
     if not any(f.form == PLAN for f in out) and not cancel:
@@ -327,15 +335,26 @@ def _vague(what: str, toks: list[str]) -> bool:
 
 
 _AND = re.compile(r"\s*,?\s+and\s+(?:then\s+|also\s+)?", re.I)
+_AND_DID = re.compile(r"\s+and\s+(?:then\s+|also\s+)?", re.I)
 
 
-def _joined(sentence: str, found: Found | None, end: int, times: list[Time]) -> list[Found]:
-    """`found` and the plans joined to it by "and" in its clause (which ends at `end`)."""
+def _joined(sentence: str, found: Found | None, end: int, times: list[Time], w: _Words | None = None,
+            lead: str = "") -> list[Found]:  # fmt: skip
+    """`found` and the plans or events joined to it by "and" in its clause (which ends at `end`)."""
     out = []
     while found is not None:
         out.append(found)  # "I'm going to visit Oslo and rent a boat": a plan each
-        j = _AND.match(sentence, found.end) if found.form == PLAN else None
-        found = _also(sentence, found, j.end(), end, times) if j and j.end() < end else None
+        after = next((t.end for t in times if found.end <= t.start <= found.end + 1), found.end)  # "… last week and …"
+        j = _AND.match(sentence, after)
+        if j is None or j.end() >= end:
+            break
+        if found.form == PLAN:
+            found = _also(sentence, found, j.end(), end, times)
+        elif w is not None:  # "I visited Oslo and hiked a glacier"
+            when = lead or (found.happening.time_words if found.happening else "")
+            found = and_did(sentence, Clause(found.start, end, j.end(), True), j.end() - 1, w.event, when, times, w.nouns)
+        else:
+            break
     return out
 
 

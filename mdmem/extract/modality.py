@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from mdmem.extract.reported import reported_at
+
 # A sentence ends at . ! ? (followed by a space or the end, and not after a title such as
 # "Dr."), at Chinese full stops, at ";", or at a line break.
 _BOUNDARY = re.compile(
@@ -161,7 +163,11 @@ def mood(
         future=_future(sentence, window, start, end),
         past=bool(_PAST_ONLY.search(window)),
         bygone=bool(_BYGONE.search(window)),
-        reported=bool(_REPORTED.search(sentence, clause_start(sentence, start), value_start) or _JOKE.search(sentence)),
+        reported=bool(
+            _REPORTED.search(sentence, clause_start(sentence, start), value_start)
+            or _JOKE.search(sentence)
+            or reported_at(sentence, value_start)  # "She tells me I moved to Paris", "…, my sister said"
+        ),
         no_longer=bool(
             _NO_LONGER.search(sentence[clause_start(sentence, start) : clause_end(sentence, end)])
         ),

@@ -50,7 +50,7 @@ _PATTERN = (
     r"|as\s+a\s+(?:kid|child|teen|teenager)|when\s+I\s+was\s+(?:a\s+kid|little|young|younger|a\s+child|a\s+teen\w*)"
     r"|in\s+high\s+school|in\s+college|growing\s+up|a\s+long\s+time\s+ago|ages\s+ago|once\s+upon)"
     # a day gone by, not named: "the other day" is the week before the day said, "recently" the month
-    r"|(?P<other>the\s+other\s+(?:day|night|evening|morning))|(?P<recent>(?:just\s+|only\s+)?recently)"
+    r"|(?P<other>the\s+other\s+(?:day|night|evening|morning))|(?P<recent>(?:just\s+|only\s+)?recently|not\s+(?:so\s+|too\s+|that\s+)?long\s+ago)"
     # Chinese
     r"|(?P<zword>大前天|前天|昨天|昨晚|今天|今早|今晚|明天|后天|大后天|刚才)"
     r"|(?P<zvague>小时候|以前|很久以前|那时候|当年|上学的时候|读书的时候|几年前|多年前)"
