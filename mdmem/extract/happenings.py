@@ -51,7 +51,7 @@ from mdmem.extract.relative_events import relative_events
 from mdmem.extract.timex import PAST, Time, find_times
 from mdmem.lang.detect import has_cjk
 from mdmem.lang.tokens import stem
-from mdmem.model.grammar import Grammar
+from mdmem.model.grammar import Grammar, per_grammar
 from mdmem.model.life import EVENT, PLAN, Happening, specific, starts_with_verb
 from mdmem.model.vocab import alternation
 
@@ -77,7 +77,6 @@ class _Words:
     persons: frozenset[str]  # the pack's nouns of a person or pet ("sister", "dog"): their mishaps are theirs
 
 
-_COMPILED: dict[int, tuple[Grammar, _Words]] = {}
 # The words the plans said without a plan word need (`_upcoming`): "coming up", a day to come.
 _UPCOMING_CUES = ("coming", "next", "tomorrow", "tonight")
 # "My goal is to improve my serve", "one of our goals is to open a second shop": what the speaker
@@ -94,10 +93,8 @@ _INTENDING = ("planning to", "planning on", "thinking about", "thinking of", "ho
 _COPULA = re.compile(r"\b(?:is|are|was|were|isn['’]t|wasn['’]t)\b", re.I)
 
 
+@per_grammar
 def _words(g: Grammar) -> _Words:
-    held = _COMPILED.get(id(g))
-    if held is not None and held[0] is g:
-        return held[1]
     verbs = alternation(w.lower() for w in g.words("event_verbs", "en")) if g.words("event_verbs", "en") else "(?!)"
     plans = alternation(g.words("plan_words", "en")) if g.words("plan_words", "en") else "(?!)"
     timed = alternation(g.words("timed_plan_words", "en")) if g.words("timed_plan_words", "en") else "(?!)"
@@ -130,9 +127,6 @@ def _words(g: Grammar) -> _Words:
             re.I,
         ),
     )  # fmt: skip
-    if len(_COMPILED) > 8:
-        _COMPILED.clear()
-    _COMPILED[id(g)] = (g, out)
     return out
 
 

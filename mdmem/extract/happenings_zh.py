@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from mdmem.extract.candidates import Found, words
 from mdmem.extract.clauses import clauses, first_hedge
 from mdmem.extract.timex import Time, find_times
-from mdmem.model.grammar import Grammar
+from mdmem.model.grammar import Grammar, per_grammar
 from mdmem.model.life import EVENT, FAMILY_SLOT, PLAN, Happening
 from mdmem.model.vocab import alternation
 
@@ -43,13 +43,10 @@ class _Zh:
     sets: tuple[tuple[str, str, re.Pattern[str]], ...]
 
 
-_COMPILED: dict[int, tuple[Grammar, _Zh]] = {}
 
 
+@per_grammar
 def _zh(g: Grammar) -> _Zh:
-    held = _COMPILED.get(id(g))
-    if held is not None and held[0] is g:
-        return held[1]
 
     def alt(name: str) -> str:
         return alternation(g.words(name, "zh")) if g.words(name, "zh") else "(?!)"
@@ -64,9 +61,6 @@ def _zh(g: Grammar) -> _Zh:
         sets=tuple((attr, words["zh"][0], re.compile(rf"{alternation(words['zh'])}(?P<v>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?=$|[，,。！!；;了去工上]|的)"))
                    for attr, words in g.sets.items() if words.get("zh")),
     )  # fmt: skip
-    if len(_COMPILED) > 8:
-        _COMPILED.clear()
-    _COMPILED[id(g)] = (g, out)
     return out
 
 

@@ -21,7 +21,7 @@ from mdmem.extract.happening_events import ADV, ANAPHORA, candidate, extras
 from mdmem.extract.happening_phrase import meaningful, phrase, short, tidy
 from mdmem.extract.timex import PAST, Time
 from mdmem.lang.tokens import stem
-from mdmem.model.grammar import Grammar
+from mdmem.model.grammar import Grammar, per_grammar
 from mdmem.model.life import EVENT, Happening, specific
 from mdmem.model.vocab import alternation
 
@@ -43,27 +43,20 @@ _VAGUE = words("""time times way ways thing things stuff memories memory moment 
     feelings experience experiences idea ideas progress difference impact decision decisions choice choices mistake
     mistakes effort efforts friends connection connections changes change camaraderie bond bonds""")
 _DEMONSTRATIVE = words("this that these those")
-_COMPILED: dict[int, tuple[Grammar, re.Pattern[str]]] = {}
 _TAIL = words("at in on to from for with during near")
 _ARTICLE = words("the a an my our this that these those")
 
 
+@per_grammar
 def _rx(g: Grammar) -> re.Pattern[str] | None:
-    held = _COMPILED.get(id(g))
-    if held is not None and held[0] is g:
-        return held[1]
     verbs = [v.lower() for v in g.words("event_verbs", "en")]
     if not verbs:
         return None
-    rx = re.compile(
+    return re.compile(
         rf"(?<![\w'’-])(?P<det>{_DET})\s+(?P<np>(?:(?!{_NOT_NOUN}\b)[\w'’-]+\s+){{0,3}}?(?!{_NOT_NOUN}\b)[\w'’-]+)"
         rf"\s+(?:that\s+|which\s+)?(?P<subj>I|[Ww]e)\s+{ADV}(?P<verb>{alternation(verbs)})(?![\w'’-])",
         re.I,
     )
-    if len(_COMPILED) > 8:
-        _COMPILED.clear()
-    _COMPILED[id(g)] = (g, rx)
-    return rx
 
 
 def relative_events(sentence: str, grammar: Grammar, times: list[Time], stop: int, doubt: int) -> list[Found]:

@@ -24,7 +24,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from functools import wraps
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 LANGS = ("en", "zh")
 LISTS = ("event_verbs", "event_nouns", "plan_words", "timed_plan_words", "cancel_words", "doing_verbs")
@@ -145,3 +148,21 @@ def from_plain(data: Any) -> Grammar | None:
     return Grammar(**{n: words(data[n]) for n in LISTS}, sets=dims["sets"], names=dims["names"],
                    people=dims["people"], activities=dims["activities"], skills=dims["skills"],
                    things=dims["things"], counts=dict(data["counts"]))  # fmt: skip
+
+
+def per_grammar(build: Callable[[Grammar], T]) -> Callable[[Grammar], T]:
+    """`build` run once per Grammar object, its result kept by the object's identity (a pack's
+    words are compiled once, not hashed at every sentence); a few grammars are held at most."""
+    held: dict[int, tuple[Grammar, T]] = {}
+
+    @wraps(build)
+    def built(g: Grammar) -> T:
+        got = held.get(id(g))
+        if got is not None and got[0] is g:
+            return got[1]
+        if len(held) > 8:
+            held.clear()
+        out = held[id(g)] = (g, build(g))
+        return out[1]
+
+    return built
