@@ -203,8 +203,8 @@ def _compose(result: Answer, q: Question, found: list[Passage], route: str | Non
     vague = q.type == "what" and route in ("after", "beside") and (unnamed or not asked and q.lang != "zh")
     spoken = compose.from_passages(q, found, result.lang, evidence=evidence) if found else None
     typed = q.type in ("when", "where", "who", "how_many") and route == "after" and result.mode == "current"
-    told = result.mode != "none" and compose.from_facts(result.text, facts, q, result.lang, asked and result.mode == "current")
-    life = bool(told) and told.source in ("event", "plan")  # type: ignore[union-attr]
+    told = None if result.mode == "none" else compose.from_facts(result.text, facts, q, result.lang, asked and result.mode == "current")
+    life = told is not None and told.source in ("event", "plan")
     if life and told and spoken is not None and q.type == "when" and compose.said_alike(facts, spoken):
         told.first = spoken.first  # the same words, dated as said: 'the week before 21 January 2022'
     if told and told.first != result.text:
@@ -221,8 +221,8 @@ def _compose(result: Answer, q: Question, found: list[Passage], route: str | Non
         # With no fact, that line says so ('I don't know…'): the span is only what was said.
         spoken.quotes.insert(0, result.text)
         return spoken
-    if result.mode != "none" and (route not in ("instead",) or spoken is None):
-        c = told or compose.from_facts(result.text, facts, q, result.lang, asked and result.mode == "current")
+    if told is not None and (route not in ("instead",) or spoken is None):
+        c = told
         if spoken is not None:
             c.quotes, c.evidence = [*c.quotes, *spoken.quotes], spoken.evidence
         elif found:  # no passage answers, but what was said may tell more than the facts
