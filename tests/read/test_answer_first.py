@@ -30,12 +30,17 @@ Caroline: I adopted a dog, her name is Pixie. I take her to the beach in Santa C
 """
 
 
+def chatted(factory: pytest.TempPathFactory, name: str, *chats: tuple[str, str, str]) -> Vault:
+    """A vault of the personal pack that ingested each (text, source, date) in turn."""
+    v = Vault.create(factory.mktemp(name) / "v", "personal")
+    for text, source, date in chats:
+        ingest_text(v, text, source=source, date=date)
+    return v
+
+
 @pytest.fixture(scope="module")
 def two(tmp_path_factory: pytest.TempPathFactory) -> Vault:
-    v = Vault.create(tmp_path_factory.mktemp("two") / "v", "personal")
-    ingest_text(v, CHAT_1, source="chat/1.md", date="2023-05-08")
-    ingest_text(v, CHAT_2, source="chat/2.md", date="2023-06-01")
-    return v
+    return chatted(tmp_path_factory, "two", (CHAT_1, "chat/1.md", "2023-05-08"), (CHAT_2, "chat/2.md", "2023-06-01"))
 
 
 def first(v: Vault, q: str, **kw: object) -> str:
@@ -154,9 +159,7 @@ Ben: I'm after Marley flooring, which is what dance studios usually use.
 
 @pytest.fixture(scope="module")
 def ana(tmp_path_factory: pytest.TempPathFactory) -> Vault:
-    v = Vault.create(tmp_path_factory.mktemp("ana") / "v", "personal")
-    ingest_text(v, CHAT_3, source="chat/3.md", date="2022-01-23")
-    return v
+    return chatted(tmp_path_factory, "ana", (CHAT_3, "chat/3.md", "2022-01-23"))
 
 
 def test_what_takes_the_words_between_the_question_s_own(ana: Vault) -> None:
@@ -247,9 +250,7 @@ Ines: I've lived in Porto for six years now, and I held my first exhibition ther
 
 @pytest.fixture(scope="module")
 def ines(tmp_path_factory: pytest.TempPathFactory) -> Vault:
-    v = Vault.create(tmp_path_factory.mktemp("ines") / "v", "personal")
-    ingest_text(v, CHAT_4, source="chat/4.md", date="2024-03-10")
-    return v
+    return chatted(tmp_path_factory, "ines", (CHAT_4, "chat/4.md", "2024-03-10"))
 
 
 def test_how_often_and_how_long_take_the_frequency_and_the_duration(ines: Vault) -> None:
