@@ -56,6 +56,11 @@ def file() -> Path:
     return Path(folder) / f"re-patterns.{sys.implementation.cache_tag}.json"
 
 
+def folder() -> Path | None:
+    """Where the process caches of this installation are kept (None: MDMEM_RE_CACHE=0, none)."""
+    return None if os.environ.get("MDMEM_RE_CACHE") == "0" else file().parent
+
+
 def _header() -> dict[str, Any]:
     return {"mdmem_re_cache": FORMAT, "python": sys.version, "magic": getattr(_sre, "MAGIC", None),
             "word": array(_WORD).itemsize, "codesize": getattr(_sre, "CODESIZE", None), "byteorder": sys.byteorder}

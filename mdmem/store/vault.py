@@ -118,8 +118,8 @@ class Vault:
     @classmethod
     def create(cls, path: Path | str, pack: str = "personal", **kwargs: Any) -> Vault:
         """Make a new vault with a rule pack; refuses to overwrite an existing rules.yaml."""
-        from mdmem.model.rules_yaml import parse_rules  # PyYAML and the packs: only to create
         from mdmem.store.packs import is_own_pack, pack_path
+        from mdmem.store.rules_cache import pack_rules
         root = Path(path)
         if (root / RULES_FILE).exists():
             raise RefusedError(f"{root / RULES_FILE} already exists; not overwriting it")
@@ -128,13 +128,16 @@ class Vault:
         # Refuse a broken pack before creating anything. mdmem's own packs are validated
         # by its tests, so their regexes are not compiled here (a few hundred compiles, most
         # of what `init` cost); any other pack is checked in full.
-        rules = parse_rules(text, str(source), lazy=is_own_pack(source))
+        rules, cached = pack_rules(Path(source), text, own=is_own_pack(source))
         (root / "facts").mkdir(parents=True, exist_ok=True)
         root = Path(boundary.register(root.resolve()))  # what follows is written inside it only
         atomic_write(root / RULES_FILE, Path(source).read_bytes(), expect=None)
         # Validated: the next command reads it from the cache, without parsing it again.
         with contextlib.suppress(OSError):
-            write_cache(root / ".mdmem" / RULES_CACHE, sha256(text), rules)
+            if cached is not None:  # the pack's validated form, as write_cache would write it
+                atomic_write(root / ".mdmem" / RULES_CACHE, cached, durable=False)
+            else:
+                write_cache(root / ".mdmem" / RULES_CACHE, sha256(text), rules)
             atomic_write(root / ".mdmem" / GOOD_RULES_FILE, text, durable=False)
         atomic_write(root / ".mdmem" / ".gitignore", META_GITIGNORE)
         if not (root / ".gitignore").exists():  # a person's own is theirs
