@@ -92,6 +92,15 @@ def pack_rules(source: Path, text: str, *, own: bool) -> tuple[Rules, bytes | No
     return rules, None
 
 
+def write_validated(file: Path, text: str, rules: Rules, cached: bytes | None) -> None:
+    """A new vault's cache of its rules: the pack's kept bytes when `pack_rules` read them
+    (what `write_cache` would write), else written from the rules."""
+    if cached is not None:
+        atomic_write(file, cached, durable=False)
+    else:
+        write_cache(file, sha256(text), rules)
+
+
 def parse_rules(text: str, path: str, *, lazy: bool = False) -> Rules:
     """model.rules_yaml's parse_rules, imported (with PyYAML) only when the cache misses."""
     from mdmem.model.rules_yaml import parse_rules as parse
