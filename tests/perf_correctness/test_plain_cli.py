@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from mdmem.commands import load
 from mdmem.commands.plain import parse_check, parse_sync, run_check, run_sync
+from mdmem.store.packs import packs_dir
 from tests.conftest import ROOT, STORY
 
 
@@ -166,3 +167,41 @@ def test_plain_ingest_imports_no_typer(tmp_path: Path) -> None:
     mods = {m.split(".")[0] for m in json.loads(proc.stderr.rsplit("MODS", 1)[1])}
     assert "1 source: ADD" in proc.stderr
     assert not {"typer", "pydantic", "click", "litellm"} & mods
+
+
+@pytest.mark.parametrize("extra", [[], ["--rules", "health"], ["--rules=software_project"], ["--rules", "nope"], ["again"]])
+def test_plain_init_prints_what_typer_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch, extra: list[str]) -> None:  # fmt: skip
+    from mdmem.commands.plain import parse_init, run_init
+
+    monkeypatch.chdir(tmp_path)
+    outs = []
+    for road in ("plain", "typer"):
+        rounds = [[road], [road]] if extra == ["again"] else [[road, *extra]]
+        for a in rounds:
+            if road == "plain":
+                opts = parse_init(a)
+                assert opts is not None
+                code = run_init(opts)
+                got = capsys.readouterr()
+                out, errs = got.out, got.err
+            else:
+                slow = CliRunner().invoke(load("init"), ["init", *a])
+                code, out, errs = slow.exit_code, slow.stdout, slow.stderr
+            where = str((tmp_path / road).resolve())
+            outs.append(tuple([code, *(t.replace(where, "<vault>").replace(f"{road}/", "<vault>/") for t in (out, errs))]))
+        pack = next((p for p in ("health", "software_project", "nope") if any(p in x for x in extra)), "personal")
+        made = tmp_path / road / "rules.yaml"
+        assert made.exists() == (pack != "nope")
+        if made.exists():
+            assert made.read_bytes() == (packs_dir() / f"{pack}.yaml").read_bytes()
+    half = len(outs) // 2
+    assert outs[:half] == outs[half:]
+    assert any("Created vault" in o[2] for o in outs) or extra == ["--rules", "nope"]
+
+
+@pytest.mark.parametrize("args", [[], ["a", "b"], ["--help"], ["a", "--rules"], ["a", "--force"]])
+def test_unusual_inits_go_to_typer(args: list[str]) -> None:
+    from mdmem.commands.plain import parse_init
+
+    assert parse_init(args) is None
