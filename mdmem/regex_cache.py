@@ -5,8 +5,10 @@ libraries'); `re` parses each and generates its matching code in Python, about a
 apiece, which is most of what a one-message ingest costs. The generated code is kept in
 `__pycache__/re-patterns.<interpreter>.json`: `seed` (run when the extractor is first imported,
 so a command that reads no transcript, `ask` or `--help`, pays nothing) hands every kept
-pattern to `re`'s own cache, built straight from its code, so `re.compile` returns it without
-compiling (and lets it hold 2,048 rather than drop the oldest past 512); at exit, a process
+pattern to `re`'s own cache, built straight from its code the first time it is asked for (where
+`re` looks its cache up by key, as CPython 3.11 does; elsewhere, all of them at once), so
+`re.compile` returns it without compiling (and lets it hold 2,048 rather than drop the oldest
+past 512); at exit, a process
 that compiled some the file lacked writes what `re` holds, then the file's others. A pattern built
 from the file is equal (`==`: same text, flags and code) to the one `re.compile` makes, so
 nothing reads differently. The file is used only when its header names this interpreter, its
@@ -54,6 +56,11 @@ def file() -> Path:
     return Path(folder) / f"re-patterns.{sys.implementation.cache_tag}.json"
 
 
+def folder() -> Path | None:
+    """Where the process caches of this installation are kept (None: MDMEM_RE_CACHE=0, none)."""
+    return None if os.environ.get("MDMEM_RE_CACHE") == "0" else file().parent
+
+
 def _header() -> dict[str, Any]:
     return {"mdmem_re_cache": FORMAT, "python": sys.version, "magic": getattr(_sre, "MAGIC", None),
             "word": array(_WORD).itemsize, "codesize": getattr(_sre, "CODESIZE", None), "byteorder": sys.byteorder}
@@ -72,18 +79,53 @@ def seed() -> int:
     if not entries or not isinstance(cache, dict):
         return 0
     n = 0
+    lazy = _Kept(cache) if _asks_by_key() else None
     for entry in entries:
         key = (entry[0], entry[1])
         if key in _known:
             continue
         _known[key] = entry
         if n < SEEDED and (str, *key) not in cache:
+            if lazy is not None:
+                lazy.waiting[(str, *key)] = entry
+                n += 1
+                continue
             try:
                 cache[(str, *key)] = _build(entry)
             except (TypeError, ValueError, RuntimeError, OverflowError):
                 continue  # not code this engine takes: compiled as usual when asked
             n += 1
+    if lazy is not None:
+        re._cache = lazy  # type: ignore[attr-defined]
     return n
+
+
+def _asks_by_key() -> bool:
+    """Whether `re` looks a pattern up as `_cache[type, pattern, flags]` (CPython 3.11's
+    `re._compile`), so that a kept pattern can be built only when it is first asked for."""
+    code = getattr(getattr(re, "_compile", None), "__code__", None)
+    return code is not None and "_cache" in code.co_names and "_cache2" not in code.co_names
+
+
+class _Kept(dict):  # type: ignore[type-arg]
+    """`re`'s cache, holding what it held, that builds a kept pattern the first time `re`
+    asks for it (most commands use a few of the file's patterns: building them all cost more
+    than reading them); a pattern the engine does not take is compiled by `re` as usual."""
+
+    def __init__(self, held: dict[Any, Any]) -> None:
+        super().__init__(held)
+        self.waiting: dict[tuple[type, str, int], _Entry] = {}
+
+    def __missing__(self, key: Any) -> Any:
+        entry = self.waiting.pop(key, None) if isinstance(key, tuple) else None
+        if entry is None:
+            raise KeyError(key)
+        try:
+            rx = _build(entry)
+        except (TypeError, ValueError, RuntimeError, OverflowError):
+            raise KeyError(key) from None
+        self[key] = rx
+        return rx
 
 
 def _build(entry: _Entry) -> re.Pattern[str]:

@@ -137,3 +137,32 @@ def test_a_file_full_of_another_process_s_patterns_gives_way(tmp_path: Path, mon
     after = _run(tmp_path, _INGEST)
     assert after["statements"] == before["statements"]
     assert after["compiled"] < before["compiled"] // 3
+
+
+def test_a_kept_pattern_is_built_when_first_asked_for(tmp_path: Path) -> None:
+    # The file's patterns wait in `re`'s cache: the one asked for is built (not compiled), the
+    # others stay unbuilt, and a pattern the file lacks is compiled as usual.
+    regex_cache._write(tmp_path / regex_cache.file().name, [regex_cache.entry(p, f) for p, f in PATTERNS])
+    code = f"""
+import json, re, re._compiler as c
+n = [0]
+real = c.compile
+def counting(*a, **k):
+    n[0] += 1
+    return real(*a, **k)
+c.compile = counting
+from mdmem import regex_cache
+seeded = regex_cache.seed()
+waiting = len(getattr(re._cache, "waiting", {{}}))
+p, f = {PATTERNS[0]!r}
+before = n[0]
+rx = re.compile(p, f)
+same = rx == real(p, f) and re.compile(p, f) is rx
+kept = n[0] - before
+re.compile(r"not in the file \\d+")
+print(json.dumps({{"seeded": seeded, "waiting": waiting, "left": len(getattr(re._cache, "waiting", {{}})),
+                  "same": same, "kept": kept, "new": n[0] - before - kept}}))
+"""
+    got = _run(tmp_path, code)
+    assert got == {"seeded": len(PATTERNS), "waiting": len(PATTERNS), "left": len(PATTERNS) - 1,
+                   "same": True, "kept": 0, "new": 1}  # fmt: skip

@@ -102,6 +102,16 @@ def main(argv: list[str] | None = None) -> None:
         parse, run = (plain.parse_check, plain.run_check) if args[0] == "check" else (plain.parse_sync, plain.run_sync)
         if (plain_opts := parse(args[1:])) is not None:
             sys.exit(run(plain_opts))  # type: ignore[arg-type]
+    if args[0] == "init":  # a folder and a pack: no typer
+        from mdmem.commands.plain import parse_init, run_init
+
+        if (init_opts := parse_init(args[1:])) is not None:
+            sys.exit(run_init(init_opts))
+    if args[0] == "ingest":  # an agent's hook runs it after every turn: no typer for its common form
+        from mdmem.commands.ingest_run import parse_ingest, run_plain
+
+        if (ingest_opts := parse_ingest(args[1:])) is not None:
+            sys.exit(run_plain(ingest_opts))
     if args[0] == "mcp":  # stdio with plain options: the server starts without typer
         from mdmem.commands.fast import parse_mcp, run_mcp
 

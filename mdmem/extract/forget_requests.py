@@ -186,7 +186,7 @@ def _inside(spans: list[tuple[int, int]], a: int, b: int) -> bool:
 def find_requests(text: str, resolver: Resolver) -> list[Request]:
     """Every request to forget in a message, in order (none inside quotes or code)."""
     low = lowered(text)
-    if not (_ENGLISH.may_match(low) or _CJK.search(text)) or not _GATE.search(text):
+    if not (_ENGLISH.may_match(low) or _CJK.search(text)) or not _gated(text):
         return []  # (no expression could match: the gate's own search, slow, is not needed)
     quotes = quoted_spans(text)
     cue = may_match(_CUE, low) and _CUE.search(text) is not None
@@ -213,6 +213,20 @@ _GATE = re.compile(
     r"|忘|删|记|存|保存|保留|留|写|备忘|去掉|抹|清|移除|撤回|划掉|拿掉|丢掉|扔掉|当我没",
     re.I,
 )
+
+
+# In ASCII text, matching _GATE (all lower case, caseless CJK beside) regardless of case is
+# matching it as written in the lower-cased text: the same answer, three times faster than
+# re.IGNORECASE's search (which most messages reach: "keep", "have", "get" are in them).
+_GATE_LOW = (re.compile(_GATE.pattern) if _GATE.pattern == _GATE.pattern.lower()
+             and all(c.isascii() or "\u4e00" <= c <= "\u9fff" for c in _GATE.pattern) else None)  # fmt: skip
+
+
+def _gated(text: str) -> bool:
+    """`_GATE.search(text)`, as a bool."""
+    if _GATE_LOW is not None and text.isascii():
+        return _GATE_LOW.search(text.lower()) is not None
+    return _GATE.search(text) is not None
 
 
 def _clauses(text: str) -> list[tuple[int, int]]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import lru_cache
 from typing import Any
 
 from mdmem.errors import SlugError
@@ -247,6 +248,7 @@ _IRREGULAR = {
 _ZH_LIGHT = frozenset("去了要想打算准备计划的个一次趟在和跟我们终于已经刚")
 
 
+@lru_cache(maxsize=4096)  # a pure function of the text: the planner asks it of every held event per statement
 def key_words(what: str) -> frozenset[str]:
     """What a phrase is about: stems of its content words, CJK bigrams without function marks."""
     out: set[str] = set()

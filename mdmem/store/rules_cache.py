@@ -69,6 +69,38 @@ def parse_cached(meta: Path, text: str, path: str = "rules.yaml", *, lazy: bool 
     return rules
 
 
+def pack_rules(source: Path, text: str, *, own: bool) -> tuple[Rules, bytes | None]:
+    """A pack's rules, validated (lazily for mdmem's own, whose tests validate them), with the
+    cache file's bytes when they were read from one. mdmem's own packs are validated once per
+    installation: the result is kept beside the regex cache (`regex_cache.folder()`), keyed
+    as a vault's own cache is, so `init` and `Vault.create` parse no YAML after the first."""
+    from mdmem import regex_cache
+
+    digest = sha256(text)
+    folder = regex_cache.folder() if own else None
+    kept = folder / f"rules.{source.stem}.json" if folder is not None else None
+    if kept is not None and (cached := read_cache(kept, digest, str(source))) is not None:
+        with contextlib.suppress(OSError):
+            return cached, kept.read_bytes()
+    from mdmem.model import rules_yaml  # PyYAML: only when the pack was not kept
+
+    rules = rules_yaml.parse_rules(text, str(source), lazy=own)
+    if kept is not None:
+        with contextlib.suppress(OSError):  # a read-only install goes without
+            kept.parent.mkdir(exist_ok=True)
+            write_cache(kept, digest, rules)
+    return rules, None
+
+
+def write_validated(file: Path, text: str, rules: Rules, cached: bytes | None) -> None:
+    """A new vault's cache of its rules: the pack's kept bytes when `pack_rules` read them
+    (what `write_cache` would write), else written from the rules."""
+    if cached is not None:
+        atomic_write(file, cached, durable=False)
+    else:
+        write_cache(file, sha256(text), rules)
+
+
 def parse_rules(text: str, path: str, *, lazy: bool = False) -> Rules:
     """model.rules_yaml's parse_rules, imported (with PyYAML) only when the cache misses."""
     from mdmem.model.rules_yaml import parse_rules as parse

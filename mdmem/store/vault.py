@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from mdmem import boundary
 from mdmem.engine.statement import Statement
 from mdmem.errors import RefusedError, RulesError, VaultLocked, VaultNotFound
-from mdmem.files import atomic_write, read_required, sha256
+from mdmem.files import atomic_write, read_required
 from mdmem.model.factfile import Fact, render
 from mdmem.model.rules import Rules
 from mdmem.model.slug import check_slug
@@ -35,7 +35,6 @@ from mdmem.store.links import linked
 from mdmem.store.lock import VaultLock
 from mdmem.store.manifest import Manifest
 from mdmem.store.rules_cache import CACHE_FILE as RULES_CACHE
-from mdmem.store.rules_cache import write_cache
 from mdmem.store.snapshot import SAVE_AFTER, Snapshot
 from mdmem.store.snapshot_entry import Record
 from mdmem.store.walk import fact_files
@@ -118,8 +117,8 @@ class Vault:
     @classmethod
     def create(cls, path: Path | str, pack: str = "personal", **kwargs: Any) -> Vault:
         """Make a new vault with a rule pack; refuses to overwrite an existing rules.yaml."""
-        from mdmem.model.rules_yaml import parse_rules  # PyYAML and the packs: only to create
         from mdmem.store.packs import is_own_pack, pack_path
+        from mdmem.store.rules_cache import pack_rules, write_validated
         root = Path(path)
         if (root / RULES_FILE).exists():
             raise RefusedError(f"{root / RULES_FILE} already exists; not overwriting it")
@@ -128,13 +127,13 @@ class Vault:
         # Refuse a broken pack before creating anything. mdmem's own packs are validated
         # by its tests, so their regexes are not compiled here (a few hundred compiles, most
         # of what `init` cost); any other pack is checked in full.
-        rules = parse_rules(text, str(source), lazy=is_own_pack(source))
+        rules, cached = pack_rules(Path(source), text, own=is_own_pack(source))
         (root / "facts").mkdir(parents=True, exist_ok=True)
         root = Path(boundary.register(root.resolve()))  # what follows is written inside it only
         atomic_write(root / RULES_FILE, Path(source).read_bytes(), expect=None)
         # Validated: the next command reads it from the cache, without parsing it again.
         with contextlib.suppress(OSError):
-            write_cache(root / ".mdmem" / RULES_CACHE, sha256(text), rules)
+            write_validated(root / ".mdmem" / RULES_CACHE, text, rules, cached)
             atomic_write(root / ".mdmem" / GOOD_RULES_FILE, text, durable=False)
         atomic_write(root / ".mdmem" / ".gitignore", META_GITIGNORE)
         if not (root / ".gitignore").exists():  # a person's own is theirs

@@ -40,6 +40,21 @@ def test_a_gated_expression_is_never_skipped_where_it_matches(parts):
         assert forget_requests._ENGLISH.may_match(lowered(text))
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([*WORDS, "STORE", "Rid", "of", "KNOW", "bins", "Hold", "忘了", "K", "ſ"]),
+                  st.sampled_from(SEPARATORS)), min_size=1, max_size=10,
+    )
+)
+def test_the_forget_gate_answers_as_its_expression(words: list[tuple[str, str]]) -> None:
+    # ASCII text is searched lower-cased, without IGNORECASE: the same answer, every time.
+    text = "".join(w + sep for w, sep in words)
+    assert forget_requests._GATE_LOW is not None
+    for t in (text, text.upper(), text.title(), text.encode("ascii", "ignore").decode()):
+        assert forget_requests._gated(t) == bool(forget_requests._GATE.search(t)), t
+
+
 def test_the_requests_a_gate_lets_through_are_still_found():
     said = ["Please delete that.", "Don't keep my address, please.", "Off the record: I got fired.",
             "Forget everything you know about me.", "Scrap that."]  # fmt: skip

@@ -1,6 +1,7 @@
 """`check` and `sync` without typer (commands/plain.py) print what typer's road prints."""
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -12,7 +13,8 @@ from typer.testing import CliRunner
 
 from mdmem.commands import load
 from mdmem.commands.plain import parse_check, parse_sync, run_check, run_sync
-from tests.conftest import STORY
+from mdmem.store.packs import packs_dir
+from tests.conftest import ROOT, STORY
 
 
 def _twins(vault: Path, tmp_path: Path) -> tuple[Path, Path]:
@@ -97,3 +99,109 @@ def test_plain_check_and_sync_import_no_typer(story_vault: Path) -> None:
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
         mods = {m.split(".")[0] for m in json.loads(proc.stderr.rsplit("MODS", 1)[1])}
         assert not {"typer", "rich", "pydantic", "click", "litellm"} & mods, command
+
+
+# --- ingest ------------------------------------------------------------------------------
+
+_CHAT = "user: I live in Lisbon and my dog is called Rex.\nuser: I work at Acme now.\n"
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"], ["-q"], ["--dry-run"], ["--verbose"], ["--reprocess"], ["again"]])
+def test_plain_ingest_prints_what_typer_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch, extra: list[str]) -> None:  # fmt: skip
+    from mdmem.commands.ingest_run import parse_ingest, run_plain
+    from mdmem.store.vault import Vault
+
+    monkeypatch.setenv("MDMEM_NOW", "2026-03-01T12:00:00Z")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "chat.md").write_text(_CHAT, encoding="utf-8")
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "folder" / "b.md").write_text("user: My sister is called Ana.\n", encoding="utf-8")
+    (tmp_path / "folder" / "notes.csv").write_text("a,b\n", encoding="utf-8")
+    outs = []
+    for road in ("plain", "typer"):
+        Vault.create(tmp_path / road, "personal")
+        args = ["--vault", road, "chat.md", "folder"]
+        rounds = [args, args] if extra == ["again"] else [[*args, *extra]]
+        for a in rounds:
+            if road == "plain":
+                opts = parse_ingest(a)
+                assert opts is not None
+                code = run_plain(opts)
+                got = capsys.readouterr()
+                out, errs = got.out, got.err
+            else:
+                slow = CliRunner().invoke(load("ingest"), ["ingest", *a])
+                code, out, errs = slow.exit_code, slow.stdout, slow.stderr
+            outs.append((road, code, out.replace(road, "<vault>"), errs.replace(road, "<vault>")))
+    half = len(outs) // 2
+    assert [o[1:] for o in outs[:half]] == [o[1:] for o in outs[half:]]
+    assert "ADD" in "".join(o[2] + o[3] for o in outs)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--help"], [], ["-"], ["a.md", "--date", "yesterday"], ["a.md", "--llm", "x"], ["a.md", "--wait", "soon"],
+     ["a.md", "--vault"], ["a.md", "-qv"], ["a.md", "--format", "text"], ["a.md", "--quiet=1"]],
+)  # fmt: skip
+def test_unusual_ingests_go_to_typer(args: list[str]) -> None:
+    from mdmem.commands.ingest_run import parse_ingest
+
+    assert parse_ingest(args) is None
+
+
+def test_plain_ingest_imports_no_typer(tmp_path: Path) -> None:
+    from mdmem.store.vault import Vault
+
+    Vault.create(tmp_path / "v", "personal")
+    (tmp_path / "chat.md").write_text(_CHAT, encoding="utf-8")
+    code = (
+        "import sys, json, atexit\n"
+        "atexit.register(lambda: sys.__stderr__.write('MODS' + json.dumps(sorted(sys.modules))))\n"
+        "from mdmem.cli import main\n"
+        f"sys.argv = ['mdmem', 'ingest', '--vault', {str(tmp_path / 'v')!r}, {str(tmp_path / 'chat.md')!r}]\n"
+        "main()\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # this tree's mdmem, not an installed one
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    mods = {m.split(".")[0] for m in json.loads(proc.stderr.rsplit("MODS", 1)[1])}
+    assert "1 source: ADD" in proc.stderr
+    assert not {"typer", "pydantic", "click", "litellm"} & mods
+
+
+@pytest.mark.parametrize("extra", [[], ["--rules", "health"], ["--rules=software_project"], ["--rules", "nope"], ["again"]])
+def test_plain_init_prints_what_typer_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch, extra: list[str]) -> None:  # fmt: skip
+    from mdmem.commands.plain import parse_init, run_init
+
+    monkeypatch.chdir(tmp_path)
+    outs = []
+    for road in ("plain", "typer"):
+        rounds = [[road], [road]] if extra == ["again"] else [[road, *extra]]
+        for a in rounds:
+            if road == "plain":
+                opts = parse_init(a)
+                assert opts is not None
+                code = run_init(opts)
+                got = capsys.readouterr()
+                out, errs = got.out, got.err
+            else:
+                slow = CliRunner().invoke(load("init"), ["init", *a])
+                code, out, errs = slow.exit_code, slow.stdout, slow.stderr
+            where = str((tmp_path / road).resolve())
+            outs.append(tuple([code, *(t.replace(where, "<vault>").replace(f"{road}/", "<vault>/") for t in (out, errs))]))
+        pack = next((p for p in ("health", "software_project", "nope") if any(p in x for x in extra)), "personal")
+        made = tmp_path / road / "rules.yaml"
+        assert made.exists() == (pack != "nope")
+        if made.exists():
+            assert made.read_bytes() == (packs_dir() / f"{pack}.yaml").read_bytes()
+    half = len(outs) // 2
+    assert outs[:half] == outs[half:]
+    assert any("Created vault" in o[2] for o in outs) or extra == ["--rules", "nope"]
+
+
+@pytest.mark.parametrize("args", [[], ["a", "b"], ["--help"], ["a", "--rules"], ["a", "--force"]])
+def test_unusual_inits_go_to_typer(args: list[str]) -> None:
+    from mdmem.commands.plain import parse_init
+
+    assert parse_init(args) is None

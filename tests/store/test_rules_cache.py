@@ -166,3 +166,27 @@ def test_a_vault_that_cannot_be_written_still_reads(
     monkeypatch.setattr(rules_cache, "atomic_write", refuse)
     assert "home_city" in Vault(vault.root).rules.attributes
     assert not (vault.meta / CACHE_FILE).exists()
+
+
+def test_an_own_pack_is_validated_once_per_installation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The first vault made with a pack keeps its validated form beside the regex cache; the
+    # next reads it from there (no YAML parsed) and holds the very same files.
+    from mdmem.model import rules_yaml
+
+    monkeypatch.setenv("MDMEM_RE_CACHE", str(tmp_path / "caches"))
+    (tmp_path / "caches").mkdir()
+    Vault.create(tmp_path / "first", "personal")
+    assert (tmp_path / "caches" / "rules.personal.json").is_file()
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr(rules_yaml, "parse_rules", refuse)
+    Vault.create(tmp_path / "second", "personal")
+    files = lambda root: {p.relative_to(root): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}  # noqa: E731
+    assert files(tmp_path / "first") == files(tmp_path / "second")
+    assert Vault(tmp_path / "second").rules.attributes.keys() == Vault(tmp_path / "first").rules.attributes.keys()
+    # A cache of another text is not used: that pack is parsed (and kept) again.
+    (tmp_path / "caches" / "rules.personal.json").write_bytes(b'{"mdmem_rules_cache": 2}\n{}')
+    with pytest.raises(AssertionError, match="parsed again"):
+        Vault.create(tmp_path / "third", "personal")
