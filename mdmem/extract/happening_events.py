@@ -37,6 +37,14 @@ _YOURS = words("you your yours")  # what the other person said or did is not the
 _NOT_EVENT = re.compile(r"\b(?:pics?|photos?|pictures?|snaps?|selfies?|screenshots?|shot\s+of|your\s+back|the\s+idea)\b"
                         r"|^(?:thinking|feeling|wondering|realizing|realising|worrying|getting|having|figuring|struggling|dealing)\b"
                         r"|^taking\s+(?:the\s+|some\s+)?time\b", re.I)
+# A present perfect said with none of "just", "finally", "recently" … is news of the day ("I've
+# joined a book club!") unless it counts, spans or denies: "I've visited Rome twice", "I've played
+# chess for years", "I've never tried sushi" tell a life, not a day.
+EVER = re.compile(
+    r"\b(?:ever|never|always|before|since(?!\s+(?:we|I)\s+last\b)|for\s+(?:years|ages|months|weeks|decades|a\s+(?:long\s+)?while|so\s+long|most\s+of|all)"
+    r"|for\s+(?:\w+\s+)?(?:years|months|weeks|days)|twice|times|so\s+far|all\s+my\s+life|my\s+whole\s+life|in\s+my\s+(?:life|career)|over\s+the\s+years|many|lots|a\s+lot|plenty|several|countless|often|usually|not|n['’]t)\b",
+    re.I,
+)
 ANAPHORA = words("it its them that this those these there here one ones something stuff")
 _WITH = re.compile(
     r"\bwith\s+(?P<w>(?:my|our)\s+[\w'’-]+(?:\s+[A-Z][\w'’-]+)?|[A-Z][\w'’-]+(?:(?:,\s*|\s+and\s+)[A-Z][\w'’-]+){0,4}"
@@ -111,10 +119,11 @@ def extras(sentence: str, c: Clause, what: str) -> tuple[str, tuple[str, ...]]:
     return where.removeprefix("the ").strip(), tuple(dict.fromkeys(people))
 
 
-def event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time], nouns: frozenset[str]) -> Found | None:
+def event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time], nouns: frozenset[str],
+          them: str = "") -> Found | None:  # fmt: skip
     verb = " ".join(m["verb"].lower().split())
     obj, at = phrase(sentence, m.end(), c.end, times)
-    obj = that_one(obj)
+    obj = standing_for(that_one(obj), them)
     if verb in ("got", "had") and (chance := _CHANCE.match(obj)):
         base = obj[chance.end():].split(" ", 1)[0].lower()
         if verb == "had" and obj.lower().startswith("to ") and (base in VAGUE_PLAN | _NOT_DOING | _FELT or len(obj.split()) < 3):
@@ -151,6 +160,20 @@ def event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Tim
     return candidate(EVENT, c.start, at if verb in _LIGHT_VERBS else m.start("verb"), at + len(obj), h)
 
 
+def standing_for(obj: str, them: str) -> str:
+    """ "adopted her from a shelter" → "adopted Luna from a shelter": an object pronoun for the
+    member the sentence before spoke of (`them`: a name, or "my kitten"), when its number fits;
+    "her parents" (a possessive) and a pronoun with no member before are left as said."""
+    toks = obj.split()
+    if not them or not toks or toks[0].lower() not in ("him", "her", "them"):
+        return obj
+    if len(toks) > 1 and toks[1].lower() not in _AFTER_OBJECT:
+        return obj  # "met her parents": whose, not whom
+    many = them.startswith("my ") and them.endswith("s")
+    return " ".join([them, *toks[1:]]) if many == (toks[0].lower() == "them") else obj
+
+
+_AFTER_OBJECT = words("for to with at in on from about near by into home out up back over around along off")
 _DONE_TO = words("me us you him her them it myself")
 
 
