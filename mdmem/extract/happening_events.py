@@ -59,15 +59,22 @@ _NOT_DOING = words("do go get make think feel talk chat say wonder want mean pla
 _FOUND_STATES = words("comfort peace joy solace strength inspiration motivation myself out time it that courage happiness")
 # What one "had to" do that names no doing: "had to dig deep", "had to admit it", "had to pick one".
 _FELT = words("dig admit laugh smile cry pick choose agree ask tell share remind learn accept wait leave put let")
+# A vague verb whose particle makes a doing of it: "focusing on teaching yoga", "trying out new recipes".
+_PHRASAL = frozenset({"focusing on", "trying out"})  # not "looking into": a look is no doing yet
 ADVERBIAL = words("hard a lot lots so much nonstop non-stop lately recently more less out around late too all day night long")
 
 
 def ongoing(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time]) -> Found | None:
     """ "I've been networking with local artists": a doing kept up till the day said, its event."""
     ving = m["ving"].lower()
-    if gerund_base(ving) in VAGUE_PLAN | _NOT_DOING or _NOT_EVENT.match(ving):
-        return None  # "I've been feeling down", "I've been thinking about you"
     obj, at = phrase(sentence, m.end(), c.end, times)
+    shown, obj = obj, that_one(obj)  # "reading this inspiring book" (the one shown): an inspiring book
+    if shown != obj and len([t for t in obj.split() if t.lower() not in _PREPOSITIONS]) < 2:
+        return None  # "reading this book", "working on this car": which one is the picture's, not said
+    toks = obj.lower().split()
+    phrasal = len(toks) > 1 and f"{ving} {toks[0]}" in _PHRASAL and toks[1] not in _DONE_TO | {"myself", "ourselves"}
+    if (gerund_base(ving) in VAGUE_PLAN | _NOT_DOING and not phrasal) or _NOT_EVENT.match(ving):
+        return None  # "I've been feeling down", "I've been thinking about you" (not "focusing on teaching yoga")
     if len(obj.split()) <= 1 and sentence[at + len(obj) :].lstrip().lower().startswith("with "):
         obj, at = phrase(sentence, m.end(), c.end, times, past_with=True)  # "networking with …"
     if _head(obj) == ["some"] or _NOT_EVENT.match(f"{ving} {obj}"):

@@ -109,7 +109,7 @@ def meaningful(what: str) -> bool:
 # Chat shorthand for a happening, written out in its name ("a dance comp" → "a dance competition").
 _SHORTHAND = {"comp": "competition", "comps": "competitions", "mtg": "meeting", "mtgs": "meetings", "bday": "birthday",
               "b-day": "birthday", "vacay": "vacation", "convo": "conversation", "appt": "appointment", "grad": "graduation"}  # fmt: skip
-_THAT = re.compile(r"(?:^|\b(?P<p>to|at|in|for|from|with)\s+)(?:that|this)\s+(?=\w)", re.I)
+_THAT = re.compile(r"(?:^|\b(?P<p>to|at|in|on|for|from|with)\s+)(?:that|this)\s+(?=\w)", re.I)
 
 
 def that_one(what: str) -> str:

@@ -114,3 +114,30 @@ def test_a_present_perfect_that_counts_spans_denies_or_has_tells_no_day(text):
 def test_joining_a_club_is_no_employer_in_chinese_either():
     assert slot("我上周加入了一个读书会。", "employer") == []
     assert slot("我上个月加入了腾讯。", "employer") == ["腾讯"]
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ("I've been focusing on training for the relay.", "focusing on training for the relay"),
+        ("I've been trying out new bread recipes.", "trying out new bread recipes"),
+        ("I've been reading this gripping thriller.", "reading gripping thriller"),
+    ],
+)
+def test_a_vague_verb_kept_up_with_its_particle_is_a_doing(text, what):
+    assert [w for w, _ in events(text)] == [what]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've been focusing on myself.",
+        "I've been trying out some stuff.",
+        "I've been looking into evening courses in law.",  # a look is no doing yet (nor a plan fulfilled)
+        "I've been reading this book.",  # which book is the picture's
+        "I've been working on this car.",
+        "I've been feeling kinda low lately.",
+    ],
+)
+def test_a_kept_up_doing_that_names_nothing_is_no_event(text):
+    assert events(text) == []
