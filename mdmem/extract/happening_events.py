@@ -91,6 +91,42 @@ def ongoing(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[T
     return candidate(EVENT, c.start, m.start("ving"), at + len(obj), Happening(what, time_words(c, lead, times), where, people))
 
 
+# "I was able to raise some funds", "we were finally able to get the permit": done, said as a feat.
+ABLE = re.compile(r"\s*(?:was|were)\s+(?:finally\s+|also\s+|even\s+|just\s+)?able\s+to\s+(?P<verb>[a-z]+)(?![\w'’])", re.I)
+_IRREGULAR = dict(
+    pair.split(":") for pair in ["give:gave", "get:got", "make:made", "go:went", "see:saw", "take:took", "buy:bought", "find:found", "meet:met", "win:won", "run:ran", "do:did", "have:had", "come:came", "bring:brought", "teach:taught", "build:built", "catch:caught", "hold:held", "keep:kept", "leave:left", "lose:lost", "pay:paid", "put:put", "read:read", "ride:rode", "sell:sold", "send:sent", "sing:sang", "sit:sat", "speak:spoke", "spend:spent", "swim:swam", "tell:told", "think:thought", "write:wrote", "fly:flew", "drive:drove", "eat:ate", "grow:grew", "draw:drew", "throw:threw", "begin:began", "break:broke", "choose:chose", "feel:felt", "know:knew", "lead:led", "set:set", "shoot:shot", "stand:stood", "understand:understood"]
+)
+
+
+def past_of(base: str) -> str:
+    """'raise' → 'raised', 'give' → 'gave', 'try' → 'tried', 'plan' → 'planned' (for "was able to …")."""
+    w = base.lower()
+    if w in _IRREGULAR:
+        return _IRREGULAR[w]
+    if w.endswith("e"):
+        return w + "d"
+    if w.endswith("y") and len(w) > 2 and w[-2] not in "aeiou":
+        return w[:-1] + "ied"
+    if re.fullmatch(r"[^aeiou]*[aeiou][bdgmnpt]", w):
+        return w + w[-1] + "ed"
+    return w + "ed"
+
+
+# Chat drops "I'm" before a doing kept up: "Still working on opening a dance studio", "Currently
+# writing a novel". An adverb must lead, so a doing that is a subject ("Working on cars helps me
+# relax") stays one.
+DROPPED_CUES = ("still", "currently", "busy")
+_DROPPED_DOING = re.compile(r"\s*(?:still|currently|busy)\s+(?P<ving>[a-z]+ing)(?![\w'’])", re.I)
+
+
+def dropped_doing(sentence: str, c: Clause, doings: tuple[str, ...], lead: str, times: list[Time]) -> Found | None:
+    """A doing of the pack's (`doings`) kept up, its "I'm" dropped at the sentence's head."""
+    m = _DROPPED_DOING.match(sentence, c.body, c.end)
+    if m is None or c.body != c.start or not sentence[m.start("ving") : c.end].lower().startswith(doings):
+        return None
+    return ongoing(sentence, c, m, lead, times)
+
+
 # "I've been to Paris yesterday", "been to Lisbon last spring": a visit, when its day is said.
 # "Three years ago I was in Rio de Janeiro", "we were in Lisbon last week": a stay, the same way.
 BEEN = re.compile(
@@ -160,7 +196,9 @@ def event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Tim
         pass  # "I graduated last week": the verb is the event
     elif _NOT_EVENT.search(obj) or not meaningful(obj) or not specific(obj) or any(t in ANAPHORA - _PLACES for t in _head(obj)):
         return None  # "got a shot of a glacier", "visited a place", "took it for a ride"
-    what = obj if verb in _LIGHT_VERBS or not verb else f"{sentence[m.start('verb'):m.end('verb')].lower()} {obj}".strip()
+    said = sentence[m.start("verb") : m.end("verb")].lower()
+    said = past_of(said) if m.re is ABLE else said  # "was able to raise some funds": raised them
+    what = obj if verb in _LIGHT_VERBS or not verb else f"{said} {obj}".strip()
     what = tidy(short(purposeless(what).split()))
     where, people = extras(sentence, c, what)
     h = Happening(what, time_words(c, lead, times), where, people)

@@ -22,16 +22,19 @@ from dataclasses import dataclass
 from mdmem.extract.candidates import Found, words
 from mdmem.extract.clauses import Clause, clauses, first_hedge, tells_nothing, told_from
 from mdmem.extract.happening_events import (
+    ABLE,
     ADV,
     ADVERBIAL,
     ANAPHORA,
     BEEN,
+    DROPPED_CUES,
     EVER,
     MISHAP_CUES,
     ONGOING,
     and_did,
     been,
     candidate,
+    dropped_doing,
     event,
     extras,
     mishaps,
@@ -118,7 +121,7 @@ def _words(g: Grammar) -> _Words:
             p.split()[0].lower().strip("'’")
             for p in (*g.words("event_verbs", "en"), *g.words("plan_words", "en"), *g.words("timed_plan_words", "en"),
                       *cancel, *(x for ws in g.sets.values() for x in ws.get("en", ())), "am", "are", "was", "were", "m", "re", "been",
-                      *_UPCOMING_CUES, *_GOAL_CUES, *MISHAP_CUES)
+                      *_UPCOMING_CUES, *_GOAL_CUES, *MISHAP_CUES, *DROPPED_CUES)
         ),  # fmt: skip
         doings=tuple(f"{d.lower()} " for d in g.words("doing_verbs", "en")),
         persons=frozenset(n.lower() for ws in (*g.people.values(), *g.names.values()) for n in ws.get("en", ())),
@@ -274,11 +277,13 @@ def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str, times:
         if cancel or (m["perf"] and not m["padv"] and (m["verb"].lower() in ("got", "had") or EVER.search(sentence, body, end))):
             return None  # "we did the trip, but not anymore": unclear; "I've visited Rome twice", "I've got/had …": a state
         return event(sentence, c, m, lead, times, w.nouns, them)
+    if events and not cancel and (m := ABLE.match(sentence, body, end)):
+        return event(sentence, c, m, lead, times, w.nouns, them)
     if events and not cancel and (m := ONGOING.match(sentence, body, end)):
         return ongoing(sentence, c, m, lead, times)
     if events and not cancel and (m := BEEN.match(sentence, body, end)):
         return been(sentence, c, m, lead, times)
-    return None
+    return dropped_doing(sentence, c, w.doings, lead, times) if events and not cancel else None
 
 
 def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], cancel: bool, lead: str,

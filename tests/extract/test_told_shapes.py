@@ -141,3 +141,39 @@ def test_a_vague_verb_kept_up_with_its_particle_is_a_doing(text, what):
 )
 def test_a_kept_up_doing_that_names_nothing_is_no_event(text):
     assert events(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ("We were able to raise some money for the food bank!", "raised some money for the food bank"),
+        ("I was finally able to buy a new bike last week.", "bought a new bike"),
+        ("I was able to visit my grandparents in Porto.", "visited my grandparents in Porto"),
+    ],
+)
+def test_what_the_speaker_was_able_to_do_is_done(text, what):
+    assert [w for w, _ in events(text)] == [what]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I wasn't able to go to the party.", "If I was able to fly, I would.", "I was able to overcome it."],
+)
+def test_able_to_denied_supposed_or_naming_nothing_is_no_event(text):
+    assert events(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ("Thanks! Still working on opening my bakery.", "working on opening my bakery"),
+        ("Currently writing my second novel.", "writing my second novel"),
+    ],
+)
+def test_a_doing_kept_up_with_its_im_dropped_after_an_adverb_is_an_event(text, what):
+    assert [w for w, _ in events(text)] == [what]
+
+
+def test_a_doing_that_is_a_subject_is_no_event():
+    assert events("Working on cars helps me relax.") == []
+    assert events("Still thinking about your question.") == []
