@@ -177,3 +177,32 @@ def test_a_doing_kept_up_with_its_im_dropped_after_an_adverb_is_an_event(text, w
 def test_a_doing_that_is_a_subject_is_no_event():
     assert events("Working on cars helps me relax.") == []
     assert events("Still thinking about your question.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I love going on canal walks with my neighbours.", "going on canal walks"),
+        ("I enjoy curling up with a good audiobook.", "curling up with a good audiobook"),
+        ("I love capturing the colours of autumn - reds, golds.", "capturing the colours of autumn"),
+        ("I love organizing quiz nights for the club.", "organizing quiz nights"),
+    ],
+)
+def test_a_doing_loved_at_length_is_a_like(text, value):
+    assert [(v, "like") for v in slot(text, "likes")] == [(value, "like")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I love seeing them splash in the pond.",
+        "I love making this lemon tart with my gran.",  # "this": the one shown
+        "I love having you around.",
+        "Do you love going on canal walks?",
+        "I don't love going to the dentist.",
+    ],
+)
+def test_a_doing_loved_of_someone_else_shown_asked_or_denied_is_no_like(text):
+    assert [s for s in slot(text, "likes") if s in ("going on canal walks", "going to the dentist")] == [] and not any(
+        str(v).startswith(("seeing", "making", "having")) for v in slot(text, "likes")
+    )
