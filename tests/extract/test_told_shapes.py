@@ -206,3 +206,8 @@ def test_a_doing_loved_of_someone_else_shown_asked_or_denied_is_no_like(text):
     assert [s for s in slot(text, "likes") if s in ("going on canal walks", "going to the dentist")] == [] and not any(
         str(v).startswith(("seeing", "making", "having")) for v in slot(text, "likes")
     )
+
+
+def test_a_making_doing_of_the_pack_kept_up_with_no_day_to_come_is_an_event_and_with_one_a_plan():
+    assert events("I'm filming a documentary about my street.") == [("filming a documentary about my street", DAY)]
+    assert [(s.form, s.value) for s in said("User: I'm editing the wedding video tomorrow.")] == [("plan", "edit the wedding video")]
