@@ -25,7 +25,7 @@ _EN_BREAK = re.compile(
     r"|\b(?:but|then|because|cause|cuz|plus|though|although|while|when|after|before"
     r"|since|until|which|who|where|whereas|anyway|btw|guess what)\b\s*"
     # "so" joins clauses, but after a verb of being or feeling it says how much ("I'm so excited")
-    r"|(?<!['’]m\s)(?<!\bam\s)(?<!['’]re\s)(?<!\bare\s)(?<!\bis\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bfeel\s)(?<!\bfelt\s)\bso\b\s*"
+    r"|\bso\b(?<!['’]m\sso)(?<!\bam\sso)(?<!['’]re\sso)(?<!\bare\sso)(?<!\bis\sso)(?<!\bwas\sso)(?<!\bwere\sso)(?<!\bfeel\sso)(?<!\bfelt\sso)\s*"
     # "(I'm so excited) to tell you I started …": what is told begins a clause of its own
     r"|\bto\s+(?:tell\s+you|let\s+you\s+know|say|share|announce)(?:\s+that)?\s+(?=(?:I|we|We)\b)",
     re.I,
