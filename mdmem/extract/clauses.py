@@ -22,8 +22,12 @@ from mdmem.lang.detect import has_cjk
 _EN_BREAK = re.compile(
     r"[,;:()—–]\s*|\s-\s|\band\s+(?=(?:I|we|We|then|also|later|afterwards)\b)"
     r"|\bsince\s+(?:we|I)\s+last\s+(?:spoke|talked|chatted|met|caught\s+up|saw\s+each\s+other)\b\s*"  # a time, not a clause
-    r"|\b(?:but|so|then|because|cause|cuz|plus|though|although|while|when|after|before"
-    r"|since|until|which|who|where|whereas|anyway|btw|guess what)\b\s*",
+    r"|\b(?:but|then|because|cause|cuz|plus|though|although|while|when|after|before"
+    r"|since|until|which|who|where|whereas|anyway|btw|guess what)\b\s*"
+    # "so" joins clauses, but after a verb of being or feeling it says how much ("I'm so excited")
+    r"|\bso\b(?<!['’]m\sso)(?<!\bam\sso)(?<!['’]re\sso)(?<!\bare\sso)(?<!\bis\sso)(?<!\bwas\sso)(?<!\bwere\sso)(?<!\bfeel\sso)(?<!\bfelt\sso)\s*"
+    # "(I'm so excited) to tell you I started …": what is told begins a clause of its own
+    r"|\bto\s+(?:tell\s+you|let\s+you\s+know|say|share|announce)(?:\s+that)?\s+(?=(?:I|we|We)\b)",
     re.I,
 )
 # Where a modal's or a reporting verb's reach begins: a clause, or any "and" ("I emailed a

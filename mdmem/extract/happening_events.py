@@ -37,6 +37,14 @@ _YOURS = words("you your yours")  # what the other person said or did is not the
 _NOT_EVENT = re.compile(r"\b(?:pics?|photos?|pictures?|snaps?|selfies?|screenshots?|shot\s+of|your\s+back|the\s+idea)\b"
                         r"|^(?:thinking|feeling|wondering|realizing|realising|worrying|getting|having|figuring|struggling|dealing)\b"
                         r"|^taking\s+(?:the\s+|some\s+)?time\b", re.I)
+# A present perfect said with none of "just", "finally", "recently" … is news of the day ("I've
+# joined a book club!") unless it counts, spans or denies: "I've visited Rome twice", "I've played
+# chess for years", "I've never tried sushi" tell a life, not a day.
+EVER = re.compile(
+    r"\b(?:ever|never|always|before|since(?!\s+(?:we|I)\s+last\b)|for\s+(?:years|ages|months|weeks|decades|a\s+(?:long\s+)?while|so\s+long|most\s+of|all)"
+    r"|for\s+(?:\w+\s+)?(?:years|months|weeks|days)|twice|times|so\s+far|all\s+my\s+life|my\s+whole\s+life|in\s+my\s+(?:life|career)|over\s+the\s+years|many|lots|a\s+lot|plenty|several|countless|often|usually|not|n['’]t)\b",
+    re.I,
+)
 ANAPHORA = words("it its them that this those these there here one ones something stuff")
 _WITH = re.compile(
     r"\bwith\s+(?P<w>(?:my|our)\s+[\w'’-]+(?:\s+[A-Z][\w'’-]+)?|[A-Z][\w'’-]+(?:(?:,\s*|\s+and\s+)[A-Z][\w'’-]+){0,4}"
@@ -51,15 +59,22 @@ _NOT_DOING = words("do go get make think feel talk chat say wonder want mean pla
 _FOUND_STATES = words("comfort peace joy solace strength inspiration motivation myself out time it that courage happiness")
 # What one "had to" do that names no doing: "had to dig deep", "had to admit it", "had to pick one".
 _FELT = words("dig admit laugh smile cry pick choose agree ask tell share remind learn accept wait leave put let")
+# A vague verb whose particle makes a doing of it: "focusing on teaching yoga", "trying out new recipes".
+_PHRASAL = frozenset({"focusing on", "trying out"})  # not "looking into": a look is no doing yet
 ADVERBIAL = words("hard a lot lots so much nonstop non-stop lately recently more less out around late too all day night long")
 
 
 def ongoing(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time]) -> Found | None:
     """ "I've been networking with local artists": a doing kept up till the day said, its event."""
     ving = m["ving"].lower()
-    if gerund_base(ving) in VAGUE_PLAN | _NOT_DOING or _NOT_EVENT.match(ving):
-        return None  # "I've been feeling down", "I've been thinking about you"
     obj, at = phrase(sentence, m.end(), c.end, times)
+    shown, obj = obj, that_one(obj)  # "reading this inspiring book" (the one shown): an inspiring book
+    if shown != obj and len([t for t in obj.split() if t.lower() not in _PREPOSITIONS]) < 2:
+        return None  # "reading this book", "working on this car": which one is the picture's, not said
+    toks = obj.lower().split()
+    phrasal = len(toks) > 1 and f"{ving} {toks[0]}" in _PHRASAL and toks[1] not in _DONE_TO | {"myself", "ourselves"}
+    if (gerund_base(ving) in VAGUE_PLAN | _NOT_DOING and not phrasal) or _NOT_EVENT.match(ving):
+        return None  # "I've been feeling down", "I've been thinking about you" (not "focusing on teaching yoga")
     if len(obj.split()) <= 1 and sentence[at + len(obj) :].lstrip().lower().startswith("with "):
         obj, at = phrase(sentence, m.end(), c.end, times, past_with=True)  # "networking with …"
     if _head(obj) == ["some"] or _NOT_EVENT.match(f"{ving} {obj}"):
@@ -74,6 +89,42 @@ def ongoing(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[T
         return None
     where, people = extras(sentence, c, what)
     return candidate(EVENT, c.start, m.start("ving"), at + len(obj), Happening(what, time_words(c, lead, times), where, people))
+
+
+# "I was able to raise some funds", "we were finally able to get the permit": done, said as a feat.
+ABLE = re.compile(r"\s*(?:was|were)\s+(?:finally\s+|also\s+|even\s+|just\s+)?able\s+to\s+(?P<verb>[a-z]+)(?![\w'’])", re.I)
+_IRREGULAR = dict(
+    pair.split(":") for pair in ["give:gave", "get:got", "make:made", "go:went", "see:saw", "take:took", "buy:bought", "find:found", "meet:met", "win:won", "run:ran", "do:did", "have:had", "come:came", "bring:brought", "teach:taught", "build:built", "catch:caught", "hold:held", "keep:kept", "leave:left", "lose:lost", "pay:paid", "put:put", "read:read", "ride:rode", "sell:sold", "send:sent", "sing:sang", "sit:sat", "speak:spoke", "spend:spent", "swim:swam", "tell:told", "think:thought", "write:wrote", "fly:flew", "drive:drove", "eat:ate", "grow:grew", "draw:drew", "throw:threw", "begin:began", "break:broke", "choose:chose", "feel:felt", "know:knew", "lead:led", "set:set", "shoot:shot", "stand:stood", "understand:understood"]
+)
+
+
+def past_of(base: str) -> str:
+    """'raise' → 'raised', 'give' → 'gave', 'try' → 'tried', 'plan' → 'planned' (for "was able to …")."""
+    w = base.lower()
+    if w in _IRREGULAR:
+        return _IRREGULAR[w]
+    if w.endswith("e"):
+        return w + "d"
+    if w.endswith("y") and len(w) > 2 and w[-2] not in "aeiou":
+        return w[:-1] + "ied"
+    if re.fullmatch(r"[^aeiou]*[aeiou][bdgmnpt]", w):
+        return w + w[-1] + "ed"
+    return w + "ed"
+
+
+# Chat drops "I'm" before a doing kept up: "Still working on opening a dance studio", "Currently
+# writing a novel". An adverb must lead, so a doing that is a subject ("Working on cars helps me
+# relax") stays one.
+DROPPED_CUES = ("still", "currently", "busy")
+_DROPPED_DOING = re.compile(r"\s*(?:still|currently|busy)\s+(?P<ving>[a-z]+ing)(?![\w'’])", re.I)
+
+
+def dropped_doing(sentence: str, c: Clause, doings: tuple[str, ...], lead: str, times: list[Time]) -> Found | None:
+    """A doing of the pack's (`doings`) kept up, its "I'm" dropped at the sentence's head."""
+    m = _DROPPED_DOING.match(sentence, c.body, c.end)
+    if m is None or c.body != c.start or not sentence[m.start("ving") : c.end].lower().startswith(doings):
+        return None
+    return ongoing(sentence, c, m, lead, times)
 
 
 # "I've been to Paris yesterday", "been to Lisbon last spring": a visit, when its day is said.
@@ -111,10 +162,11 @@ def extras(sentence: str, c: Clause, what: str) -> tuple[str, tuple[str, ...]]:
     return where.removeprefix("the ").strip(), tuple(dict.fromkeys(people))
 
 
-def event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time], nouns: frozenset[str]) -> Found | None:
+def event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Time], nouns: frozenset[str],
+          them: str = "") -> Found | None:  # fmt: skip
     verb = " ".join(m["verb"].lower().split())
     obj, at = phrase(sentence, m.end(), c.end, times)
-    obj = that_one(obj)
+    obj = standing_for(that_one(obj), them)
     if verb in ("got", "had") and (chance := _CHANCE.match(obj)):
         base = obj[chance.end():].split(" ", 1)[0].lower()
         if verb == "had" and obj.lower().startswith("to ") and (base in VAGUE_PLAN | _NOT_DOING | _FELT or len(obj.split()) < 3):
@@ -144,13 +196,29 @@ def event(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[Tim
         pass  # "I graduated last week": the verb is the event
     elif _NOT_EVENT.search(obj) or not meaningful(obj) or not specific(obj) or any(t in ANAPHORA - _PLACES for t in _head(obj)):
         return None  # "got a shot of a glacier", "visited a place", "took it for a ride"
-    what = obj if verb in _LIGHT_VERBS or not verb else f"{sentence[m.start('verb'):m.end('verb')].lower()} {obj}".strip()
+    said = sentence[m.start("verb") : m.end("verb")].lower()
+    said = past_of(said) if m.re is ABLE else said  # "was able to raise some funds": raised them
+    what = obj if verb in _LIGHT_VERBS or not verb else f"{said} {obj}".strip()
     what = tidy(short(purposeless(what).split()))
     where, people = extras(sentence, c, what)
     h = Happening(what, time_words(c, lead, times), where, people)
     return candidate(EVENT, c.start, at if verb in _LIGHT_VERBS else m.start("verb"), at + len(obj), h)
 
 
+def standing_for(obj: str, them: str) -> str:
+    """ "adopted her from a shelter" → "adopted Luna from a shelter": an object pronoun for the
+    member the sentence before spoke of (`them`: a name, or "my kitten"), when its number fits;
+    "her parents" (a possessive) and a pronoun with no member before are left as said."""
+    toks = obj.split()
+    if not them or not toks or toks[0].lower() not in ("him", "her", "them"):
+        return obj
+    if len(toks) > 1 and toks[1].lower() not in _AFTER_OBJECT:
+        return obj  # "met her parents": whose, not whom
+    many = them.startswith("my ") and them.endswith("s")
+    return " ".join([them, *toks[1:]]) if many == (toks[0].lower() == "them") else obj
+
+
+_AFTER_OBJECT = words("for to with at in on from about near by into home out up back over around along off")
 _DONE_TO = words("me us you him her them it myself")
 
 

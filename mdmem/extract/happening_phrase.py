@@ -11,11 +11,18 @@ import re
 from mdmem.extract.candidates import words
 from mdmem.extract.timex import Time
 
+# The roles "as a" may name in what one does ("volunteering as a mentor", "joined as a coach"):
+# part of the doing; any other "as a" ("as a kid", "as a family", "as a gift") ends it.
+_ROLES = (
+    "volunteer|mentor|tutor|coach|assistant|intern|guide|teacher|nurse|counsel+or|leader|member|speaker|judge|host"
+    "|organi[sz]er|referee|captain|chef|cook|driver|helper|sponsor|ambassador|advocate|instructor|trainer|mediator"
+    "|moderator|translator|interpreter|caregiver|carer|babysitter|lifeguard|photographer|panelist|panellist|juror"
+)
 # What a verb phrase ends at: a mark, a joining word, "with" (who was there), a time.
 STOP = re.compile(
     r"\s*[,;:.!?()]|\s+-\s|(?<!\bto)(?<!\bat)(?<!\bin)(?<!\bfor)(?<!\bfrom)(?<!\bwith)\s+that\b"  # "went to that meetup": a determiner
     r"|\s+(?:and|but|so|because|cause|cuz|since|when|while|which|who|where|if|though"
-    r"|although|until|before|after|or|then|with|lol|haha|lmao|omg|too|again|yet|anyway|together|as\s+well|as\s+a"
+    rf"|although|until|before|after|or|then|with|lol|haha|lmao|omg|too|again|yet|anyway|together|as\s+well|as\s+an?(?!\s+(?:[a-z-]+\s+)?(?:{_ROLES})\b)"
     r"|in\s+hopes?\s+of|in\s+order\s+to|this\s+time|just\s+for\s+fun|afterwards?|to\s+see\s+if)\b",
     re.I,
 )
@@ -102,7 +109,7 @@ def meaningful(what: str) -> bool:
 # Chat shorthand for a happening, written out in its name ("a dance comp" → "a dance competition").
 _SHORTHAND = {"comp": "competition", "comps": "competitions", "mtg": "meeting", "mtgs": "meetings", "bday": "birthday",
               "b-day": "birthday", "vacay": "vacation", "convo": "conversation", "appt": "appointment", "grad": "graduation"}  # fmt: skip
-_THAT = re.compile(r"(?:^|\b(?P<p>to|at|in|for|from|with)\s+)(?:that|this)\s+(?=\w)", re.I)
+_THAT = re.compile(r"(?:^|\b(?P<p>to|at|in|on|for|from|with)\s+)(?:that|this)\s+(?=\w)", re.I)
 
 
 def that_one(what: str) -> str:
@@ -148,7 +155,7 @@ def doing(toks: list[str]) -> bool:
 # What an event was for, after its object: "worked on a project to support them", "tweaking a
 # recipe to make it yummier" (a verb then its own object; "a trip to Rome", "a letter to my mom"
 # are not cut).
-_PURPOSE = re.compile(r"\s+to\s+[a-z]+\s+(?:it|them|him|her|me|us|you|how|what|more|the|a|an|some|new|my|our)\b.*$")
+_PURPOSE = re.compile(r"(?<!\bhow)(?<!\bwhat)(?<!\bwhere)(?<!\bwhen)\s+to\s+[a-z]+\s+(?:it|them|him|her|me|us|you|how|what|more|the|a|an|some|new|my|our)\b.*$")  # not "how to play the piano"
 
 
 def purposeless(what: str) -> str:

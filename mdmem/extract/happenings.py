@@ -22,15 +22,19 @@ from dataclasses import dataclass
 from mdmem.extract.candidates import Found, words
 from mdmem.extract.clauses import Clause, clauses, first_hedge, tells_nothing, told_from
 from mdmem.extract.happening_events import (
+    ABLE,
     ADV,
     ADVERBIAL,
     ANAPHORA,
     BEEN,
+    DROPPED_CUES,
+    EVER,
     MISHAP_CUES,
     ONGOING,
     and_did,
     been,
     candidate,
+    dropped_doing,
     event,
     extras,
     mishaps,
@@ -106,7 +110,7 @@ def _words(g: Grammar) -> _Words:
     )  # fmt: skip
     cancel = g.words("cancel_words", "en")
     out = _Words(
-        event=re.compile(rf"\s*(?:(?:['’]ve|\s+have)\s+(?:just|finally|already|now|officially|recently)\s+)?{ADV}(?P<verb>{verbs})(?![\w'’])", re.I),
+        event=re.compile(rf"\s*(?:(?P<perf>['’]ve|\s+have)\s+(?P<padv>(?:just|finally|already|now|officially|recently)\s+)?)?{ADV}(?P<verb>{verbs})(?![\w'’])", re.I),
         plan=re.compile(rf"(?P<be>{_BE})\s*{ADV}(?P<word>{plans})(?![\w'’])", re.I),
         timed=re.compile(rf"\s*{ADV}(?P<word>{timed})(?![\w'’])", re.I),
         progressive=re.compile(rf"(?:\s*['’]m|\s*['’]re|\s+am|\s+are)\s*{ADV}(?P<ving>[a-z]+ing)(?![\w'’])", re.I),
@@ -117,7 +121,7 @@ def _words(g: Grammar) -> _Words:
             p.split()[0].lower().strip("'’")
             for p in (*g.words("event_verbs", "en"), *g.words("plan_words", "en"), *g.words("timed_plan_words", "en"),
                       *cancel, *(x for ws in g.sets.values() for x in ws.get("en", ())), "am", "are", "was", "were", "m", "re", "been",
-                      *_UPCOMING_CUES, *_GOAL_CUES, *MISHAP_CUES)
+                      *_UPCOMING_CUES, *_GOAL_CUES, *MISHAP_CUES, *DROPPED_CUES)
         ),  # fmt: skip
         doings=tuple(f"{d.lower()} " for d in g.words("doing_verbs", "en")),
         persons=frozenset(n.lower() for ws in (*g.people.values(), *g.names.values()) for n in ws.get("en", ())),
@@ -130,9 +134,11 @@ def _words(g: Grammar) -> _Words:
     return out
 
 
-def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[int, int]] | None = None) -> list[Found]:
+def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[int, int]] | None = None,
+                    them: str = "") -> list[Found]:  # fmt: skip
     """The events and plans of the speaker's own clauses in one sentence; `taken` are the spans a
-    slot's pattern already read ("I moved to Porto last week": the city's change, no event too)."""
+    slot's pattern already read ("I moved to Porto last week": the city's change, no event too);
+    `them` the member the sentence before spoke of, whom "him"/"her"/"them" may stand for."""
     if grammar is None:
         return []
     if has_cjk(sentence):
@@ -154,7 +160,7 @@ def find_happenings(sentence: str, grammar: Grammar | None, taken: list[tuple[in
         if not lead and sentence[: clause.start].rstrip().lower().endswith("when") and _dated_elsewhere(clause, times):
             continue  # "It started in August last year when we met at a festival": its day is the other clause's
         slot = any(a < clause.end and clause.start < b for a, b in taken or ())
-        found = _clause(sentence, clause, w, cancel, lead, times, events=not slot)
+        found = _clause(sentence, clause, w, cancel, lead, times, events=not slot, them=them)
         if found is None and clause.carried and prev is not None and prev.form == PLAN:
             found = _also(sentence, prev, clause.body, clause.end, times)  # "…, try out the local food"
         # "I visited home and caught up with my family": the first verb's object too slight, the second's kept
@@ -249,7 +255,7 @@ def _lead_time(prev: Clause, times: list[Time]) -> str:
 
 
 def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str, times: list[Time], *,
-            events: bool = True) -> Found | None:  # fmt: skip
+            events: bool = True, them: str = "") -> Found | None:  # fmt: skip
     body, end = c.body, c.end
     m = w.plan.match(sentence, body, end)
     if m and (m["be"] or "").endswith("been") and not m["word"].lower().endswith(_INTENDING):
@@ -268,14 +274,16 @@ def _clause(sentence: str, c: Clause, w: _Words, cancel: bool, lead: str, times:
             return ongoing(sentence, c, m, lead, times)  # "I'm writing a novel": done these days, no plan
         return _plan(sentence, c, w, m.start("ving"), m, False, lead, times, needs_future=not arranging, ving=m["ving"])
     if events and (m := w.event.match(sentence, body, end)):
-        if cancel:
-            return None  # "we did the trip, but not anymore": unclear, so nothing
-        return event(sentence, c, m, lead, times, w.nouns)
+        if cancel or (m["perf"] and not m["padv"] and (m["verb"].lower() in ("got", "had") or EVER.search(sentence, body, end))):
+            return None  # "we did the trip, but not anymore": unclear; "I've visited Rome twice", "I've got/had …": a state
+        return event(sentence, c, m, lead, times, w.nouns, them)
+    if events and not cancel and (m := ABLE.match(sentence, body, end)):
+        return event(sentence, c, m, lead, times, w.nouns, them)
     if events and not cancel and (m := ONGOING.match(sentence, body, end)):
         return ongoing(sentence, c, m, lead, times)
     if events and not cancel and (m := BEEN.match(sentence, body, end)):
         return been(sentence, c, m, lead, times)
-    return None
+    return dropped_doing(sentence, c, w.doings, lead, times) if events and not cancel else None
 
 
 def _plan(sentence: str, c: Clause, w: _Words, start: int, m: re.Match[str], cancel: bool, lead: str,

@@ -72,6 +72,20 @@ _LIKE = re.compile(
     r"(?P<verb>love|like|enjoy|adore|hate|dislike|detest|can['’]t\s+stand)\s+"
     r"(?P<to>to\s+)?(?P<value>[a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,2}?)" + _STOP_AFTER
 )
+# A doing loved, said at more length than _LIKE reads: "I love going on road trips with …",
+# "I love capturing the beauty of nature", "I enjoy creating a serene space with …".
+_LIKE_DOING = re.compile(
+    r"(?<![\w'’])I\s+(?:also\s+|just\s+|really\s+|absolutely\s+|still\s+)*(?:love|enjoy|adore)\s+"
+    r"(?P<value>(?P<ving>[a-z]+ing)(?:\s+(?:of|on|for|in|up)\b)?(?:\s+[a-z][a-z-]*){1,4}?)"
+    r"(?=\s*(?:$|[.,;:!?()]|\s[-–—]\s|\s(?:and|but|because|since|so|when|with|to|for|as|too|while|if|or|it|every|whenever)\b))"
+)
+# The -ing words of _LIKE_DOING that say nothing of a doing loved ("seeing them eat", "having them around").
+_NOT_LOVED = words(
+    "being seeing hearing knowing having getting talking chatting catching sharing sending helping doing feeling "
+    "thinking giving taking keeping telling showing meeting connecting spending hanging working trying looking coming playing"
+)
+_ENDS_NOTHING = words("of on for in with to at from by")
+_LIKED_WORDS = words("the a an some more making going finding")  # TALK words a doing loved may hold
 _FAN = re.compile(
     r"(?<![\w'’])I(?:['’]m|\s+am)\s+(?P<neg>not\s+)?(?:really\s+|so\s+|very\s+|also\s+|super\s+)*"
     r"(?:passionate\s+about|a\s+(?:big\s+|huge\s+)?fan\s+of|obsessed\s+with|crazy\s+about|(?:more\s+|really\s+|big\s+)?into)\s+"
@@ -133,6 +147,14 @@ def _preferences(sentence: str) -> list[Found]:
         dislike = bool(m["neg"]) != (verb in ("hate", "dislike", "detest") or verb.startswith("can"))
         out.append(Found(PREFERENCE, value, "assert", m.start(), m.start("value"), m.end(),
                          polarity="dislike" if dislike else "like"))  # fmt: skip
+    if "lov" in sentence or "enjoy" in sentence or "ador" in sentence:
+        for m in _LIKE_DOING.finditer(sentence):
+            toks = m["value"].lower().split()
+            if (m["ving"] in _NOT_LOVED or set(toks) & (TALK - _LIKED_WORDS) or toks[-1] in _PARTICLES | _ENDS_NOTHING
+                    or not _LEAD.search(sentence[: m.start()])):  # fmt: skip
+                continue  # "I love seeing them eat fruit", "I love making this cake": no doing of their own named
+            if not any(f.start == m.start() for f in out):
+                out.append(Found(PREFERENCE, m["value"], "assert", m.start(), m.start("value"), m.end(), polarity="like"))
     if m2 := _MESMERIZE.match(sentence):
         out.append(Found(PREFERENCE, m2["value"].lower(), "assert", 0, 0, m2.end(), polarity="like"))
     for m in _ZH_LIKE.finditer(sentence):

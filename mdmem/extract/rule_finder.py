@@ -20,7 +20,7 @@ from mdmem.extract.generic import find_generic
 from mdmem.extract.grammar import find_grammar
 from mdmem.extract.grammar.habits import HABITS
 from mdmem.extract.grammar.lexicon import lexicon
-from mdmem.extract.grammar.names import answered, named_next
+from mdmem.extract.grammar.names import answered, members_of, named_next
 from mdmem.extract.grammar.people import Mention, voices
 from mdmem.extract.grammar.preferences import hobbies_answered
 from mdmem.extract.guard import (
@@ -89,12 +89,14 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
     read = lowered(text)
     candidates = patterns.candidates(read)
     previous = None  # the sentence before
+    them = ""  # the one member it spoke of, whom "him"/"her"/"them" may stand for
+    members = frozenset(members_of(lexicon(resolver.rules)).slot.values())
     recent: list[str | None] = [None, None]  # the two sentences before
     question = sentences(asked)[-1] if asked.strip() else ""
     for n, sentence in enumerate(_sentences(text, budget)):
         if is_joke(sentence) and previous is not None:  # "I'm moving to Mars. Just kidding!"
             out = [(s, f) for s, f in out if s != previous]
-        found = _find(sentence, candidates, resolver, budget, read)
+        found = _find(sentence, candidates, resolver, budget, read, them)
         if all(f.form == "named" for f in found) and out and out[-1][0] in recent:
             between = None if out[-1][0] == previous else previous  # "one of my snakes! They …. This is Susie."
             found = named_next(sentence, out, between) or found  # "We adopted a puppy! His name is Biscuit."
@@ -111,7 +113,7 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
             near = topic | {f.attribute or "" for _, f in out} | {f.attribute or "" for f in found}
             asking = question if previous is None and is_question(question) else ""
             found += duration_followups(sentence, near, asking, set(resolver.rules.attributes))
-        previous, recent = sentence, [sentence, previous]
+        previous, recent, them = sentence, [sentence, previous], _member(found, members)
         out += [(sentence, f) for f in sorted(found, key=lambda f: (f.start, f.kind))]
         mentions = [Mention(f.owner, f.start, f.end) for f in found if f.attribute == "relation" and f.owner]
         for owner, said in voices(sentence, mentions, people or {}, last):
@@ -128,8 +130,16 @@ def _theirs(said: str, patterns: PatternSet[tuple[str, str]], resolver: Resolver
             if f.kind in ("assert", "invalidate") and f.attribute and f.attribute != "relation" and not f.owner]  # fmt: skip
 
 
+def _member(found: list[Found], members: frozenset[str]) -> str:
+    """The one member a sentence spoke of: "This is my dog Rex." → "Rex", "I got a kitten." → "my kitten"."""
+    said = {v if v[:1].isupper() else f"my {v}" for f in found
+            if f.attribute in members and f.kind == "assert" and not f.owner and f.form in ("", "unnamed")
+            and isinstance(v := f.value, str) and v}  # fmt: skip
+    return next(iter(said)) if len(said) == 1 else ""
+
+
 def _find(sentence: str, candidates: list[tuple[tuple[str, str], Any]], resolver: Resolver,
-          budget: Budget, checked: str = "") -> list[Found]:  # fmt: skip
+          budget: Budget, checked: str = "", them: str = "") -> list[Found]:  # fmt: skip
     """One sentence's dependencies, forget requests, corrections, rule patterns and generic forms;
     `checked`: the text the candidates were found in (a sentence that is all of it needs no test)."""
     low = lowered(sentence)
@@ -153,7 +163,7 @@ def _find(sentence: str, candidates: list[tuple[tuple[str, str], Any]], resolver
     lex = lexicon(resolver.rules)
     doings = {*lex.activities.slot.values(), *lex.skills.slot.values()}
     read = rules + [g for g in grammar if g.attribute in doings]
-    life = find_happenings(sentence, resolver.rules.grammar, [(r.start, r.end) for r in read])
+    life = find_happenings(sentence, resolver.rules.grammar, [(r.start, r.end) for r in read], them)
     habits = [g for g in grammar if g.attribute == HABITS]  # "I've been cutting down on sugar": a habit, no event too
     life = [f for f in life if f.form != "event" or not _overlaps(f, read + habits)]
     if sets := {a for f in life if f.happening for a, _ in f.happening.sets}:

@@ -9,6 +9,8 @@ from mdmem.extract.candidates import Found, canonical
 from mdmem.model.factfile import Value
 from mdmem.model.rules import Rules
 
+_ING_VERB = re.compile(r"^[a-z]{2,}ing$")
+_DET = re.compile(r"^(?:the|a|an|my|our|this|that|these|those|some)\s", re.I)
 _LIST = re.compile(r"\s*(?:,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*|[、，]|以及|还有|和|跟)\s*")
 
 
@@ -52,4 +54,9 @@ def split_items(rules: Rules, attribute: str, value: Value) -> list[Value]:
     parts = [p.strip(" .,;:!?，。；：！？") for p in _LIST.split(value)]
     if len(parts) < 2 or any(len(p) < 2 for p in parts):
         return [value]  # "和平精英" is one game, not 平精英 and nothing
+    # "watching the waves and the sunset colors": a later object of the first item's -ing verb
+    # is watched too, not an item of its own
+    verb = parts[0].split()[0]
+    if _ING_VERB.match(verb) and len(parts[0].split()) > 1:
+        parts = [parts[0], *(f"{verb} {p}" if _DET.match(p) else p for p in parts[1:])]
     return [canonical(rules, attribute, p) for p in parts]

@@ -136,7 +136,7 @@ def test_two_preferences_with_a_shared_or_own_noun(text, values):
         "Doing something I love is awesome.",  # a relative clause: the object came before
         "I'm grateful to have a job I enjoy every day.",
         "I'm passionate about improving education and infrastructure in our town.",
-        "I enjoy curling up with a good book.",  # a phrasal verb cut from its object
+        "I enjoy curling up.",  # a phrasal verb cut from its object (with it: test_told_shapes.py)
         "I just like playing for fun.",
         "I'd love to go.",
         "Do you like hiking?",

@@ -42,6 +42,15 @@ _NOT_ING = words(
     "something anything nothing everything thing king morning evening building clothing feeling being "
     "ring wedding bring spring swing string during ceiling outing darling sibling"
 )
+# An -ing word the pack does not know is a hobby only when it names a doing by itself: a verb
+# that needs its object ("learning", "taking", "shooting a video") is not one, nor is any unknown
+# -ing word whose object follows it ("Started hitting the gym": the gym is what is hit).
+_LIGHT_ING = words(
+    "learning taking making doing getting having trying working looking going using giving putting keeping "
+    "thinking planning helping seeing finding hitting shooting setting letting showing telling asking "
+    "sending bringing buying paying selling"
+)
+_OBJECT_NEXT = re.compile(r"\s+(?:the|a|an|my|our|his|her|their|this|that|these|those|some|it|them)\b", re.I)
 _USED_TO = re.compile(r"^\s+used\s+to\s+(?P<v>[a-z]+)(?P<rest>(?:\s+[a-z][\w'’-]*){0,4})", re.I)
 _STOPPED = re.compile(
     rf"^(?:['’]ve|\s+have)?\s+{_ADV}(?:stopped|quit|gave\s+up|given\s+up)\s+(?P<rest>.*)$", re.I | re.S
@@ -177,7 +186,10 @@ def _items(sentence: str, pos: int, end: int, words: Words, *, strong: bool, go:
         hit = _word_at(sentence, pos, end, words)
         if hit is None and (strong or go):
             w = re.match(r"[a-z]+", sentence[pos:end])
-            if w and _ING.match(w.group()) and w.group() not in _NOT_ING and _ends_item(sentence, pos + w.end(), end):
+            if (
+                w and _ING.match(w.group()) and w.group() not in _NOT_ING and w.group() not in _LIGHT_ING
+                and _ends_item(sentence, pos + w.end(), end) and not _OBJECT_NEXT.match(sentence, pos + w.end(), end)
+            ):  # fmt: skip
                 hit = (w.group(), pos + w.end(), next(iter(set(words.slot.values())), None))
         if hit is None or hit[2] is None:
             break

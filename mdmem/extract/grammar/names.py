@@ -109,6 +109,7 @@ def find_members(sentence: str, lex: Lexicon, resolver: Resolver) -> list[Found]
 
 
 _NP = re.compile(r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}")
+_THEY_ARE = re.compile(r"(?<![\w'’])(?:they|these|those|it|that)(?:['’]re|['’]s|\s+are|\s+is)\s+(?:all\s+|just\s+|like\s+)?$", re.I)
 _SAYS = re.compile(r"\s+(?:(?:always|keeps|still|just|also)\s+)?(?:says?|said|saying|thinks?|thought|believes?|tells?|told|wants?|wanted|insists?|reckons?)\b")
 
 
@@ -141,6 +142,8 @@ def _mine(sentence: str, start: int, at: int, members: Words, lex: Lexicon, owne
         key = "name" if after["name"] else "appos" if after["appos"] else "called"
         name, value_at, end = after[key], after.start(key), after.end()
     out: list[Found] = []
+    if name is None and slot == "friends" and _THEY_ARE.search(sentence, max(0, start - 16), start):
+        return []  # "They're my little buddies" (the turtles): what they are to the speaker, not a friend
     if name is None:
         # "our kids are our future" is as often everyone's: an unnamed member needs "my"
         # "whatever my sister says": what she says is the point, not that she is

@@ -33,6 +33,8 @@ _PRAISE = words(
 # Words that may follow the noun in the phrase matched, so the noun is whole.
 _AFTER_NOUN = words("in at on with for and or to from that which is was are were has had it so but because as of by near about")
 # Words before the noun that make it not the speaker's own thing: "my local store".
+# Words before a business's noun that say it is one the speaker goes to, not one they run.
+_LIKED = words("favorite favourite fave go-to usual")
 _NOT_MINE = words("local usual nearest neighborhood neighbourhood regular go-to ideal future next dream")
 
 
@@ -59,6 +61,8 @@ def _thing(sentence: str, m: re.Match[str], group: str, things: Words, kind: str
             mods = toks[:i]
             if set(mods) & (_NOT_MINE | _AFTER_NOUN) or (mods and mods[0] in ("a", "an", "the", "this", "that")):
                 return []  # "my local store", "my knowledge about cars": not a thing of mine
+            if things.slot[noun] == "business" and set(mods) & _LIKED:
+                return []  # "my favorite studio": a place liked, not one run
             kept = [w for w in mods if w not in _PRAISE]
             value = " ".join([*kept, *toks[i:j]])
             start = m.start(group) + len(" ".join(toks[:i])) + (1 if i else 0)
