@@ -38,8 +38,12 @@ _REASON = re.compile(
 )  # fmt: skip  ('since' of a time, 'since we last talked', 'since I was a kid', is no reason)
 _NUMBER = re.compile(
     r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|once|twice"
-    r"|a couple|a few|several|both)\b", re.I,
+    r")\b", re.I,
 )  # fmt: skip
+# Said of how many without a number: 'both' is two; 'a few', 'several' answer only when no
+# number is said ('a few' is no count of three, 'both' no count of anything but two).
+_BOTH = re.compile(r"\bboth\b", re.I)
+_VAGUE = re.compile(r"\b(a couple|a few|several)\b", re.I)
 _COUNT_WORD = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|a couple of|couple of|several|many)"
 # A frequency said: 'three times a week', 'once a month', 'every weekend', 'daily'.
 _OFTEN = re.compile(
@@ -114,7 +118,8 @@ def span(q: Question, text: str, said_on: str, lang: str) -> Span:
         found = next((w for w in (_person(q, t) for t in [focus, *parts]) if w), None)
     elif q.type == "how_many":
         m = _NUMBER.search(focus)
-        found = m.group(1) if m else None
+        vague = _VAGUE.search(focus)
+        found = m.group(1) if m else "two" if _BOTH.search(focus) else vague.group(1) if vague else None
     if found is None and q.favorite and q.type in ("what", "who"):  # 'X is my favourite'
         found = next((w for w in (favorite(t) for t in [focus, *parts]) if w), None)
     if found is None and q.named and q.type == "what":  # a name or a quoted title: 'Paper Moons'

@@ -169,3 +169,10 @@ def test_since_of_a_time_is_no_reason() -> None:
     assert span(q, "I started a blog since nobody shares vegan recipes.", "2024-01-01", "en").text == "nobody shares vegan recipes"
     # 'since I was a kid' is when, not why: no reason is taken from it.
     assert not span(q, "Since I was a kid I loved food, so I started a blog.", "2024-01-01", "en").typed
+
+
+def test_how_many_takes_a_number_before_both_and_both_before_a_few() -> None:
+    # 'both' counts two; 'a few' and 'several' answer only when the sentence says no number.
+    assert said("How many bikes does Priya own?", "I take both my bikes out on a few weekends.") == "two"
+    assert said("How many bikes does Priya own?", "I own three bikes, and both are red on a few days.") == "three"
+    assert said("How many trips did Tomas take?", "I took a few trips to the coast.") == "a few"
