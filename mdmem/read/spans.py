@@ -337,8 +337,12 @@ def _place(q: Question, sentence: str) -> str | None:
     cued = [n for at, n in names if _PLACE_CUE.search(sentence[:at])]
     if cued or names:
         return (cued or [n for _, n in names])[0]
-    m = re.search(r"\b(?:in|at|to|near)\s+((?:the|a|an|my|our)\s+)?([a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})", sentence)
+    # 'to' before a verb is no place ('to visit', 'to check it out'): only 'to the park'.
+    m = _LOWER_PLACE.search(sentence)
     return _trim(m.group(0)) if m else None
+
+
+_LOWER_PLACE = re.compile(r"\b(?:(?:in|at|near)\s+(?:(?:the|a|an|my|our)\s+)?|to\s+(?:the|a|an|my|our)\s+)[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}")
 
 
 

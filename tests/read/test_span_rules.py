@@ -216,3 +216,10 @@ def test_a_fact_answers_a_what_question_only_when_it_holds_the_noun_asked_for() 
     assert on_head(q, {at["like"]}, [{"value": ["music", "classic cars"]}])  # the value holds the noun
     assert not on_head(q, {at["like"]}, [{"value": ["music"]}])
     assert on_head(Question.of("What is Tomas allergic to?"), {0}, [])  # no noun asked for
+
+
+def test_to_before_a_verb_is_no_place() -> None:
+    # 'to check it out', 'to visit' are verbs; 'to the lake' and a name after 'in' are places.
+    assert said("Where did Tomas start filming his video?", "I started filming my video - can't wait for you to check it out!") != "check it out"
+    assert said("Where did Tomas start filming his video?", "I started filming my video in Porto, come and check it out!") == "Porto"
+    assert said("Where did Priya and her cousin plan to try rowing?", "My cousin and I plan to try rowing, close to the lake.") == "lake"
