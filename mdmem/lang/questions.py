@@ -116,6 +116,18 @@ _OFTEN = {"en": r"\bhow (?:often|frequently)\b", "zh": r"多久.{0,8}?一次|多
 _LASTS = {"en": r"^\W*(?:and |so )?how long\b(?!\s+ago\b)|\bfor how long\b", "zh": r"多长时间|多久(?!以前|之前|.{0,8}?一次)"}
 
 
+# The noun a what/which question asks for: 'What kind of flooring did…', 'What color glow…',
+# 'Which Disney movie is…' (up to three words before the verb after it).
+HEAD = lazy(r"\b(?:what|which)\s+(?:kinds?\s+of\s+|types?\s+of\s+|sorts?\s+of\s+)?((?:[A-Za-z'-]+\s+){0,2}?[A-Za-z'-]+)"
+            r"\s+(?:did|does|do|is|was|are|were|has|have|had|can|could|would|will)\b", re.I)  # fmt: skip
+
+
+def head_words(text: str) -> list[str]:
+    """The words of the noun a what/which question asks for ('kind of flooring' → flooring)."""
+    m = HEAD().search(text)
+    return m.group(1).split() if m else []
+
+
 @cache
 def _compiled(lang: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
     return tuple((t, re.compile(p, re.I)) for t, p in RULES.get(lang, _EN))

@@ -31,7 +31,7 @@ from mdmem.read.passages import Passage, PassageIndex
 from mdmem.read.question import BadDate, Question, undated
 from mdmem.read.question import as_of as question_day
 from mdmem.read.retrieve import fact_json, premise, retrieve
-from mdmem.read.route import labelled, of_someone_else, old_values, passage_route
+from mdmem.read.route import labelled, of_someone_else, old_values, on_head, passage_route
 from mdmem.read.said import search
 from mdmem.store.vault import Vault
 
@@ -151,7 +151,7 @@ def ask(
     finally:
         said.close()
     named = [f for f in result.facts if f.get("kind") is None and not life.family(str(f.get("attribute", "")))]
-    slot = route is not None and not ACTION().search(q.text) and bool(labelled(q, vault.rules, named))
+    slot = route is not None and not ACTION().search(q.text) and on_head(q, labelled(q, vault.rules, named), named)
     c = _compose(result, q, found, route, evidence, slot)
     result.about = [*q.speakers, *(p for p in q.people if fold(p) not in map(fold, q.speakers))]
     _finish(result, c if evidence else replace(c, quotes=[], evidence=[]))  # --evidence 0: the answer alone

@@ -225,7 +225,9 @@ def _rank(q: Question, p: Passage, s: Span, i: int) -> float:
     answer more often than one sentence that echoes it), less for each passage found before
     it, more for a span that says more (up to SAYS_ENOUGH of _leftover's worth), less when
     the sentence is itself a question."""
-    asks = s.sentence.rstrip().endswith(("?", "？"))
+    from mdmem.read.spans import phatic
+
+    asks = s.sentence.rstrip().endswith(("?", "？")) or phatic(s.sentence)
     held = (s.cover + cover(q, p.text)) / 2
     return held - 0.1 * i + 0.5 * min(s.worth, SAYS_ENOUGH) / SAYS_ENOUGH - 0.2 * asks
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from mdmem.lang.questions import head_words
 from mdmem.lang.tokens import fold, stem, tokens, words
 from mdmem.model.life import family
 from mdmem.model.rules import Rules
@@ -37,6 +38,19 @@ def labelled(q: Question, rules: Rules, facts: Iterable[dict[str, Any]]) -> set[
         if attribute not in rules.attributes:  # an undeclared slot answers to its own name
             out |= set(covered([(attribute.replace("_", " "), True)], q))
     return out
+
+
+def on_head(q: Question, labels: set[int], facts: list[dict[str, Any]]) -> bool:
+    """Whether the facts' labels (or their values) cover the noun the question asks for,
+    when it names one: "What outdoor activities has John done with his colleagues?" names his
+    colleagues' slot, but asks for activities; "What pets does Nate have?" asks for the slot
+    it names, "Which types of cars does Dave like?" is answered by his liking 'classic cars'."""
+    if not labels:
+        return False
+    head = {stem(fold(w)) for w in head_words(q.text)}
+    units = {i for i, u in enumerate(q.units) if u.stem in head}
+    valued = {stem(fold(w)) for f in facts for v in fact_values(f, history=False) for w in words(v)}
+    return not units or bool(units & labels) or bool(head & valued)
 
 
 def loose_words(q: Question, rules: Rules, facts: list[dict[str, Any]],

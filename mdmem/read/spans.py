@@ -12,17 +12,26 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from mdmem.lang.families import kin_of
+from mdmem.lang.questions import head_words
 from mdmem.lang.tokens import fold, is_cjk, stem, words
-from mdmem.lang.verbs import PAST, base
-from mdmem.read.cover import cover, speaker_words, stems
-from mdmem.read.days import MONTHS, WEEKDAYS
+from mdmem.lang.verbs import PAST
+from mdmem.read.cover import cover, stems
 from mdmem.read.question import Question
+from mdmem.read.span_names import (
+    _PLACE_CUE,
+    _QUOTED,
+    _WHEN_WORDS,
+    _asked,
+    _cued_place,
+    _names,
+    _person,
+    _title,
+    _words,
+)
 from mdmem.read.span_state import favorite, state
 from mdmem.read.span_time import when_text
 
 _SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+[\"'”’)]*|$)")
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’.\-]*[A-Za-z0-9]|[A-Za-z0-9]")
 _CLAUSE = re.compile(r"[,;:()\u2013\u2014，；：]| - ")
 # Words that carry no answer: who is speaking, to be and to have, fillers, frames.
 _FRAME = frozenset(
@@ -38,8 +47,12 @@ _REASON = re.compile(
 )  # fmt: skip  ('since' of a time, 'since we last talked', 'since I was a kid', is no reason)
 _NUMBER = re.compile(
     r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|once|twice"
-    r"|a couple|a few|several|both)\b", re.I,
+    r")\b", re.I,
 )  # fmt: skip
+# Said of how many without a number: 'both' is two; 'a few', 'several' answer only when no
+# number is said ('a few' is no count of three, 'both' no count of anything but two).
+_BOTH = re.compile(r"\bboth\b", re.I)
+_VAGUE = re.compile(r"\b(a couple|a few|several)\b", re.I)
 _COUNT_WORD = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|a couple of|couple of|several|many)"
 # A frequency said: 'three times a week', 'once a month', 'every weekend', 'daily'.
 _OFTEN = re.compile(
@@ -54,15 +67,21 @@ _LASTS = re.compile(
     re.I,
 )  # fmt: skip
 _NOT = re.compile(r"\b(?:not|never|no|n't|nope|haven't|hasn't|didn't|don't|doesn't|wasn't|isn't)\b|不|没", re.I)
-_PLACE_CUE = re.compile(r"\b(?:in|at|to|from|near|around|visit(?:ed|ing)?|went to|moved to|live in)\s+$", re.I)
-_INTERJECTIONS = frozenset(["hey", "hi", "wow", "thanks", "thank", "yeah", "yes", "oh", "congrats", "sorry", "ok", "okay", "well", "so", "and", "but", "hello", "cool", "great", "aw", "awesome", "cheers", "yo", "bye", "woah", "whoa", "haha", "ah", "hmm", "yay", "yep", "congratulations", "dude"])
-_RELATIONS = re.compile(
-    r"\bmy (?:(?:best|close|old|new) )?(mom|mother|dad|father|parents|sister|brother|sibling|siblings|wife|husband"
-    r"|partner|boyfriend|girlfriend|son|daughter|kids|children|grandma|grandmother|grandpa|grandfather|aunt|uncle"
-    r"|cousin|friend|friends|family|neighbou?r|boss|coworkers?|colleagues?|team|teammates|mentor|teacher|coach)\b",
-    re.I,
-)  # fmt: skip
 _POINTING = re.compile(r"\W*(?:here'?s|here is|look at|check (?:it|this) out|this is)\b", re.I)
+# The formulas of talk that tell nothing: greetings, thanks, apologies, wishes, exclamations
+# ('Long time no see!', 'Sorry to hear that', "Can't wait!", 'Let me know how it goes',
+# "That's a gorgeous poster!"): such a sentence answers nothing the question asks.
+_PHATIC = re.compile(
+    r"\W*(?:(?:hey|hi|hello|wow|oh|aw+|yeah|thanks|thank you)\b[^.!?]{0,20}?[,!]\s*)?(?:long time no (?:see|talk|chat)"
+    r"|sorry (?:to hear|i haven't|for (?:the )?(?:late|delay)|about)|(?:i )?can(?:'|’)?t wait|let (?:me|you) know"
+    r"|(?:that's|that is|what|such) (?:a|an|so) (?:\w+ ){0,2}\w+\W*$|thanks?(?: you)? (?:so much |a lot )?for|good luck"
+    r"|take care|see you|talk (?:to you )?(?:soon|later))", re.I,
+)  # fmt: skip
+
+
+def phatic(sentence: str) -> bool:
+    """Whether a sentence is a formula of talk (a greeting, thanks, a wish): it tells nothing."""
+    return bool(_PHATIC.match(sentence))
 
 
 @dataclass(frozen=True)
@@ -86,7 +105,7 @@ def best_sentence(q: Question, text: str) -> tuple[str, float]:
     best, score, kept = text.strip(), -1.0, 0.0
     for s in sentences(text) or [text]:
         c = cover(q, s)
-        worth = c * (0.5 if s.rstrip().endswith(("?", "？")) or _POINTING.match(s) else 1.0)
+        worth = c * (0.5 if s.rstrip().endswith(("?", "？")) or _POINTING.match(s) or phatic(s) else 1.0)
         if worth > score:
             best, score, kept = s, worth, c
     return best, kept
@@ -103,7 +122,9 @@ def span(q: Question, text: str, said_on: str, lang: str) -> Span:
     # that speaks of them ('my brother lives in Delft'), not by the speaker's own news.
     focus = next((k for k in _clauses(sentence) if re.search(rf"\b{re.escape(q.kin)}\b", k, re.I)), sentence) if q.kin else sentence  # fmt: skip
     found, parts = None, sentences(text)
-    if q.often or q.lasts:  # a frequency or a duration, here or in the sentences beside it
+    if HOW_OLD.search(q.text):  # 'How old is Max?': the age said, here or beside it
+        found = next((m.group(0) for m in (_AGE.search(t) for t in [focus, *parts]) if m), None)
+    elif q.often or q.lasts:  # a frequency or a duration, here or in the sentences beside it
         found = next((w for w in (measure(q, t) for t in [focus, *parts]) if w), None)
     elif q.type == "yes_no" and not q.options:  # 'a beach or the mountains?' is no yes/no
         found = ("No" if _NOT.search(focus) else "Yes") if c >= 0.5 else None
@@ -114,9 +135,11 @@ def span(q: Question, text: str, said_on: str, lang: str) -> Span:
         found = next((w for w in (_person(q, t) for t in [focus, *parts]) if w), None)
     elif q.type == "how_many":
         m = _NUMBER.search(focus)
-        found = m.group(1) if m else None
+        vague = _VAGUE.search(focus)
+        found = m.group(1) if m else "two" if _BOTH.search(focus) else vague.group(1) if vague else None
     if found is None and q.favorite and q.type in ("what", "who"):  # 'X is my favourite'
-        found = next((w for w in (favorite(t) for t in [focus, *parts]) if w), None)
+        # One the question already names ('besides coconut milk ice cream') is not the answer.
+        found = next((w for w in (favorite(t) for t in [focus, *parts]) if w and not all(_asked(q, x) for x in words(w))), None)
     if found is None and q.named and q.type == "what":  # a name or a quoted title: 'Paper Moons'
         found = next((w for w in (_title(q, t) for t in [focus, *parts]) if w), None)
     if found is None and q.describes:  # 'so peaceful' after 'was', here or after ('That's awesome!' greets)
@@ -135,6 +158,11 @@ def span(q: Question, text: str, said_on: str, lang: str) -> Span:
     if near is not None and (left is None or near[0] > left[0]) and (left is None or left[0] < WEAK or near[3]):
         return Span(near[1], near[2], c, near[0])
     return Span(left[1] if left else _trim(sentence), sentence, c, left[0] if left else 0.0)
+
+
+HOW_OLD = re.compile(r"^\W*how old\b", re.I)
+_AGE = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+ty(?:[- ][a-z]+)?)"
+                  r"[ -](?:years?|months?|weeks?)[ -]old\b", re.I)  # fmt: skip
 
 
 def measure(q: Question, text: str) -> str | None:
@@ -187,15 +215,6 @@ def _goes_on(q: Question, sentence: str, after: str) -> bool:
     return any(stem(fold(w)) not in have and _asked(q, w) and fold(w) not in _FRAME for w in words(after))
 
 
-def _words(sentence: str) -> list[re.Match[str]]:
-    return list(_WORD.finditer(sentence))
-
-
-def _asked(q: Question, word: str) -> bool:
-    w = fold(word).replace("’", "'").removesuffix("'s")  # "name's" is 'name'
-    asked = q.stems
-    return stem(w) in asked or w in asked or stem(base(w)) in asked or bool(kin_of(stem(w)) & asked)
-
 
 # Words that open a new clause inside a sentence: a span never runs across them.
 _CLAUSE_WORDS = frozenset(
@@ -204,8 +223,6 @@ _CLAUSE_WORDS = frozenset(
 )  # fmt: skip
 # Words that open a clause after 'and' (spans never run across them).
 _SUBJECTS = frozenset(["i", "i'm", "i've", "i'd", "we", "we're", "we've", "he", "he's", "she", "she's", "they", "they're", "it", "it's", "you", "you're"])
-# A title in quotes ('"The Lean Startup"', "an album called 'Sleep,'"): said as the title alone.
-_QUOTED = re.compile(r"[\"“]([^\"”\n]{2,60}?)[,.!?]?[\"”]|(?<![\w'])['‘]([^'‘’\n]{2,60}?)[,.!?]?['’](?![\w'])")
 
 
 def _clauses(sentence: str) -> list[str]:
@@ -230,9 +247,7 @@ def _head(q: Question) -> set[str]:
     """The stems of the noun a what/which question asks for ('What kind of flooring', 'What
     color glow', 'Which Disney movie'): a span right before it takes it along ('Marley
     flooring', 'running group')."""
-    m = re.search(r"\b(?:what|which)\s+(?:kinds?\s+of\s+|types?\s+of\s+|sorts?\s+of\s+)?((?:[A-Za-z'-]+\s+){0,2}?[A-Za-z'-]+)"
-                  r"\s+(?:did|does|do|is|was|are|were|has|have|had|can|could|would|will)\b", q.text, re.I)  # fmt: skip
-    return {stem(fold(w)) for w in m.group(1).split()} if m else set()
+    return {stem(fold(w)) for w in head_words(q.text)}
 
 
 def _leftover(q: Question, sentence: str) -> tuple[float, str] | None:
@@ -271,16 +286,25 @@ def _leftover(q: Question, sentence: str) -> tuple[float, str] | None:
                 if title:  # a quoted title the run is part of is said whole, and alone
                     worth += 2.0
                     text = title
+                if text and _ONLY_TIME.fullmatch(text) and not (q.often or q.lasts):
+                    continue  # 'next Monday', 'every morning and evening' says when, not what
                 if text and (best is None or worth > best[0]):
                     best = (worth, text)
             run = []
     return best
 
 
+# A run that only says when ('night' of 'last night', 'a few years', 'first time', 'next
+# Monday') answers no what-question: it is the answer only of 'how often' or 'how long'.
+_ONLY_TIME = re.compile(
+    r"(?:(?:last|this|next|every|each|the other|first|second|one|a few|few|a couple of|some)\s+)*"
+    r"(?:night|morning|evening|afternoon|day|days|week|weeks|weekend|weekends|month|months|year|years|time|times"
+    r"|summer|winter|spring|fall|autumn|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tonight|today"
+    r"|yesterday|tomorrow|recently|lately)(?:\s+and\s+(?:night|morning|evening|afternoon))?", re.I,
+)  # fmt: skip
 # A run that ends at 'is'/'are' before a word of the question is its subject: 'cooking is
 # therapy for me' answers "What hobby is a therapy for John?".
 _COPULA = re.compile(r"\s*(?:is|are|was|were|'s)\s+(?:(?:a|an|the|my|our|his|her|their|really|so|such)\s+)*", re.I)
-_WHEN_WORDS = frozenset((*MONTHS, *WEEKDAYS))  # 'December I joined a choir' starts at 'joined'
 # Words a span never starts with: the edge words and the frame words that carry no answer
 # ("I'm after Marley flooring" is 'Marley flooring'), never a negation.
 _LEAD = _EDGE | (_FRAME - {"not", "never", "no"})
@@ -290,9 +314,13 @@ _LEAD = _EDGE | (_FRAME - {"not", "never", "no"})
 _TIME_TAIL = re.compile(r"(?:\s+(?:last|this|yesterday|tomorrow|every|each|the other|next)\s+(?:night|morning|evening|afternoon|day|week|weekend|month|year|spring|summer|fall|autumn|winter)|\s+(?:tonight|yesterday|today|recently|lately))+\W*$", re.I)
 
 
+# ... and at its start ('Last night I made this grilled dish' is 'made this grilled dish').
+_TIME_HEAD = re.compile(r"^\W*(?:(?:last|this|yesterday|the other)\s+(?:night|morning|evening|afternoon|week|weekend)|tonight|yesterday|today|recently|lately)\b\W*", re.I)
+
+
 def _trim(text: str) -> str:
     """A span without the little words at its ends ('my turtles to the' → 'turtles')."""
-    text = _TIME_TAIL.sub("", text)
+    text = _TIME_HEAD.sub("", _TIME_TAIL.sub("", text))
     ws = _words(text)
     while ws and (fold(ws[0].group(0)).replace("’", "'") in _LEAD or ws[0].group(0) in _WHEN_WORDS):
         ws.pop(0)
@@ -303,75 +331,19 @@ def _trim(text: str) -> str:
     return text[ws[0].start() : ws[-1].end()].strip(" ,;:'\"“”")
 
 
-def _title(q: Question, sentence: str) -> str | None:
-    """A quoted title of the sentence, else a name in it, that the question does not say."""
-    for t in _QUOTED.finditer(sentence):
-        title = (t.group(1) or t.group(2)).strip()
-        if not all(_asked(q, w) for w in words(title)):
-            return title
-    return next((n for _, n in _names(q, sentence)), None)
-
-
-def _names(q: Question, sentence: str) -> list[tuple[int, str]]:
-    """Capitalised runs of the sentence (its first word only after a cue), not the question's
-    own names: (offset, text)."""
-    out = []
-    ws = _words(sentence)
-    speakers = {fold(w) for p in q.all_speakers for w in p.split()}
-    i = 0
-    while i < len(ws):
-        w = ws[i].group(0)
-        # A speaker's name, or the start of it ('Jo' for Joanna), greets them ('Cheers, Jo!').
-        spoken_to = any(s.startswith(fold(w)) for s in speakers)
-        if w[:1].isupper() and fold(w) not in _INTERJECTIONS and w not in ("I", "I'm", "I've") and not _asked(q, w) and not spoken_to:
-            j = i  # a name runs over capitalised words with nothing but a space or ':' between
-            while (j + 1 < len(ws) and ws[j + 1].group(0)[:1].isupper() and not _not_name(ws[j + 1].group(0))
-                   and sentence[ws[j].end() : ws[j + 1].start()].strip() in ("", ":")):  # fmt: skip
-                j += 1
-            if _not_name(w) or (j > i and ws[i].start() == 0 and fold(w).replace("’", "'") in _OPENERS):
-                i += 1  # 'Saturday', 'I'll', or a sentence's first word before a name ('Maybe Joanna')
-                continue
-            first = ws[i].start() == 0 or sentence[: ws[i].start()].rstrip()[-1:] in ".!?\"“"
-            if not first or j > i:
-                out.append((ws[i].start(), sentence[ws[i].start() : ws[j].end()]))
-            i = j + 1
-            continue
-        i += 1
-    return out
-
-
-# Words that open a sentence in capitals without being part of the name after them.
-_OPENERS = frozenset(["maybe", "it's", "that's", "there's", "here's", "when", "if", "then", "also", "just", "now", "sure", "yes", "no", "guess", "anyway", "luckily", "sadly", "finally", "honestly"])
-
-
-def _not_name(word: str) -> bool:
-    """A capitalised word that names no one and no place: 'I'll', a weekday, a month."""
-    w = fold(word).replace("’", "'")
-    return w in ("i", "i'm", "i've", "i'll", "i'd") or word in _WHEN_WORDS or w in _INTERJECTIONS
-
-
-def _cued_place(q: Question, sentence: str) -> str | None:
-    return next((n for at, n in _names(q, sentence) if _PLACE_CUE.search(sentence[:at])), None)
-
 
 def _place(q: Question, sentence: str) -> str | None:
     names = _names(q, sentence)
     cued = [n for at, n in names if _PLACE_CUE.search(sentence[:at])]
     if cued or names:
         return (cued or [n for _, n in names])[0]
-    m = re.search(r"\b(?:in|at|to|near)\s+((?:the|a|an|my|our)\s+)?([a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})", sentence)
+    # 'to' before a verb is no place ('to visit', 'to check it out'): only 'to the park'.
+    m = _LOWER_PLACE.search(sentence)
     return _trim(m.group(0)) if m else None
 
 
-def _person(q: Question, sentence: str) -> str | None:
-    names = [n for _, n in _names(q, sentence) if fold(n) not in speaker_words(q)]
-    if names:
-        return names[0]
-    m = _RELATIONS.search(sentence)
-    if m:
-        who = q.speakers[0] if q.speakers else ""
-        return f"{who}'s {m.group(1)}" if who else m.group(0)
-    return None
+_LOWER_PLACE = re.compile(r"\b(?:(?:in|at|near)\s+(?:(?:the|a|an|my|our)\s+)?|to\s+(?:the|a|an|my|our)\s+)[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}")
+
 
 
 def _clause_zh(q: Question, sentence: str) -> str:

@@ -9,8 +9,9 @@ from mdmem.read.compose import from_passages
 from mdmem.read.days import period_text
 from mdmem.read.passages import Passage
 from mdmem.read.question import Question
+from mdmem.read.route import on_head
 from mdmem.read.span_state import favorite
-from mdmem.read.spans import span, when_text
+from mdmem.read.spans import _trim, phatic, span, when_text
 
 SPEAKERS = ["Priya", "Tomas"]
 
@@ -169,3 +170,56 @@ def test_since_of_a_time_is_no_reason() -> None:
     assert span(q, "I started a blog since nobody shares vegan recipes.", "2024-01-01", "en").text == "nobody shares vegan recipes"
     # 'since I was a kid' is when, not why: no reason is taken from it.
     assert not span(q, "Since I was a kid I loved food, so I started a blog.", "2024-01-01", "en").typed
+
+
+def test_how_many_takes_a_number_before_both_and_both_before_a_few() -> None:
+    # 'both' counts two; 'a few' and 'several' answer only when the sentence says no number.
+    assert said("How many bikes does Priya own?", "I take both my bikes out on a few weekends.") == "two"
+    assert said("How many bikes does Priya own?", "I own three bikes, and both are red on a few days.") == "three"
+    assert said("How many trips did Tomas take?", "I took a few trips to the coast.") == "a few"
+
+
+def test_a_run_that_only_says_when_answers_no_what_question() -> None:
+    # 'last night', 'next Monday', 'every morning and evening' say when, not what or why.
+    assert said("What activity did Tomas and his dad do together in May 2024?", "My dad and I made some soup together last night!") == "made some soup"
+    text = "Wanna meet up at that bakery next Monday? Let's try their cinnamon buns."
+    assert said("What do Priya and Tomas plan to try when they meet at the bakery?", text) == "cinnamon buns"
+    text = "Fresh air is really important to me, so I walk him in the park every morning and evening."
+    assert said("Why does Priya walk her dog in the park every day?", text) == "Fresh air is really important"
+    # A time at a span's start goes as one at its end does.
+    assert _trim("Last night I cooked this smoky bean stew") == "cooked this smoky bean stew"
+
+
+def test_how_old_takes_the_age_said() -> None:
+    assert said("How old is Biscuit?", "Biscuit is already old, he is 11 years old.") == "11 years old"
+
+
+def test_a_favourite_the_question_already_names_is_not_the_answer() -> None:
+    text = "Salted pretzels are one of my favorites, but I also love a spicy rice cracker."
+    assert said("What is one of Tomas's favorite snacks besides salted pretzels?", text) == "love a spicy rice cracker"
+
+
+def test_a_formula_of_talk_answers_less_than_what_is_told() -> None:
+    assert phatic("Long time no see!") and phatic("Sorry to hear that, Tomas.") and phatic("That's a gorgeous poster!")
+    assert not phatic("That poster is from a gallery in Porto.") and not phatic("I can swim now.")
+    text = "Can't wait for the opening tomorrow! Let's fill the opening with music from my dad's records."
+    assert said("What does Priya say about the opening?", text) == "music from my dad's records"
+
+
+def test_a_fact_answers_a_what_question_only_when_it_holds_the_noun_asked_for() -> None:
+    q = Question.of("What outdoor activities has Tomas done with his colleagues?")
+    at = {u.text: i for i, u in enumerate(q.units)}
+    assert not on_head(q, {at["colleagues"]}, [{"value": ["Rob"]}])  # his colleagues' slot: not activities
+    assert on_head(q, {at["activities"]}, [])
+    q = Question.of("Which types of cars does Tomas like?")
+    at = {u.text: i for i, u in enumerate(q.units)}
+    assert on_head(q, {at["like"]}, [{"value": ["music", "classic cars"]}])  # the value holds the noun
+    assert not on_head(q, {at["like"]}, [{"value": ["music"]}])
+    assert on_head(Question.of("What is Tomas allergic to?"), {0}, [])  # no noun asked for
+
+
+def test_to_before_a_verb_is_no_place() -> None:
+    # 'to check it out', 'to visit' are verbs; 'to the lake' and a name after 'in' are places.
+    assert said("Where did Tomas start filming his video?", "I started filming my video - can't wait for you to check it out!") != "check it out"
+    assert said("Where did Tomas start filming his video?", "I started filming my video in Porto, come and check it out!") == "Porto"
+    assert said("Where did Priya and her cousin plan to try rowing?", "My cousin and I plan to try rowing, close to the lake.") == "lake"
