@@ -9,6 +9,7 @@ than its time budget is skipped with a note (`extract.guard`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
@@ -21,7 +22,7 @@ from mdmem.extract.grammar import find_grammar
 from mdmem.extract.grammar.habits import HABITS
 from mdmem.extract.grammar.lexicon import lexicon
 from mdmem.extract.grammar.names import answered, named_next
-from mdmem.extract.grammar.people import Mention, voices
+from mdmem.extract.grammar.people import Mention, Voiced, voices
 from mdmem.extract.grammar.preferences import hobbies_answered
 from mdmem.extract.guard import (
     MAX_CANDIDATES,
@@ -112,10 +113,12 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
             asking = question if previous is None and is_question(question) else ""
             found += duration_followups(sentence, near, asking, set(resolver.rules.attributes))
         previous, recent = sentence, [sentence, previous]
-        out += [(sentence, f) for f in sorted(found, key=lambda f: (f.start, f.kind))]
         mentions = [Mention(f.owner, f.start, f.end) for f in found if f.attribute == "relation" and f.owner]
-        for owner, said in voices(sentence, mentions, people or {}, last):
-            out += [(said, f) for f in _theirs(said, patterns, resolver, budget, owner)]
+        theirs = list(voices(sentence, mentions, people or {}, last))
+        found = [f for f in found if not _voiced(f, sentence, theirs)]  # 我哥叫李想，住在深圳: his city
+        out += [(sentence, f) for f in sorted(found, key=lambda f: (f.start, f.kind))]
+        for v in theirs:
+            out += [(v.said, f) for f in _theirs(v.said, patterns, resolver, budget, v.owner)]
         last = mentions[-1].owner if mentions else last
     return out
 
@@ -126,6 +129,21 @@ def _theirs(said: str, patterns: PatternSet[tuple[str, str]], resolver: Resolver
     found = _find(said, patterns.candidates(lowered(said)), resolver, budget)
     return [replace(f, owner=owner) for f in found
             if f.kind in ("assert", "invalidate") and f.attribute and f.attribute != "relation" and not f.owner]  # fmt: skip
+
+
+# Words that say a fact is the speaker's wherever it stands: their own possessive or subject,
+# and "back home", which points at the speaker's home whoever else is spoken of.
+_MINE = re.compile(r"\s*(?:my|our|I|we|back\s+home)\b|\s*我(?:的|们)?", re.I)
+
+
+def _voiced(f: Found, sentence: str, theirs: list[Voiced]) -> bool:
+    """Whether a fact found for the speaker lies in words that are another person's clause
+    ("My neighbour Ilse has a horse called Dapple": Ilse's horse; "我哥叫李想，住在深圳": his
+    city), unless its own words say it is the speaker's ("… lives with my sister Anna", "my aunt
+    brought it from back home in Portugal")."""
+    if f.owner or f.attribute == "relation" or not any(v.start <= f.value_start < v.end for v in theirs):
+        return False
+    return _MINE.match(sentence, f.start) is None
 
 
 def _find(sentence: str, candidates: list[tuple[tuple[str, str], Any]], resolver: Resolver,
