@@ -40,3 +40,39 @@ def test_the_speakers_own_clause_beside_someone_elses_stays_the_speakers():
     # "my" marks the speaker's own even inside another person's clause
     got = pairs("User: My brother Tomas lives with my sister Anna.")
     assert ("user/siblings", "Anna") in got
+
+
+def _kin(name: str, noun: str, *more: tuple[str, str]) -> dict:
+    from mdmem.model.factfile import Fact
+
+    people = [(name, noun), *more]
+    held = {"user/siblings": Fact("user", "siblings", [n for n, _ in people], valid_from="2026-01-01")}
+    held.update({f"{n.lower()}/relation": Fact(n.lower(), "relation", r, valid_from="2026-01-01") for n, r in people})
+    return held
+
+
+@pytest.mark.parametrize(
+    ("text", "known", "expect"),
+    [
+        ("User: My sister moved to Porto.", _kin("Ines", "sister"), [("ines/home_city", "Porto")]),
+        ("用户: 我姐上个月搬到了厦门。", _kin("王芳", "姐"), [("王芳/home_city", "厦门")]),
+        ("用户: 我姐姐搬到了厦门。", _kin("王芳", "姐"), [("王芳/home_city", "厦门")]),  # 姐姐 is 姐
+        ("用户: 我弟住在天津。", _kin("小林", "弟弟"), [("小林/home_city", "天津")]),
+    ],
+)
+def test_a_relative_said_by_the_noun_alone_is_the_one_known_so(text, known, expect):
+    assert pairs(text, known) == expect  # their fact, not a new unnamed sibling's nor the speaker's
+
+
+def test_a_noun_two_known_people_share_or_a_new_noun_names_no_known_one():
+    two = _kin("Ines", "sister", ("Rita", "sister"))
+    assert ("ines/home_city", "Porto") not in pairs("User: My sister moved to Porto.", two)
+    got = pairs("用户: 我妹住在天津。", _kin("王芳", "姐"))
+    assert ("王芳/home_city", "天津") not in got and ("user/home_city", "天津") not in got
+
+
+def test_a_later_move_of_a_relative_named_before_is_theirs_in_one_transcript():
+    got = pairs("用户: 我住在苏州。我姐叫王芳，住在青岛。\n用户: 我姐上个月搬到了厦门。")
+    assert [(k, v) for k, v in got if k.endswith("/home_city")] == [
+        ("user/home_city", "苏州"), ("王芳/home_city", "青岛"), ("王芳/home_city", "厦门"),
+    ]  # fmt: skip
