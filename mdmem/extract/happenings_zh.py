@@ -86,13 +86,20 @@ def find_zh(sentence: str, grammar: Grammar) -> list[Found]:
             found = _plan(vp, words, z, c.body + m.start("vp"), past or cancel, c.start, timed=timed)
             if found is not None:
                 out.append(found)
-        elif (m := z.event.match(text)) and not cancel and (c.joined or not m["partner"]):
+        elif (m := z.event.match(sentence, _past_time(c.body, times), c.end)) and not cancel and (c.joined or not m["partner"]):  # fmt: skip
             if m["asp"] == "过" and not times:
                 continue  # "我去过巴黎": once, some time: no day to put it on
-            found = _event(m, words, c.body, c.start, c.with_ + ((m["partner"],) if c.joined and m["partner"] else ()))
+            found = _event(m, words, 0, c.start, c.with_ + ((m["partner"],) if c.joined and m["partner"] else ()))
             if found is not None:
                 out.append(found)
     return out
+
+
+def _past_time(body: int, times: list[Time]) -> int:
+    """Where a clause's verb phrase may begin: past a time that heads it ("上个月去了哈尔滨" has
+    no subject, and 上个月 is when, not who went)."""
+    lead = next((t for t in times if t.start == body), None)
+    return body if lead is None else lead.end
 
 
 def _strip_time(vp: str, times: list[Time]) -> str:

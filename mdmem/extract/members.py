@@ -50,6 +50,19 @@ class MemberCounts:
         self._people[entity] = (self._version, out)
         return out
 
+    def kin_of(self, entity: str) -> dict[str, str]:
+        """How `entity` is related to the people it has spoken of, where one person alone is so
+        related: relation noun (casefolded) → owner token ("哥" → 李想 after 我哥叫李想), so that
+        a later "我哥…" or "my brother …" speaks of that person, not of someone new."""
+        prefix = "" if entity == "user" else f"{entity}-"
+        seen: dict[str, set[str]] = {}
+        said = {p: held.value for p in self._persons if (held := self.state.get(f"{p}/relation")) is not None}
+        said.update({p: noun for p, (noun, _, _) in self._relations.items() if p not in said})  # not yet written
+        for person, noun in said.items():
+            if person.startswith(prefix) and person != entity and isinstance(noun, str) and noun:
+                seen.setdefault(noun.casefold(), set()).add(person[len(prefix) :])
+        return {noun: owners.pop() for noun, owners in seen.items() if len(owners) == 1}
+
     _persons: set[str]  # entities with a relation: the people spoken of before
 
     def _relate(self, key: str, value: str, at: str, where: str) -> None:

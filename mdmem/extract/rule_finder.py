@@ -9,6 +9,7 @@ than its time budget is skipped with a note (`extract.guard`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
@@ -21,7 +22,7 @@ from mdmem.extract.grammar import find_grammar
 from mdmem.extract.grammar.habits import HABITS
 from mdmem.extract.grammar.lexicon import lexicon
 from mdmem.extract.grammar.names import answered, members_of, named_next
-from mdmem.extract.grammar.people import Mention, voices
+from mdmem.extract.grammar.people import Mention, Voiced, voices
 from mdmem.extract.grammar.preferences import hobbies_answered
 from mdmem.extract.guard import (
     MAX_CANDIDATES,
@@ -69,13 +70,15 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
                     budget: Budget | None = None, asked: str = "",
                     topic: frozenset[str] = frozenset(),
                     people: Mapping[str, str] | None = None,
-                    last: str | None = None) -> list[tuple[str, Found]]:  # fmt: skip
+                    last: str | None = None,
+                    kin: Mapping[str, str] | None = None) -> list[tuple[str, Found]]:  # fmt: skip
     """(sentence, candidate) pairs of one message, in order: verbatim requests first, then per
     sentence the dependencies, forget requests, rule patterns, generic forms and the grammar's,
     then what the sentence says of other people; `asked` is the message before it, whose last
     sentence may ask what the first sentences answer; `topic` the slots the speaker's previous
     message spoke of ("半小时左右就到" after the commute); `people` the people the speaker spoke
-    of before (casefolded name → owner), `last` the one they spoke of last. Raises `guard.Runaway` when the message takes longer
+    of before (casefolded name → owner), `last` the one they spoke of last, `kin` the one
+    person they are related to by a noun (casefolded noun → owner). Raises `guard.Runaway` when the message takes longer
     than `budget` (default: `MESSAGE_BUDGET`)."""
     budget = budget or Budget()
     out: list[tuple[str, Found]] = []
@@ -113,11 +116,15 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
             near = topic | {f.attribute or "" for _, f in out} | {f.attribute or "" for f in found}
             asking = question if previous is None and is_question(question) else ""
             found += duration_followups(sentence, near, asking, set(resolver.rules.attributes))
-        previous, recent, them = sentence, [sentence, previous], _member(found, members)
-        out += [(sentence, f) for f in sorted(found, key=lambda f: (f.start, f.kind))]
+        previous, recent = sentence, [sentence, previous]
+        found = _of_kin(found, kin or {})
         mentions = [Mention(f.owner, f.start, f.end) for f in found if f.attribute == "relation" and f.owner]
-        for owner, said in voices(sentence, mentions, people or {}, last):
-            out += [(said, f) for f in _theirs(said, patterns, resolver, budget, owner)]
+        theirs = list(voices(sentence, mentions, people or {}, last))
+        found = [f for f in found if not _voiced(f, sentence, theirs)]  # 我哥叫李想，住在深圳: his city
+        them = _member(found, members)
+        out += [(sentence, f) for f in sorted(found, key=lambda f: (f.start, f.kind))]
+        for v in theirs:
+            out += [(v.said, f) for f in _theirs(v.said, patterns, resolver, budget, v.owner)]
         last = mentions[-1].owner if mentions else last
     return out
 
@@ -136,6 +143,42 @@ def _member(found: list[Found], members: frozenset[str]) -> str:
             if f.attribute in members and f.kind == "assert" and not f.owner and f.form in ("", "unnamed")
             and isinstance(v := f.value, str) and v}  # fmt: skip
     return next(iter(said)) if len(said) == 1 else ""
+
+
+def _same_kin(said: str, known: str) -> bool:
+    """ "哥" is "哥哥", "brother" is "big brother": a relation noun said again, maybe shorter."""
+    return said == known or said * 2 == known or said == known * 2 or known.endswith(" " + said)
+
+
+def _of_kin(found: list[Found], kin: Mapping[str, str]) -> list[Found]:
+    """A relative said by the noun alone ("我哥…", "my brother …") is the one person already
+    known to be so related: theirs are the facts of the clause, and they are no new relative."""
+    out = list(found)
+    for f in found:
+        if f.attribute != "relation" or f.owner != f.value or not isinstance(f.value, str):
+            continue
+        owners = {o for noun, o in kin.items() if _same_kin(f.value.casefold(), noun)}
+        if len(owners) != 1:
+            continue
+        owner = owners.pop()
+        out = [replace(f, owner=owner) if g is f else g for g in out
+               if not (g.form == "unnamed" and g.start == f.start and g.owner is None)]  # fmt: skip
+    return out
+
+
+# Words that say a fact is the speaker's wherever it stands: their own possessive or subject,
+# and "back home", which points at the speaker's home whoever else is spoken of.
+_MINE = re.compile(r"\s*(?:my|our|I|we|back\s+home)\b|\s*我(?:的|们)?", re.I)
+
+
+def _voiced(f: Found, sentence: str, theirs: list[Voiced]) -> bool:
+    """Whether a fact found for the speaker lies in words that are another person's clause
+    ("My neighbour Ilse has a horse called Dapple": Ilse's horse; "我哥叫李想，住在深圳": his
+    city), unless its own words say it is the speaker's ("… lives with my sister Anna", "my aunt
+    brought it from back home in Portugal")."""
+    if f.owner or f.attribute == "relation" or not any(v.start <= f.value_start < v.end for v in theirs):
+        return False
+    return _MINE.match(sentence, f.start) is None
 
 
 def _find(sentence: str, candidates: list[tuple[tuple[str, str], Any]], resolver: Resolver,
@@ -221,7 +264,8 @@ def extract(messages: list[Message], rules: Rules, facts: Mapping[str, Fact], *,
             try:
                 found = find_candidates(msg.text, patterns, ex.resolver, budget, asked=asked,
                                         topic=topics.get(entity, frozenset()),
-                                        people=ex.people_of(entity), last=lasts.get(entity))  # fmt: skip
+                                        people=ex.people_of(entity), last=lasts.get(entity),
+                                        kin=ex.kin_of(entity))  # fmt: skip
             except Runaway as e:
                 ex.notes.append(skipped_note(msg, e, rules))
                 asked = ""

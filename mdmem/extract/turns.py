@@ -46,6 +46,9 @@ def answer_statements(asked: str, answer: str, slot: Callable[[str], str | None]
     return _en(asked, answer)
 
 
+# A clause with a subject of its own is a whole statement, read as one; spliced into the question
+# it would make the clause a value ("我在我在一家奶茶店工作": employer "我在一家奶茶店").
+_ZH_OWN_SUBJECT = re.compile(r"^(?:我|你|他|她|它|咱)")
 _ZH_SUBJECT = re.compile(r"^我的?(?P<x>[\u4e00-\u9fff]{1,4}?)(?:现在|目前)?(?:在|是|叫)?$")
 
 
@@ -75,6 +78,8 @@ def _zh(asked: str, answer: str, slot: Callable[[str], str | None]) -> list[str]
     out = []
     for c in clauses:
         if _ZH_NOT_VALUE.search(c) or not 1 < len(c) <= 10 or "叫" in c:  # "一个叫豆豆": answered()'s
+            continue
+        if _ZH_OWN_SUBJECT.match(c):  # "我在一家奶茶店打工": a sentence of its own, no value to splice
             continue
         if post and c.endswith(post):
             c = c[: -len(post)]  # "长沙人" for "你是哪里人"

@@ -173,3 +173,16 @@ def test_a_yes_to_a_question_about_the_person_states_it():
     got = [(s.key, s.value) for s in said("A: Do you still live in Berlin?\nB: Yes, still there.")]
     assert got == [("b/home_city", "Berlin")]
     assert [s for s in said("A: Do you still live in Berlin?\nB: Not anymore, sadly.") if s.kind == "assert"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "助手: 你在哪里上班呀？\n用户: 我在一家花店帮忙，店不大，干了三年了。",
+        "助手: 你在哪工作？\n用户: 我在一家小超市打零工，离家很近。",
+        "助手: 你住在哪呀？\n用户: 我跟室友合租，房子挺旧的。",
+    ],
+)
+def test_an_answer_with_a_subject_of_its_own_is_no_value_spliced_into_the_question(text):
+    # the clause is a sentence of its own: never the employer or the city as "我在一家…"
+    assert [v for _, v, _ in facts(text) if str(v).startswith(("我", "在"))] == []

@@ -51,6 +51,17 @@ class Mention:
     end: int
 
 
+@dataclass(frozen=True)
+class Voiced:
+    """A clause of another person's: whose (`owner`), as they would say it (`said`), and the
+    span of `sentence` it re-voices (`start`, `end`)."""
+
+    owner: str
+    said: str
+    start: int
+    end: int
+
+
 @lru_cache(maxsize=64)
 def _names_rx(names: tuple[str, ...]) -> re.Pattern[str]:
     """One expression for the known names at the head of a clause (built once per set)."""
@@ -71,10 +82,11 @@ def third_to_first(verb: str) -> str:
     return verb
 
 
-def voices(sentence: str, mentions: list[Mention], known: Mapping[str, str], last: str | None) -> Iterator[tuple[str, str]]:  # fmt: skip
-    """(owner, the clause as that person would say it) for each clause of another person's:
-    their `mentions` in this sentence, a name in `known` (casefolded name → owner) at the head
-    of a clause, or he/she when `last` (the person just spoken of) is who it must be."""
+def voices(sentence: str, mentions: list[Mention], known: Mapping[str, str], last: str | None) -> Iterator[Voiced]:  # fmt: skip
+    """(owner, the clause as that person would say it, where its words are in `sentence`) for
+    each clause of another person's: their `mentions` in this sentence, a name in `known`
+    (casefolded name → owner) at the head of a clause, or he/she when `last` (the person just
+    spoken of) is who it must be. What those words say is theirs, never the speaker's."""
     if has_cjk(sentence):
         yield from _zh(sentence, mentions, known, last)
         return
@@ -95,24 +107,26 @@ def voices(sentence: str, mentions: list[Mention], known: Mapping[str, str], las
         if v is None or v["verb"].lower() in _NOT_VERB - {"is", "'s"} or sentence[end : end + 2] in ("'s", "’s") and v["verb"] not in ("'s", "’s"):  # fmt: skip
             continue
         stop = _NEW_SUBJECT.search(sentence, v.end())
-        rest = sentence[v.end() : stop.start() if stop else len(sentence)]
+        until = stop.start() if stop else len(sentence)
+        rest = sentence[v.end() : until]
         rest = re.sub(r"\band\s+([a-z]+s)\b", lambda m: "and " + third_to_first(m[1]), rest)  # "… and works at …"
         text = f"I{v['adv']} {third_to_first(v['verb'])}{rest}".replace(" 'm", "'m").replace(" ’m", "’m")
-        yield owner, _POSSESSIVE.sub(lambda p: "My" if p.group()[0].isupper() else "my", text)
+        yield Voiced(owner, _POSSESSIVE.sub(lambda p: "My" if p.group()[0].isupper() else "my", text), end, until)
 
 
-def _theirs(sentence: str, last: str) -> Iterator[tuple[str, str]]:
+def _theirs(sentence: str, last: str) -> Iterator[Voiced]:
     """ "reading was one of her hobbies": a clause of no one of the speaker's that speaks of the
     person just spoken of as his/her is theirs ("… one of my hobbies", as they would say it)."""
     start = 0
     for stop in [*(m.start() for m in _CLAUSE_END.finditer(sentence)), len(sentence)]:
-        clause = sentence[start:stop]
-        start = stop + 1
+        begin, start = start, stop + 1
+        clause = sentence[begin:stop]
         if _POSSESSIVE.search(clause) and not _SPEAKER.search(clause) and not _SOMEONE.search(clause.strip()):
-            yield last, _POSSESSIVE.sub(lambda p: "My" if p.group()[0].isupper() else "my", clause.strip())
+            said = _POSSESSIVE.sub(lambda p: "My" if p.group()[0].isupper() else "my", clause.strip())
+            yield Voiced(last, said, begin, stop)
 
 
-def _zh(sentence: str, mentions: list[Mention], known: Mapping[str, str], last: str | None) -> Iterator[tuple[str, str]]:  # fmt: skip
+def _zh(sentence: str, mentions: list[Mention], known: Mapping[str, str], last: str | None) -> Iterator[Voiced]:  # fmt: skip
     heads = [(m.owner, m.start, m.end) for m in mentions]
     for name, owner in known.items():
         heads += [(owner, m.start(), m.end()) for m in re.finditer(rf"(?:^|(?<=[，,；;。]))(?:{re.escape(name)})(?=[\u4e00-\u9fff])", sentence)]
@@ -122,4 +136,5 @@ def _zh(sentence: str, mentions: list[Mention], known: Mapping[str, str], last: 
         if sentence.startswith(("的", "和", "跟", "说", "觉得", "让", "叫", "是我"), end):
             continue  # 我哥哥的朋友, 我妈说…, 我妈叫小红: not a clause of theirs
         stop = _ZH_NEW_SUBJECT.search(sentence, end)
-        yield owner, "我" + sentence[end : stop.start() if stop else len(sentence)]
+        until = stop.start() if stop else len(sentence)
+        yield Voiced(owner, "我" + sentence[end:until], end, until)
