@@ -201,7 +201,10 @@ def entry(pattern: str, flags: int) -> _Entry:
 
 def save() -> None:
     """When this process compiled patterns the file lacks: keep what `re` holds, in the order
-    it got them, then the file's others, up to `SEEDED` (the next process seeds them all)."""
+    it got them, then the file's others, up to `SEEDED` (the next process seeds them all).
+    Nothing when the cache is off now (MDMEM_RE_CACHE=0 set after `seed`: never a folder "0")."""
+    if folder() is None:
+        return
     with contextlib.suppress(Exception):  # (at exit: a failure only costs the next process)
         _save_regex()
     cache = getattr(re, "_cache", None)

@@ -102,6 +102,16 @@ def test_off_means_no_file(tmp_path: Path) -> None:
     assert out.stdout.split() == ["0", "False"]
 
 
+def test_turned_off_after_seeding_writes_no_folder_named_0(tmp_path: Path) -> None:
+    # A process that seeded with a folder and then turned the cache off (as a test's
+    # monkeypatch does) saved at exit into "./0/" before: off means no file, wherever.
+    env = {"MDMEM_RE_CACHE": str(tmp_path / "kept"), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    code = ("import os, re, mdmem.regex_cache as r; r.seed(); re.compile('seeded then off [0-9]+'); "
+            "os.environ['MDMEM_RE_CACHE'] = '0'")
+    subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, cwd=tmp_path)
+    assert not (tmp_path / "0").exists()
+
+
 def test_a_rules_pattern_kept_for_the_timed_engine_reads_the_same(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     import regex
