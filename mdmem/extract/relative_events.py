@@ -59,13 +59,19 @@ def _rx(g: Grammar) -> re.Pattern[str] | None:
     )
 
 
+@per_grammar
+def _event_nouns(g: Grammar) -> frozenset[str]:
+    """The stems of the pack's event nouns, made once per grammar, not at every sentence."""
+    return frozenset(stem(n.lower()) for n in g.words("event_nouns", "en"))
+
+
 def relative_events(sentence: str, grammar: Grammar, times: list[Time], stop: int, doubt: int) -> list[Found]:
     """The events told in the sentence's relative clauses before `stop` (where it stops telling
     the speaker's life) and `doubt` (a hedge)."""
     rx = _rx(grammar)
     if rx is None:
         return []
-    nouns = frozenset(stem(n.lower()) for n in grammar.words("event_nouns", "en"))
+    nouns = _event_nouns(grammar)
     out: list[Found] = []
     for m in rx.finditer(sentence, 0, min(stop, doubt, len(sentence))):
         if not m["subj"].strip() or m["subj"] not in ("I", "we", "We"):
