@@ -18,7 +18,7 @@ from mdmem.read.days import MONTHS, WEEKDAYS
 from mdmem.read.question import Question
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’.\-]*[A-Za-z0-9]|[A-Za-z0-9]")
-_PLACE_CUE = re.compile(r"\b(?:in|at|to|from|near|around|visit(?:ed|ing)?|went to|moved to|live in)\s+$", re.I)
+PLACE_CUE = re.compile(r"\b(?:in|at|to|from|near|around|visit(?:ed|ing)?|went to|moved to|live in)\s+$", re.I)
 _INTERJECTIONS = frozenset(["hey", "hi", "wow", "thanks", "thank", "yeah", "yes", "oh", "congrats", "sorry", "ok", "okay", "well", "so", "and", "but", "hello", "cool", "great", "aw", "awesome", "cheers", "yo", "bye", "woah", "whoa", "haha", "ah", "hmm", "yay", "yep", "congratulations", "dude"])
 _RELATIONS = re.compile(
     r"\bmy (?:(?:best|close|old|new) )?(mom|mother|dad|father|parents|sister|brother|sibling|siblings|wife|husband"
@@ -28,42 +28,42 @@ _RELATIONS = re.compile(
 )  # fmt: skip
 
 
-def _words(sentence: str) -> list[re.Match[str]]:
+def word_matches(sentence: str) -> list[re.Match[str]]:
     return list(_WORD.finditer(sentence))
 
 
-def _asked(q: Question, word: str) -> bool:
+def is_asked(q: Question, word: str) -> bool:
     w = fold(word).replace("’", "'").removesuffix("'s")  # "name's" is 'name'
     asked = q.stems
     return stem(w) in asked or w in asked or stem(base(w)) in asked or bool(kin_of(stem(w)) & asked)
 
 
 # A title in quotes ('"The Lean Startup"', "an album called 'Sleep,'"): said as the title alone.
-_QUOTED = re.compile(r"[\"“]([^\"”\n]{2,60}?)[,.!?]?[\"”]|(?<![\w'])['‘]([^'‘’\n]{2,60}?)[,.!?]?['’](?![\w'])")
-_WHEN_WORDS = frozenset((*MONTHS, *WEEKDAYS))  # 'December I joined a choir' starts at 'joined'
+QUOTED = re.compile(r"[\"“]([^\"”\n]{2,60}?)[,.!?]?[\"”]|(?<![\w'])['‘]([^'‘’\n]{2,60}?)[,.!?]?['’](?![\w'])")
+WHEN_WORDS = frozenset((*MONTHS, *WEEKDAYS))  # 'December I joined a choir' starts at 'joined'
 
 
-def _title(q: Question, sentence: str) -> str | None:
+def title_of(q: Question, sentence: str) -> str | None:
     """A quoted title of the sentence, else a name in it, that the question does not say."""
-    for t in _QUOTED.finditer(sentence):
+    for t in QUOTED.finditer(sentence):
         title = (t.group(1) or t.group(2)).strip()
-        if not all(_asked(q, w) for w in words(title)):
+        if not all(is_asked(q, w) for w in words(title)):
             return title
-    return next((n for _, n in _names(q, sentence)), None)
+    return next((n for _, n in capitalised_runs(q, sentence)), None)
 
 
-def _names(q: Question, sentence: str) -> list[tuple[int, str]]:
+def capitalised_runs(q: Question, sentence: str) -> list[tuple[int, str]]:
     """Capitalised runs of the sentence (its first word only after a cue), not the question's
     own names: (offset, text)."""
     out = []
-    ws = _words(sentence)
+    ws = word_matches(sentence)
     speakers = {fold(w) for p in q.all_speakers for w in p.split()}
     i = 0
     while i < len(ws):
         w = ws[i].group(0)
         # A speaker's name, or the start of it ('Jo' for Joanna), greets them ('Cheers, Jo!').
         spoken_to = any(s.startswith(fold(w)) for s in speakers)
-        if w[:1].isupper() and fold(w) not in _INTERJECTIONS and w not in ("I", "I'm", "I've") and not _asked(q, w) and not spoken_to:
+        if w[:1].isupper() and fold(w) not in _INTERJECTIONS and w not in ("I", "I'm", "I've") and not is_asked(q, w) and not spoken_to:
             j = i  # a name runs over capitalised words with nothing but a space or ':' between
             while (j + 1 < len(ws) and ws[j + 1].group(0)[:1].isupper() and not _not_name(ws[j + 1].group(0))
                    and sentence[ws[j].end() : ws[j + 1].start()].strip() in ("", ":")):  # fmt: skip
@@ -87,16 +87,16 @@ _OPENERS = frozenset(["maybe", "it's", "that's", "there's", "here's", "when", "i
 def _not_name(word: str) -> bool:
     """A capitalised word that names no one and no place: 'I'll', a weekday, a month."""
     w = fold(word).replace("’", "'")
-    return w in ("i", "i'm", "i've", "i'll", "i'd") or word in _WHEN_WORDS or w in _INTERJECTIONS
+    return w in ("i", "i'm", "i've", "i'll", "i'd") or word in WHEN_WORDS or w in _INTERJECTIONS
 
 
-def _cued_place(q: Question, sentence: str) -> str | None:
-    return next((n for at, n in _names(q, sentence) if _PLACE_CUE.search(sentence[:at])), None)
+def cued_place(q: Question, sentence: str) -> str | None:
+    return next((n for at, n in capitalised_runs(q, sentence) if PLACE_CUE.search(sentence[:at])), None)
 
 
 
-def _person(q: Question, sentence: str) -> str | None:
-    names = [n for _, n in _names(q, sentence) if fold(n) not in speaker_words(q)]
+def person_named(q: Question, sentence: str) -> str | None:
+    names = [n for _, n in capitalised_runs(q, sentence) if fold(n) not in speaker_words(q)]
     if names:
         return names[0]
     m = _RELATIONS.search(sentence)

@@ -18,15 +18,15 @@ from mdmem.lang.verbs import PAST
 from mdmem.read.cover import cover, stems
 from mdmem.read.question import Question
 from mdmem.read.span_names import (
-    _PLACE_CUE,
-    _QUOTED,
-    _WHEN_WORDS,
-    _asked,
-    _cued_place,
-    _names,
-    _person,
-    _title,
-    _words,
+    PLACE_CUE,
+    QUOTED,
+    WHEN_WORDS,
+    capitalised_runs,
+    cued_place,
+    is_asked,
+    person_named,
+    title_of,
+    word_matches,
 )
 from mdmem.read.span_state import favorite, state
 from mdmem.read.span_time import when_text
@@ -129,19 +129,19 @@ def span(q: Question, text: str, said_on: str, lang: str) -> Span:
     elif q.type == "yes_no" and not q.options:  # 'a beach or the mountains?' is no yes/no
         found = ("No" if _NOT.search(focus) else "Yes") if c >= 0.5 else None
     elif q.type == "where":  # a place after 'in', 'at', 'to' first, in any sentence of it
-        cued = [c for c in (_cued_place(q, t) for t in [focus, *parts]) if c]
+        cued = [c for c in (cued_place(q, t) for t in [focus, *parts]) if c]
         found = cued[0] if cued else _place(q, focus)
     elif q.type == "who":
-        found = next((w for w in (_person(q, t) for t in [focus, *parts]) if w), None)
+        found = next((w for w in (person_named(q, t) for t in [focus, *parts]) if w), None)
     elif q.type == "how_many":
         m = _NUMBER.search(focus)
         vague = _VAGUE.search(focus)
         found = m.group(1) if m else "two" if _BOTH.search(focus) else vague.group(1) if vague else None
     if found is None and q.favorite and q.type in ("what", "who"):  # 'X is my favourite'
         # One the question already names ('besides coconut milk ice cream') is not the answer.
-        found = next((w for w in (favorite(t) for t in [focus, *parts]) if w and not all(_asked(q, x) for x in words(w))), None)
+        found = next((w for w in (favorite(t) for t in [focus, *parts]) if w and not all(is_asked(q, x) for x in words(w))), None)
     if found is None and q.named and q.type == "what":  # a name or a quoted title: 'Paper Moons'
-        found = next((w for w in (_title(q, t) for t in [focus, *parts]) if w), None)
+        found = next((w for w in (title_of(q, t) for t in [focus, *parts]) if w), None)
     if found is None and q.describes:  # 'so peaceful' after 'was', here or after ('That's awesome!' greets)
         later = parts[parts.index(sentence) + 1 :] if sentence in parts else []
         found = next((w for w in (state(q, t) for t in [focus, *later]) if w), None)
@@ -212,7 +212,7 @@ def _goes_on(q: Question, sentence: str, after: str) -> bool:
     if _BACK.match(after):
         return True
     have = stems(sentence)
-    return any(stem(fold(w)) not in have and _asked(q, w) and fold(w) not in _FRAME for w in words(after))
+    return any(stem(fold(w)) not in have and is_asked(q, w) and fold(w) not in _FRAME for w in words(after))
 
 
 
@@ -230,7 +230,7 @@ def _clauses(sentence: str) -> list[str]:
     out = []
     for part in _CLAUSE.split(sentence):
         start = 0
-        ws = _words(part)
+        ws = word_matches(part)
         for i, m in enumerate(ws):
             w = fold(m.group(0)).replace("’", "'")
             nxt = fold(ws[i + 1].group(0)).replace("’", "'") if i + 1 < len(ws) else ""
@@ -259,16 +259,16 @@ def _leftover(q: Question, sentence: str) -> tuple[float, str] | None:
     best: tuple[float, str] | None = None
     head = _head(q)
     speakers = {fold(w) for p in q.all_speakers for w in p.split()}
-    titles = [(t.group(1) or t.group(2)).strip() for t in _QUOTED.finditer(sentence)]
-    titles = [t for t in titles if not all(_asked(q, w) for w in words(t))]
+    titles = [(t.group(1) or t.group(2)).strip() for t in QUOTED.finditer(sentence)]
+    titles = [t for t in titles if not all(is_asked(q, w) for w in words(t))]
     for clause in _clauses(sentence):
-        ws = _words(clause)
+        ws = word_matches(clause)
         run: list[re.Match[str]] = []
         after = False
         for i, m in enumerate([*ws, None]):
-            if m is not None and not _asked(q, m.group(0)):
+            if m is not None and not is_asked(q, m.group(0)):
                 if not run:
-                    after = i > 0 and _asked(q, ws[i - 1].group(0))
+                    after = i > 0 and is_asked(q, ws[i - 1].group(0))
                 run.append(m)
                 continue
             content = [r for r in run if fold(r.group(0)).replace("’", "'") not in _FRAME]
@@ -321,8 +321,8 @@ _TIME_HEAD = re.compile(r"^\W*(?:(?:last|this|yesterday|the other)\s+(?:night|mo
 def _trim(text: str) -> str:
     """A span without the little words at its ends ('my turtles to the' → 'turtles')."""
     text = _TIME_HEAD.sub("", _TIME_TAIL.sub("", text))
-    ws = _words(text)
-    while ws and (fold(ws[0].group(0)).replace("’", "'") in _LEAD or ws[0].group(0) in _WHEN_WORDS):
+    ws = word_matches(text)
+    while ws and (fold(ws[0].group(0)).replace("’", "'") in _LEAD or ws[0].group(0) in WHEN_WORDS):
         ws.pop(0)
     while ws and fold(ws[-1].group(0)).replace("’", "'") in _EDGE:
         ws.pop()
@@ -333,8 +333,8 @@ def _trim(text: str) -> str:
 
 
 def _place(q: Question, sentence: str) -> str | None:
-    names = _names(q, sentence)
-    cued = [n for at, n in names if _PLACE_CUE.search(sentence[:at])]
+    names = capitalised_runs(q, sentence)
+    cued = [n for at, n in names if PLACE_CUE.search(sentence[:at])]
     if cued or names:
         return (cued or [n for _, n in names])[0]
     # 'to' before a verb is no place ('to visit', 'to check it out'): only 'to the park'.
