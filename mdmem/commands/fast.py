@@ -27,7 +27,7 @@ _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 _MONTH_OR_YEAR = re.compile(r"\d{4}(?:-(?:0[1-9]|1[0-2]))?")
 
 
-def _options(args: list[str], valued: dict[str, str], flags: dict[str, str]) -> tuple[dict[str, str | bool], list[str]] | None:  # fmt: skip
+def plain_options(args: list[str], valued: dict[str, str], flags: dict[str, str]) -> tuple[dict[str, str | bool], list[str]] | None:  # fmt: skip
     """Options (`--name value`, `--name=value`, flags) and positional arguments, or None for
     anything else (--help, --, an unknown option, a value missing): typer's job."""
     opts: dict[str, str | bool] = {}
@@ -55,7 +55,7 @@ def _options(args: list[str], valued: dict[str, str], flags: dict[str, str]) -> 
 
 def parse_ask(args: list[str]) -> dict[str, str | bool | None] | None:
     """The options of a plain `ask` (args after the command name), or None to leave it to typer."""
-    parsed = _options(args, _VALUED, {"--json": "as_json"})
+    parsed = plain_options(args, _VALUED, {"--json": "as_json"})
     if parsed is None or len(parsed[1]) != 1:
         return None  # no question, or a second argument
     opts: dict[str, str | bool | None] = {"vault": os.environ.get("MDMEM_VAULT") or None}
@@ -83,7 +83,7 @@ def _is_day(value: str) -> bool:
         return False
 
 
-def _vault_at(path: str | Path | None, wait: float = 10.0) -> Vault:
+def plain_vault(path: str | Path | None, wait: float = 10.0) -> Vault:
     """The vault at path (None: the nearest one upward), telling stderr what crash recovery
     did, as `commands.app.open_vault` does for typer's commands (this module loads no typer)."""
     from mdmem.store.vault import Vault
@@ -107,7 +107,7 @@ def run_ask(opts: dict[str, str | bool | None]) -> int:
         raw = opts.get("entity")
         entity = check_slug(raw, "entity") if isinstance(raw, str) else None
         path = opts.get("vault")
-        vault = _vault_at(path if isinstance(path, str) else None)
+        vault = plain_vault(path if isinstance(path, str) else None)
         answer = ask(vault, str(opts["question"]), as_of=opts.get("as_of"),  # type: ignore[arg-type]
                      entity=entity, evidence=int(str(opts.get("evidence") or 2)))  # fmt: skip
     except MdmemError as e:
@@ -123,7 +123,7 @@ def run_ask(opts: dict[str, str | bool | None]) -> int:
 def parse_mcp(args: list[str]) -> dict[str, str | float | None] | None:
     """The options of a stdio `mcp` (--vault, --wait), or None to leave it to typer: an agent
     client starts the server on every session, and typer's start is a tenth of it."""
-    parsed = _options(args, {"--vault": "vault", "--wait": "wait"}, {})
+    parsed = plain_options(args, {"--vault": "vault", "--wait": "wait"}, {})
     if parsed is None or parsed[1]:
         return None  # --http, --host, --help, a stray argument: typer's job
     given = parsed[0]
@@ -145,7 +145,7 @@ def run_mcp(opts: dict[str, str | float | None]) -> int:
     wait = float(opts["wait"] or 0)
     try:
         path = opts.get("vault")
-        vault = _vault_at(path if isinstance(path, str) else None, wait)
+        vault = plain_vault(path if isinstance(path, str) else None, wait)
         from mdmem.server.app import serve  # the MCP SDK loads only now
 
         serve(vault.root, wait=wait)

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mdmem.commands.fast import _options
+from mdmem.commands.fast import plain_options
 from mdmem.commands.shown import fit, here
 
 if TYPE_CHECKING:
@@ -184,7 +184,7 @@ def _passed_note(passed: list[dict[str, str]], verbose: bool) -> str:
 
 def parse_ingest(args: list[str]) -> dict[str, Any] | None:
     """The options of a plain `ingest` (args after the command name), or None to leave it to typer."""
-    parsed = _options(args, {"--vault": "vault", "--wait": "wait"}, _FLAGS)
+    parsed = plain_options(args, {"--vault": "vault", "--wait": "wait"}, _FLAGS)
     if parsed is None or not parsed[1]:
         return None  # no path (typer's usage message), or an option only typer reads
     given, paths = parsed

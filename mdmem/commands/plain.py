@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from mdmem.commands.fast import _options, _vault_at, parse_mcp
+from mdmem.commands.fast import parse_mcp, plain_options, plain_vault
 from mdmem.commands.shown import fit, here_line
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ Report = tuple[list[str], list[str], int]  # lines for stdout, lines for stderr,
 
 def parse_check(args: list[str]) -> dict[str, str | bool | None] | None:
     """The options of a plain `check`, or None to leave it to typer."""
-    parsed = _options(args, {"--vault": "vault"}, {"--json": "as_json"})
+    parsed = plain_options(args, {"--vault": "vault"}, {"--json": "as_json"})
     if parsed is None or parsed[1]:
         return None
     return {"vault": os.environ.get("MDMEM_VAULT") or None, **parsed[0]}
@@ -45,7 +45,7 @@ def parse_sync(args: list[str]) -> dict[str, str | float | None] | None:
 
 def parse_init(args: list[str]) -> dict[str, str] | None:
     """The options of a plain `init` (a folder, --rules), or None to leave it to typer."""
-    parsed = _options(args, {"--rules": "rules"}, {})
+    parsed = plain_options(args, {"--rules": "rules"}, {})
     if parsed is None or len(parsed[1]) != 1:
         return None
     return {"path": parsed[1][0], "rules": str(parsed[0].get("rules", "personal"))}
@@ -116,7 +116,7 @@ def run_check(opts: dict[str, str | bool | None]) -> int:
 
     def run() -> int:
         path = opts.get("vault")
-        vault = _vault_at(path if isinstance(path, str) else None)
+        vault = plain_vault(path if isinstance(path, str) else None)
         as_json = bool(opts.get("as_json"))
         return _print(check_report(vault, vault.check(), as_json), wrap=not as_json)
 
@@ -130,7 +130,7 @@ def run_sync(opts: dict[str, str | float | None]) -> int:
         from mdmem.edit.sync import sync
 
         path = opts.get("vault")
-        vault = _vault_at(path if isinstance(path, str) else None, float(opts["wait"] or 0))
+        vault = plain_vault(path if isinstance(path, str) else None, float(opts["wait"] or 0))
         return _print(sync_report(vault, sync(vault)))
 
     return _guarded(run)
