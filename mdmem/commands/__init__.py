@@ -79,7 +79,15 @@ def help_text() -> str:
 
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: import only the command being run."""
-    args = sys.argv[1:] if argv is None else argv
+    try:
+        _dispatch(sys.argv[1:] if argv is None else argv)
+    except BrokenPipeError:  # the reader went away (`mdmem ask … | head -0`): no traceback
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())  # so the flush at exit does not raise it again
+        sys.exit(1)  # as click does for typer's commands
+
+
+def _dispatch(args: list[str]) -> None:
     if os.environ.get(COMPLETE_VAR):  # the shell asks what to complete: every command counts
         load()(args=args, prog_name="mdmem")
         return

@@ -123,3 +123,41 @@ def test_a_source_named_as_given_is_shown_from_here_not_joined_to_the_vault(
     assert here(v, "chats/a.md") == "chats/a.md"  # as given: it is here, not in the vault
     assert here(v, "chats/b.md") == "../elsewhere/vault/chats/b.md"  # vault-relative
     assert here(v, "facts/user/x.md") == "../elsewhere/vault/facts/user/x.md"  # not yet written
+
+
+@pytest.mark.parametrize("command", [["ask", "Where do I live?"], ["timeline"], ["pending"]])
+def test_a_reader_that_went_away_gets_no_traceback(moved: Path, command: list[str]) -> None:
+    # `mdmem ask … | head -0`: the plain road of ask raised BrokenPipeError with a
+    # traceback; like typer's commands, they now stop quietly with exit code 1.
+    import os
+    import subprocess
+    import sys
+
+    read, write = os.pipe()
+    os.close(read)  # no reader: the first write fails with EPIPE, deterministically
+    try:
+        run = subprocess.run([sys.executable, "-m", "mdmem", *command, "--vault", str(moved)],
+                             stdout=write, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120)  # fmt: skip
+    finally:
+        os.close(write)
+    assert "Traceback" not in run.stderr and "BrokenPipe" not in run.stderr, run.stderr
+    assert run.returncode == 1
+
+
+def test_an_ingest_whose_reader_went_away_still_keeps_what_it_read(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    root = tmp_path / "v"
+    assert mdmem("init", str(root), "--rules", "personal").exit_code == 0
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        run = subprocess.run([sys.executable, "-m", "mdmem", "ingest", str(SAMPLES / "2025-08-15-en.md"),
+                              "--vault", str(root)], stdout=write, stderr=subprocess.PIPE, text=True,
+                             cwd=ROOT, timeout=120)  # fmt: skip
+    finally:
+        os.close(write)
+    assert "Traceback" not in run.stderr, run.stderr
+    assert (root / "facts" / "user" / "home_city.md").is_file()  # the summary failed, not the ingest
