@@ -19,9 +19,14 @@ PERSONAL = load_rules(ROOT / "rules" / "personal.yaml")
 DAY = "2023-05-14"  # a Sunday
 
 
-def said(text: str, day: str = DAY) -> list[Statement]:
+def statements(text: str, day: str = DAY) -> list[Statement]:
+    """Everything the personal pack reads in a transcript said on `day`."""
     msgs = parse_transcript(text, default_time=day)
-    return [s for s in extract(msgs, PERSONAL, {}, source="t.md", default_date=day).statements if s.form in ("event", "plan")]
+    return extract(msgs, PERSONAL, {}, source="t.md", default_date=day).statements
+
+
+def said(text: str, day: str = DAY) -> list[Statement]:
+    return [s for s in statements(text, day) if s.form in ("event", "plan")]
 
 
 def one(text: str, day: str = DAY) -> Statement:

@@ -6,20 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from mdmem.engine.decide import Statement
-from mdmem.extract.rule_finder import extract
-from mdmem.extract.transcript import parse_transcript
-from tests.extract.test_happenings import DAY, PERSONAL
-
-
-def facts(text: str) -> list[Statement]:
-    msgs = parse_transcript(f"User: {text}", default_time=DAY)
-    return [s for s in extract(msgs, PERSONAL, {}, source="t.md", default_date=DAY).statements
-            if s.form not in ("event", "plan")]  # fmt: skip
+from tests.extract.test_happenings import statements
 
 
 def values(text: str, attribute: str) -> list[object]:
-    return [s.value for s in facts(text) if s.attribute == attribute]
+    """What a message says of `attribute`, events and plans aside."""
+    return [s.value for s in statements(f"User: {text}") if s.attribute == attribute and s.form not in ("event", "plan")]
 
 
 @pytest.mark.parametrize(

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from mdmem.extract.rule_finder import extract
-from mdmem.extract.transcript import parse_transcript
-from tests.extract.test_happenings import DAY, PERSONAL, said
+from tests.extract.test_happenings import DAY, said, statements
 
 LAST_WEEK = "2023-05-01/2023-05-07"  # said on Sunday 2023-05-14
 
@@ -18,8 +16,7 @@ def events(text: str) -> list[tuple[str, str]]:
 
 
 def slot(text: str, attribute: str) -> list[object]:
-    msgs = parse_transcript(f"User: {text}", default_time=DAY)
-    return [s.value for s in extract(msgs, PERSONAL, {}, source="t.md", default_date=DAY).statements if s.attribute == attribute]  # fmt: skip
+    return [s.value for s in statements(f"User: {text}") if s.attribute == attribute]
 
 
 @pytest.mark.parametrize(
