@@ -21,6 +21,7 @@ from mdmem.extract.happening_phrase import (
 )
 from mdmem.extract.timex import PAST, Time
 from mdmem.lang.tokens import stem
+from mdmem.lang.verbs import past_of
 from mdmem.model.life import EVENT, FAMILY_SLOT, Happening, specific
 
 ADV = r"(?:(?:just|finally|also|actually|recently|even|really|totally|already|both|all|once|then|eventually|officially|literally|somehow|still|seriously|definitely|probably|now|currently|soon)\s+){0,3}"
@@ -93,23 +94,6 @@ def ongoing(sentence: str, c: Clause, m: re.Match[str], lead: str, times: list[T
 
 # "I was able to raise some funds", "we were finally able to get the permit": done, said as a feat.
 ABLE = re.compile(r"\s*(?:was|were)\s+(?:finally\s+|also\s+|even\s+|just\s+)?able\s+to\s+(?P<verb>[a-z]+)(?![\w'’])", re.I)
-_IRREGULAR = dict(
-    pair.split(":") for pair in ["give:gave", "get:got", "make:made", "go:went", "see:saw", "take:took", "buy:bought", "find:found", "meet:met", "win:won", "run:ran", "do:did", "have:had", "come:came", "bring:brought", "teach:taught", "build:built", "catch:caught", "hold:held", "keep:kept", "leave:left", "lose:lost", "pay:paid", "put:put", "read:read", "ride:rode", "sell:sold", "send:sent", "sing:sang", "sit:sat", "speak:spoke", "spend:spent", "swim:swam", "tell:told", "think:thought", "write:wrote", "fly:flew", "drive:drove", "eat:ate", "grow:grew", "draw:drew", "throw:threw", "begin:began", "break:broke", "choose:chose", "feel:felt", "know:knew", "lead:led", "set:set", "shoot:shot", "stand:stood", "understand:understood"]
-)
-
-
-def past_of(base: str) -> str:
-    """'raise' → 'raised', 'give' → 'gave', 'try' → 'tried', 'plan' → 'planned' (for "was able to …")."""
-    w = base.lower()
-    if w in _IRREGULAR:
-        return _IRREGULAR[w]
-    if w.endswith("e"):
-        return w + "d"
-    if w.endswith("y") and len(w) > 2 and w[-2] not in "aeiou":
-        return w[:-1] + "ied"
-    if re.fullmatch(r"[^aeiou]*[aeiou][bdgmnpt]", w):
-        return w + w[-1] + "ed"
-    return w + "ed"
 
 
 # Chat drops "I'm" before a doing kept up: "Still working on opening a dance studio", "Currently

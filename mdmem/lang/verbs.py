@@ -1,4 +1,5 @@
-"""English verbs whose past is not made with -ed ('took', 'made', 'went'): their base form.
+"""English verbs whose past is not made with -ed ('took', 'made', 'went'): their base form, and
+the past of a base form (`past_of`).
 
 The light stemmer (tokens.stem) folds 'moved' and 'moving' into 'mov', but not 'took' into
 'take'; a span (read/spans.py) asks whether a word of a message is a word of the question, and
@@ -6,6 +7,8 @@ The light stemmer (tokens.stem) folds 'moved' and 'moving' into 'mov', but not '
 """
 
 from __future__ import annotations
+
+import re
 
 _PAST = """
 ate:eat bought:buy brought:bring built:build began:begin became:become broke:break broken:break
@@ -25,3 +28,24 @@ PAST: dict[str, str] = dict(pair.split(":") for pair in _PAST.split())
 def base(word: str) -> str:
     """The base form of an irregular English past ('took' → 'take'); any other word as given."""
     return PAST.get(word, word)
+
+
+# Pasts `past_of` makes that `base` leaves as they are: the same word, and 'shot' (as often a
+# noun, "a shot of the glacier", which a span must not read as 'shoot').
+_MORE_PASTS = {"put": "put", "read": "read", "set": "set", "shoot": "shot"}
+# base → its simple past: the first past the table gives for it ('broke', not 'broken')
+_PAST_OF = {**{b: p for p, b in reversed(PAST.items())}, **_MORE_PASTS}
+
+
+def past_of(word: str) -> str:
+    """'raise' → 'raised', 'give' → 'gave', 'try' → 'tried', 'plan' → 'planned' (lower case)."""
+    w = word.lower()
+    if w in _PAST_OF:
+        return _PAST_OF[w]
+    if w.endswith("e"):
+        return w + "d"
+    if w.endswith("y") and len(w) > 2 and w[-2] not in "aeiou":
+        return w[:-1] + "ied"
+    if re.fullmatch(r"[^aeiou]*[aeiou][bdgmnpt]", w):
+        return w + w[-1] + "ed"
+    return w + "ed"
