@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -125,39 +128,29 @@ def test_a_source_named_as_given_is_shown_from_here_not_joined_to_the_vault(
     assert here(v, "facts/user/x.md") == "../elsewhere/vault/facts/user/x.md"  # not yet written
 
 
-@pytest.mark.parametrize("command", [["ask", "Where do I live?"], ["timeline"], ["pending"]])
-def test_a_reader_that_went_away_gets_no_traceback(moved: Path, command: list[str]) -> None:
-    # `mdmem ask … | head -0`: the plain road of ask raised BrokenPipeError with a
-    # traceback; like typer's commands, they now stop quietly with exit code 1.
-    import os
-    import subprocess
-    import sys
-
+def _into_a_closed_pipe(*args: str) -> subprocess.CompletedProcess[str]:
+    """`mdmem ARGS` with stdout a pipe nobody reads: its first write fails with EPIPE, every time."""
     read, write = os.pipe()
-    os.close(read)  # no reader: the first write fails with EPIPE, deterministically
+    os.close(read)
     try:
-        run = subprocess.run([sys.executable, "-m", "mdmem", *command, "--vault", str(moved)],
-                             stdout=write, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120)  # fmt: skip
+        return subprocess.run([sys.executable, "-m", "mdmem", *args], stdout=write, stderr=subprocess.PIPE,
+                              text=True, cwd=ROOT, timeout=120)  # fmt: skip
     finally:
         os.close(write)
+
+
+@pytest.mark.parametrize("command", [["ask", "Where do I live?"], ["timeline"], ["pending"]])
+def test_a_reader_that_went_away_gets_no_traceback(moved: Path, command: list[str]) -> None:
+    # `mdmem ask … | head -0`: the plain road of ask raised BrokenPipeError with a traceback;
+    # like typer's commands, it now stops quietly with exit code 1.
+    run = _into_a_closed_pipe(*command, "--vault", str(moved))
     assert "Traceback" not in run.stderr and "BrokenPipe" not in run.stderr, run.stderr
     assert run.returncode == 1
 
 
 def test_an_ingest_whose_reader_went_away_still_keeps_what_it_read(tmp_path: Path) -> None:
-    import os
-    import subprocess
-    import sys
-
     root = tmp_path / "v"
     assert mdmem("init", str(root), "--rules", "personal").exit_code == 0
-    read, write = os.pipe()
-    os.close(read)
-    try:
-        run = subprocess.run([sys.executable, "-m", "mdmem", "ingest", str(SAMPLES / "2025-08-15-en.md"),
-                              "--vault", str(root)], stdout=write, stderr=subprocess.PIPE, text=True,
-                             cwd=ROOT, timeout=120)  # fmt: skip
-    finally:
-        os.close(write)
+    run = _into_a_closed_pipe("ingest", str(SAMPLES / "2025-08-15-en.md"), "--vault", str(root))
     assert "Traceback" not in run.stderr, run.stderr
     assert (root / "facts" / "user" / "home_city.md").is_file()  # the summary failed, not the ingest
