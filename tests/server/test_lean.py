@@ -36,6 +36,7 @@ SESSION = [
     ask("three", question="我住在哪里？", evidence=0),
     ask(4, question="Where did I live in 2025?", as_of="2025-12-01", entity="user"),
     {"jsonrpc": "2.0", "id": 5, "method": "tools/list"},
+    ask(55, question="Where do I live?", as_of="2026-02-30"),  # the library refuses the day: the SDK's error
     ask(6, question="Where do I live?", evidence=11),  # refused by the SDK's validation
     ask(7, question="Where do I live?", as_of="null"),  # the SDK reads the JSON in it: None
     {"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "pending", "arguments": {}}},
@@ -76,12 +77,13 @@ def test_the_lean_road_writes_what_the_sdk_writes(vault: Path) -> None:
     by_sdk = converse(vault, SESSION)  # no replies kept yet: the SDK answers from initialize on
     kept = json.loads(cache.read_text(encoding="utf-8"))
     assert {m for r in kept["replies"].values() for m in r} == {"initialize", "tools/list"}
-    lean_first = converse(vault, SESSION)  # lean up to `pending`, then the SDK
+    lean_first = converse(vault, SESSION)  # lean up to the refused day, then the SDK
     assert lean_first == by_sdk
     replies = [json.loads(line) for line in by_sdk]
-    assert [r["id"] for r in replies] == [1, 2, "three", 4, 5, 6, 7, 8, 9, 10]
+    assert [r["id"] for r in replies] == [1, 2, "three", 4, 5, 55, 6, 7, 8, 9, 10]
     assert "Shanghai" in replies[1]["result"]["structuredContent"]["answer"]
-    assert replies[5]["result"]["isError"] is True  # evidence 11: the SDK's own message
+    assert replies[5]["result"]["isError"] is True and "is not a day" in replies[5]["result"]["content"][0]["text"]
+    assert replies[6]["result"]["isError"] is True  # evidence 11: the SDK's own message
 
 
 def test_a_lean_session_imports_neither_the_sdk_nor_pydantic(vault: Path) -> None:
