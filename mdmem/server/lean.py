@@ -144,7 +144,7 @@ def serve(root: Path | str, *, wait: float = 10.0) -> None:
     """Serve the vault over stdio until the client goes away."""
     try:
         wire = Wire()
-    except (OSError, ValueError, AttributeError):  # no real stdin/stdout (embedded): the SDK's road
+    except (ImportError, OSError, ValueError, AttributeError):  # no fcntl, no real stdin/stdout: the SDK's road
         from mdmem.server.app import serve as sdk_serve
 
         sdk_serve(root, wait=wait)
