@@ -163,9 +163,10 @@ def main() -> int:
     unknown = [c for c in args.cases if c not in CASES]
     if unknown:
         ap.error(f"unknown cases {unknown}; choose from {', '.join(CASES)}")
-    if args.code is not None:
-        harness.CODE = args.code.resolve()
-    src = harness.CODE or HERE.parent
+    # the code measured is this checkout's unless --code names another: never whichever copy
+    # happens to be installed in the interpreter (an editable install of another worktree)
+    harness.CODE = (args.code or HERE.parent).resolve()
+    src = harness.CODE
     subprocess.run([harness.PY, "-m", "compileall", "-q", str(src / "mdmem")], capture_output=True)
     work = args.work or Path(tempfile.mkdtemp(prefix="mdmem-bench-"))
     work.mkdir(parents=True, exist_ok=True)

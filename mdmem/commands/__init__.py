@@ -8,6 +8,7 @@ table matches the commands the modules really register.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
@@ -99,11 +100,15 @@ def _dispatch(args: list[str]) -> None:
 
         bare(args=args, prog_name="mdmem")
     if args[0] == "ask":  # the most run command skips typer's ~120 ms start when it can
+        # One answer, then the process ends: the collector's passes over the modules being
+        # imported are ~5% of it, and nothing it could free matters to a process that exits.
+        gc.disable()
         from mdmem.commands.fast import parse_ask, run_ask
 
         opts = parse_ask(args[1:])
         if opts is not None:
             sys.exit(run_ask(opts))
+        gc.enable()  # typer's road: as any command
     if args[0] in ("check", "sync"):  # with nothing changed these cost a stat walk: no typer
         from mdmem.commands import plain
 

@@ -146,7 +146,7 @@ def run_mcp(opts: dict[str, str | float | None]) -> int:
     try:
         path = opts.get("vault")
         vault = plain_vault(path if isinstance(path, str) else None, wait)
-        from mdmem.server.app import serve  # the MCP SDK loads only now
+        from mdmem.server.lean import serve  # the MCP SDK loads only when a request needs it
 
         serve(vault.root, wait=wait)
     except MdmemError as e:

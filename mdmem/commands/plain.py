@@ -111,8 +111,27 @@ def _print(report: Report, wrap: bool = True) -> int:
     return code
 
 
+def _imported(*modules: str) -> None:
+    """Import these with the collector off, then freeze what was imported out of its later
+    passes (~2% of a nothing-changed `check` or `sync` at 100,000 facts went to sweeping the
+    modules while they loaded)."""
+    import gc
+    import importlib
+
+    if not gc.isenabled():
+        return
+    gc.disable()
+    try:
+        for name in modules:
+            importlib.import_module(name)
+    finally:
+        gc.freeze()
+        gc.enable()
+
+
 def run_check(opts: dict[str, str | bool | None]) -> int:
     """Check as `mdmem check` does; the exit code."""
+    _imported("mdmem.store.vault", "mdmem.store.check")
 
     def run() -> int:
         path = opts.get("vault")
@@ -125,6 +144,7 @@ def run_check(opts: dict[str, str | bool | None]) -> int:
 
 def run_sync(opts: dict[str, str | float | None]) -> int:
     """Sync as `mdmem sync` does; the exit code."""
+    _imported("mdmem.store.vault", "mdmem.edit.sync")
 
     def run() -> int:
         from mdmem.edit.sync import sync

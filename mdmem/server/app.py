@@ -119,11 +119,13 @@ class MemoryServer(MCPServer):
         return [*await super().list_resources(), *facts]
 
 
-def build_server(root: Path | str, *, wait: float = 10.0) -> MemoryServer:
-    """The MCP server over the vault at root: tools, resources and the prompt."""
+def build_server(root: Path | str, *, wait: float = 10.0, about: list[str] | None = None) -> MemoryServer:
+    """The MCP server over the vault at root: tools, resources and the prompt; `about`, whom
+    the session's last question was about (lean.py's, when it hands a session over)."""
     from mdmem import __version__
 
     memory = Memory(root, wait)
+    memory.last_about = list(about or [])
     server = MemoryServer(memory, name="mdmem", title="mdmem memory", version=__version__,
                           instructions=INSTRUCTIONS, log_level="WARNING")  # fmt: skip
     for name, (method, hints) in TOOLS.items():
@@ -178,6 +180,16 @@ def serve(root: Path | str, *, wait: float = 10.0, http: int | None = None,
         server.run("stdio")
         return
     anyio.run(functools.partial(_serve_http, server, host, http, Path(root)))
+
+
+async def serve_streams(server: MemoryServer, stdin: Any, stdout: Any) -> None:
+    """Serve stdio from these streams (an async iterable of lines, and an object with async
+    write and flush), as `server.run("stdio")` does from the process's own (lean.py)."""
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server(stdin=stdin, stdout=stdout) as (read, write):
+        low = server._lowlevel_server  # what MCPServer.run_stdio_async runs
+        await low.run(read, write, low.create_initialization_options())
 
 
 async def _serve_http(server: MemoryServer, host: str, port: int, root: Path) -> None:

@@ -7,25 +7,23 @@ MdmemError subclasses with a readable message; app.py turns them into tool error
 
 from __future__ import annotations
 
-import contextlib
-import threading
-from collections.abc import Iterator
-from datetime import date as Date
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
 from mdmem.engine import describe
-from mdmem.errors import MdmemError
 from mdmem.lang.detect import asked
 from mdmem.model.slug import check_slug, split_key
 from mdmem.server.args import DryRunArg, FactArg
+from mdmem.server.base import BadArgument, MemoryBase
+from mdmem.server.base import day_arg as _day
+from mdmem.server.base import entity_arg as _entity
 from mdmem.server.corrections import Corrections
 from mdmem.store.journal import recent_entries
 from mdmem.store.vault import Vault
 
-_CALL = threading.local()  # the vaults the tool call running in this thread opened
+__all__ = ["BadArgument", "Memory", "present"]
+
 MAX_TEXT = 1_000_000  # characters a `remember` call may carry: a long conversation, not a dump
 
 DayArg = Annotated[str | None, Field(description="A day written YYYY-MM-DD.", max_length=10)]
@@ -35,57 +33,14 @@ EntityArg = Annotated[
 ]
 
 
-class BadArgument(MdmemError):
-    """A tool argument the library would refuse; the message says how to write it."""
-
-
-def _day(value: str | None, name: str) -> str | None:
-    """A real calendar day YYYY-MM-DD, or None."""
-    if value is None:
-        return None
-    try:
-        if len(value) == 10:
-            return Date.fromisoformat(value).isoformat()
-    except ValueError:
-        pass
-    raise BadArgument(f"{name} {value!r} is not a day: write it like 2026-02-10")
-
-
-def _entity(value: str | None) -> str | None:
-    return None if value is None else check_slug(value, "entity")
-
-
 def present(vault: Vault) -> set[str]:
     """Keys of every fact file on disk, parsed or not (a broken file is not a forgotten fact)."""
     return {f"{p.parent.name}/{p.stem}" for p in vault.fact_files()}
 
 
-class Memory(Corrections):
-    """One vault served to agents; `wait` bounds how long a write waits for the vault lock."""
-
-    def __init__(self, root: Path | str, wait: float = 10.0) -> None:
-        self.root = Path(root)
-        self.wait = wait
-        self.last_about: list[str] = []  # whom the session's last question was about ('she' after it)
-
-    def vault(self) -> Vault:
-        """The vault as it is on disk now, a crash's unfinished transaction finished or undone."""
-        v = Vault(self.root, wait=self.wait)
-        v.settle()  # first, so that what recovery did is told with this call's result
-        opened = getattr(_CALL, "vaults", None)
-        if opened is not None:
-            opened.append(v)
-        return v
-
-    @contextlib.contextmanager
-    def noting(self, notes: list[str]) -> Iterator[None]:
-        """Add to notes what recovering the vaults opened meanwhile (in this thread) did."""
-        _CALL.vaults = []
-        try:
-            yield
-        finally:
-            notes += [note for v in _CALL.vaults for note in v.notes]
-            _CALL.vaults = None
+class Memory(MemoryBase, Corrections):
+    """One vault served to agents; `wait` bounds how long a write waits for the vault lock.
+    Each method is a tool: its annotations are the arguments the client sees."""
 
     # --- writing ------------------------------------------------------------------------------
 
@@ -209,12 +164,7 @@ class Memory(Corrections):
         ] = 3,
     ) -> dict[str, Any]:
         """Answer a question from memory: `answer` is the answer itself (one short line), `evidence` the quotes it rests on (date, speaker, words), `facts` the facts behind it (values, status, history, why a fact is in doubt), `confidence` 0-1. 'she'/'he' in a question that names no one means the person the question before was about."""
-        from mdmem.read.ask import ask
-
-        answer = ask(self.vault(), question, as_of=_day(as_of, "as_of"), entity=_entity(entity),
-                     evidence=evidence, about=self.last_about)  # fmt: skip
-        self.last_about = answer.about
-        return answer.to_json()
+        return self.answer(question, as_of, entity, evidence)  # lean.py answers with it too
 
     def context(
         self,

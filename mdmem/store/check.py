@@ -160,8 +160,12 @@ def name_problems(v: Vault) -> list[Problem]:
     """Warnings about attribute names (`names.name_warnings`), reading only the facts whose
     file name (the attribute) rules.yaml does not declare."""
     snap = v._snap or v._refreshed()  # as `check` just refreshed it, if it did
-    declared = v.rules.attributes
-    rels = [rel for rel in snap.paths() if rel.rsplit("/", 1)[-1][:-3] not in declared]  # no entry read
+    files = {f"{a}.md" for a in v.rules.attributes}  # the file names rules.yaml declares
+    walked = snap._walked  # the names of a walk that found nothing changed: no path made per file
+    if walked is not None:
+        rels = [f"facts/{ent}/{n}" for ent, names in walked for n in names if n not in files]
+    else:
+        rels = [rel for rel in snap.paths() if rel.rpartition("/")[2] not in files]  # no entry read
     if not rels:
         return []
     found = [rec[0] for rec in snap.records_of(rels).values() if rec is not None]

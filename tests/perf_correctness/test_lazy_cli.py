@@ -161,3 +161,20 @@ def test_fast_ask_tells_what_recovery_did_as_typer_does(
     slow = CliRunner().invoke(load("ask"), ["ask", "Where do I live?", "--vault", str(slow_vault)])
     assert "Recovered: rolled back interrupted change deadbeef0001 (set)" in slow.stderr
     assert (code, fast.out, fast.err) == (slow.exit_code, slow.stdout, slow.stderr)
+
+
+def test_the_plain_ask_answers_with_the_collector_off_and_typers_road_keeps_it(tmp_path: Path) -> None:
+    vault = tmp_path / "v"
+    CliRunner().invoke(load("init"), ["init", str(vault), "--rules", str(STORY_RULES)])
+    code = (
+        "import atexit, gc, sys\n"
+        "atexit.register(lambda: sys.__stderr__.write(f'GC {gc.isenabled()}'))\n"
+        "from mdmem.cli import main\n"
+        "sys.argv = ['mdmem', *sys.argv[1:]]\n"
+        "main()\n"
+    )
+    for args, enabled in ((["ask", "Where do I live?"], False), (["ask", "--help"], True)):
+        proc = subprocess.run([sys.executable, "-c", code, *args, "--vault", str(vault)],
+                              capture_output=True, text=True)  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stderr.rsplit("GC ", 1)[1] == str(enabled), args
