@@ -236,7 +236,7 @@ def _zh_noun(sentence: str, at: int, members: Words) -> str | None:
 
 _NAMED_NEXT = re.compile(
     r"^\s*(?:(?:his|her|its|their) names? (?:is|are)|(?:his|her|its) name[''’]s|(?:he|she|it)(?:[''’]s| is) (?:called|named)|"
-    r"(?:we|I)(?: have)? (?:named|called) (?:him|her|it|them)) "
+    r"(?:and |(?:we|I)(?: have)? )(?:named|called) (?:him|her|it|them)) "
     r"(?P<value>(?-i:[A-Z][\w''’-]*(?: [A-Z][\w''’-]*)?))(?![\w''’-])"
     r"|^\s*(?:名字叫|取名叫?|起名叫?|它叫|他叫|她叫)(?P<zh>[\u4e00-\u9fff]{1,4}?)(?=$|[，,。！!？?、\s]|的)",
     re.I,
@@ -252,7 +252,7 @@ _SHOWN = re.compile(rf"^\s*(?:(?:and\s+)?this\s+is|meet|say\s+hi\s+to)\s+(?P<val
 def named_next(sentence: str, before: list[tuple[str, Found]], between: str | None = None) -> list[Found]:
     """A name given in the next sentence to a kind just said ("a puppy … His name is Biscuit"), or
     after one `between` that speaks of them ("one of my snakes! They calm me down. This is Susie")."""
-    prev = before[-1][1]
+    told, prev = before[-1]
     m = _NAMED_NEXT.match(sentence) or (_SHOWN.match(sentence) if prev.attribute == "pets" else None)
     value = prev.value
     if m is None or prev.kind != "assert" or not isinstance(value, str):
@@ -268,7 +268,8 @@ def named_next(sentence: str, before: list[tuple[str, Found]], between: str | No
         before.pop()  # the kind ("puppy") gives way to its name
     start = m.start("value") if m["value"] else m.start("zh")  # fmt: skip
     form = "" if prev.form == "unnamed" else prev.form  # "one of my snakes … This is Susie": named now
-    return [replace(prev, value=name, form=form, start=0, value_start=start, end=m.end())]
+    # the kind's time is the named one's: "We adopted a puppy in March! His name is …": since March
+    return [replace(prev, value=name, form=form, start=0, value_start=start, end=m.end(), date=prev.date or told)]  # fmt: skip
 
 
 _NAME = r"[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?"
