@@ -1142,3 +1142,18 @@ def test_a_toy_named_in_the_same_sentence_is_no_pet() -> None:
     statements = said("User: I bought a teddy and named her Tilly.")
     assert not [s for s in statements if s.key == "user/pets"]
     assert "Tilly" not in [s.value for s in statements]
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "expected"),
+    [
+        ("用户：这是我的狗旺财。", "user/pets", ["旺财"]),
+        ("用户：这是我男朋友阿杰！", "user/partner", ["阿杰"]),
+        # a thing after the noun, or no member shown: no name
+        ("用户：这是我的狗狗照片。", "user/pets", ["狗狗"]),
+        ("用户：这是我的猫咪，很可爱。", "user/pets", ["猫咪"]),
+        ("用户：我的猫咪可爱。", "user/pets", ["猫咪"]),
+    ],
+)
+def test_a_chinese_name_in_apposition_where_a_member_is_shown(text: str, key: str, expected: list[str]) -> None:
+    assert values(text, key) == expected

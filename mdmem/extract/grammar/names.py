@@ -68,6 +68,9 @@ _LATER = re.compile(
 )
 _ZH_MY = re.compile(r"我(?:的|家的?|们家的?)?(?=[\u4e00-\u9fff])")
 _ZH_CALLED = re.compile(r"(?:的名字|名字)?叫(?P<name>[\u4e00-\u9fffA-Za-z]{1,4}?)(?=$|[，,。！!？?、\s]|是|在|也|和|跟|今年)")
+_ZH_THIS = re.compile(r"(?:这是|这就是|这位是|介绍一下|见见)\s*$")
+_ZH_SHOWN = re.compile(r"(?P<name>[\u4e00-\u9fff]{2,3})(?=$|[，,。！!？?～~\s])")
+_NOT_IN_NAME = frozenset("的了很吗呢吧啊呀也都在是们照片视频今昨明刚")
 _ZH_COUNT = re.compile(r"我(?:家|们家?)?(?:有|养了|养着|养)(?P<n>[一两二三四五六七八九十\d])(?:只|条|个|匹|头)(?P<np>[\u4e00-\u9fff]{1,3}?)(?=$|[，,。！!？?、\s]|了|呢)")
 
 
@@ -208,6 +211,11 @@ def _zh(sentence: str, members: Words, lex: Lexicon) -> list[Found]:
             if slot in lex.people:
                 out.append(Found("relation", noun, "assert", m.start(), m.end(), named.end(), owner=named["name"]))
             out.append(Found(slot, named["name"], "assert", m.start(), named.start("name"), named.end()))
+        elif (shown := _zh_shown(sentence, m.start(), end)) is not None:
+            # 这是我的狗旺财 / 这是我男朋友阿杰: a name in apposition, only where one is shown
+            if slot in lex.people:
+                out.append(Found("relation", noun, "assert", m.start(), m.end(), shown.end(), owner=shown["name"]))
+            out.append(Found(slot, shown["name"], "assert", m.start(), shown.start("name"), shown.end()))
         elif not sentence.startswith("的", end):  # 我哥哥的朋友: the friend, not my brother
             out.append(Found(slot, noun, "assert", m.start(), m.end(), end, form="unnamed"))
             if slot in lex.people:
@@ -224,6 +232,14 @@ def _zh(sentence: str, members: Words, lex: Lexicon) -> list[Found]:
         if m["zh"]:
             out.append(Found(None, m["zh"], "assert", m.start(), m.start("zh"), m.end(), form="named"))
     return out
+
+
+def _zh_shown(sentence: str, start: int, end: int) -> re.Match[str] | None:
+    """The name right after a member noun, where the member is shown: 这是我的狗旺财."""
+    shown = _ZH_SHOWN.match(sentence, end)
+    if shown is None or set(shown["name"]) & _NOT_IN_NAME or not _ZH_THIS.search(sentence, 0, start):
+        return None
+    return shown
 
 
 def _zh_noun(sentence: str, at: int, members: Words) -> str | None:
