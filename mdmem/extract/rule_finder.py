@@ -228,7 +228,18 @@ def _sentences(text: str, budget: Budget) -> Iterator[str]:
     for line in text.split("\n"):
         for piece in pieces(line):
             budget.check()
-            yield from sentences(piece)  # parts of a piece: none longer than it
+            for sentence in sentences(piece):  # parts of a piece: none longer than it
+                yield from _named_after(sentence)
+
+
+# "We adopted a puppy in March and named her Juno": the naming clause is read as the sentence
+# after the kind it names ("… a puppy. We named her Juno."), so the name replaces the kind.
+_AND_NAMED = re.compile(r"(?<=\w),?\s+(?=and\s+(?:named|called)\s+(?:him|her|it)\s+(?-i:[A-Z]))", re.I)
+
+
+def _named_after(sentence: str) -> list[str]:
+    m = _AND_NAMED.search(sentence)
+    return [sentence[: m.start()], sentence[m.end() :]] if m else [sentence]
 
 
 def _overlaps(g: Found, rules: list[Found]) -> bool:

@@ -20,6 +20,7 @@ from typing import Any
 
 from mdmem.errors import SlugError
 from mdmem.lang.tokens import cjk_grams, fold, stem, token_re
+from mdmem.lang.verbs import base
 from mdmem.model.slug import MAX_SLUG, check_slug, slugify
 
 EVENT, PLAN = "event", "plan"
@@ -239,12 +240,6 @@ _LIGHT = _words(
     plan planning think thinking want wanna gonna will would hope hoping try trying start starting
     started begin began own is are was were be been up"""
 )
-_IRREGULAR = {
-    "ran": "run", "swam": "swim", "flew": "fly", "drove": "drive", "rode": "ride", "saw": "see",
-    "met": "meet", "bought": "buy", "wrote": "write", "gave": "give", "won": "win", "left": "leave",
-    "came": "come", "sang": "sing", "held": "hold", "threw": "throw", "moved": "move", "ate": "eat",
-    "taught": "teach", "built": "build", "sold": "sell", "spent": "spend", "found": "find",
-}  # fmt: skip
 _ZH_LIGHT = frozenset("去了要想打算准备计划的个一次趟在和跟我们终于已经刚")
 
 
@@ -255,7 +250,7 @@ def key_words(what: str) -> frozenset[str]:
     for m in token_re().finditer(fold(what)):
         run, word = m.group(1), m.group(2)
         if word is not None:
-            word = _IRREGULAR.get(word, word)
+            word = base(word)  # "ran" is "run", "met" is "meet"
             if word not in _LIGHT and not (len(word) == 1 and not word.isdigit()):
                 out.add(stem(word))
         else:

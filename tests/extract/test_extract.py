@@ -1118,3 +1118,42 @@ def test_a_first_value_said_as_a_change_is_marked(
     from mdmem.extract.modality import said_as_change
 
     assert said_as_change(sentence, sentence.index(value)) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "since"),
+    [
+        # a pet got "in March" is the pet, held since that March (said in February: last year's)
+        ("User: I got a kitten in March.", "kitten", "2025-03-01"),
+        ("User: We adopted a puppy in 2024.", "puppy", "2024-01-01"),
+        ("User: We got a kitten last week.", "kitten", "2026-02-03"),
+        # the naming clause names the kind it follows, in the same sentence
+        ("User: We adopted a puppy in January and named her Juno.", "Juno", "2026-01-01"),
+        ("User: We got a kitten, and called him Pip!", "Pip", DAY),
+    ],
+)
+def test_a_pet_got_on_a_date_is_the_pet_since_then(text: str, value: str, since: str) -> None:
+    pets = [s for s in said(text) if s.key == "user/pets" and s.kind == "assert"]
+    assert [(s.value, s.at) for s in pets] == [(value, since)]
+    assert not [s for s in said(text) if s.form == "event"]  # the pet tells it, not an event too
+
+
+def test_a_toy_named_in_the_same_sentence_is_no_pet() -> None:
+    statements = said("User: I bought a teddy and named her Tilly.")
+    assert not [s for s in statements if s.key == "user/pets"]
+    assert "Tilly" not in [s.value for s in statements]
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "expected"),
+    [
+        ("用户：这是我的狗旺财。", "user/pets", ["旺财"]),
+        ("用户：这是我男朋友阿杰！", "user/partner", ["阿杰"]),
+        # a thing after the noun, or no member shown: no name
+        ("用户：这是我的狗狗照片。", "user/pets", ["狗狗"]),
+        ("用户：这是我的猫咪，很可爱。", "user/pets", ["猫咪"]),
+        ("用户：我的猫咪可爱。", "user/pets", ["猫咪"]),
+    ],
+)
+def test_a_chinese_name_in_apposition_where_a_member_is_shown(text: str, key: str, expected: list[str]) -> None:
+    assert values(text, key) == expected

@@ -103,3 +103,9 @@ def test_on_another_fact_the_same_keys_are_the_persons_own():
 def test_a_hand_written_single_name_is_read_as_a_list():
     fact = parse(HEAD + "kind: event\nwhen: '2023'\nwith: Mia\n---\n")
     assert fact.with_ == ["Mia"]
+
+
+@pytest.mark.parametrize(("plan", "told"), [("catch a marlin", "caught a marlin"), ("grow tomatoes", "grew tomatoes"),
+                                            ("run a 10k", "ran a 10k"), ("move to Utrecht", "moved to Utrecht")])  # fmt: skip
+def test_a_past_tells_the_same_thing_as_its_base(plan: str, told: str) -> None:
+    assert life.key_words(plan) == life.key_words(told) != frozenset()

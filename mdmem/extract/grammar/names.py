@@ -68,6 +68,9 @@ _LATER = re.compile(
 )
 _ZH_MY = re.compile(r"我(?:的|家的?|们家的?)?(?=[\u4e00-\u9fff])")
 _ZH_CALLED = re.compile(r"(?:的名字|名字)?叫(?P<name>[\u4e00-\u9fffA-Za-z]{1,4}?)(?=$|[，,。！!？?、\s]|是|在|也|和|跟|今年)")
+_ZH_THIS = re.compile(r"(?:这是|这就是|这位是|介绍一下|见见)\s*$")
+_ZH_SHOWN = re.compile(r"(?P<name>[\u4e00-\u9fff]{2,3})(?=$|[，,。！!？?～~\s])")
+_NOT_IN_NAME = frozenset("的了很吗呢吧啊呀也都在是们照片视频今昨明刚")
 _ZH_COUNT = re.compile(r"我(?:家|们家?)?(?:有|养了|养着|养)(?P<n>[一两二三四五六七八九十\d])(?:只|条|个|匹|头)(?P<np>[\u4e00-\u9fff]{1,3}?)(?=$|[，,。！!？?、\s]|了|呢)")
 
 
@@ -208,6 +211,11 @@ def _zh(sentence: str, members: Words, lex: Lexicon) -> list[Found]:
             if slot in lex.people:
                 out.append(Found("relation", noun, "assert", m.start(), m.end(), named.end(), owner=named["name"]))
             out.append(Found(slot, named["name"], "assert", m.start(), named.start("name"), named.end()))
+        elif (shown := _zh_shown(sentence, m.start(), end)) is not None:
+            # 这是我的狗旺财 / 这是我男朋友阿杰: a name in apposition, only where one is shown
+            if slot in lex.people:
+                out.append(Found("relation", noun, "assert", m.start(), m.end(), shown.end(), owner=shown["name"]))
+            out.append(Found(slot, shown["name"], "assert", m.start(), shown.start("name"), shown.end()))
         elif not sentence.startswith("的", end):  # 我哥哥的朋友: the friend, not my brother
             out.append(Found(slot, noun, "assert", m.start(), m.end(), end, form="unnamed"))
             if slot in lex.people:
@@ -226,6 +234,14 @@ def _zh(sentence: str, members: Words, lex: Lexicon) -> list[Found]:
     return out
 
 
+def _zh_shown(sentence: str, start: int, end: int) -> re.Match[str] | None:
+    """The name right after a member noun, where the member is shown: 这是我的狗旺财."""
+    shown = _ZH_SHOWN.match(sentence, end)
+    if shown is None or set(shown["name"]) & _NOT_IN_NAME or not _ZH_THIS.search(sentence, 0, start):
+        return None
+    return shown
+
+
 def _zh_noun(sentence: str, at: int, members: Words) -> str | None:
     """The longest member noun at sentence[at:] (我[家的]哥哥: 哥哥, not 哥)."""
     for j in range(min(len(sentence), at + 4), at, -1):
@@ -236,7 +252,7 @@ def _zh_noun(sentence: str, at: int, members: Words) -> str | None:
 
 _NAMED_NEXT = re.compile(
     r"^\s*(?:(?:his|her|its|their) names? (?:is|are)|(?:his|her|its) name[''’]s|(?:he|she|it)(?:[''’]s| is) (?:called|named)|"
-    r"(?:we|I)(?: have)? (?:named|called) (?:him|her|it|them)) "
+    r"(?:and |(?:we|I)(?: have)? )(?:named|called) (?:him|her|it|them)) "
     r"(?P<value>(?-i:[A-Z][\w''’-]*(?: [A-Z][\w''’-]*)?))(?![\w''’-])"
     r"|^\s*(?:名字叫|取名叫?|起名叫?|它叫|他叫|她叫)(?P<zh>[\u4e00-\u9fff]{1,4}?)(?=$|[，,。！!？?、\s]|的)",
     re.I,
@@ -252,7 +268,7 @@ _SHOWN = re.compile(rf"^\s*(?:(?:and\s+)?this\s+is|meet|say\s+hi\s+to)\s+(?P<val
 def named_next(sentence: str, before: list[tuple[str, Found]], between: str | None = None) -> list[Found]:
     """A name given in the next sentence to a kind just said ("a puppy … His name is Biscuit"), or
     after one `between` that speaks of them ("one of my snakes! They calm me down. This is Susie")."""
-    prev = before[-1][1]
+    told, prev = before[-1]
     m = _NAMED_NEXT.match(sentence) or (_SHOWN.match(sentence) if prev.attribute == "pets" else None)
     value = prev.value
     if m is None or prev.kind != "assert" or not isinstance(value, str):
@@ -268,7 +284,8 @@ def named_next(sentence: str, before: list[tuple[str, Found]], between: str | No
         before.pop()  # the kind ("puppy") gives way to its name
     start = m.start("value") if m["value"] else m.start("zh")  # fmt: skip
     form = "" if prev.form == "unnamed" else prev.form  # "one of my snakes … This is Susie": named now
-    return [replace(prev, value=name, form=form, start=0, value_start=start, end=m.end())]
+    # the kind's time is the named one's: "We adopted a puppy in March! His name is …": since March
+    return [replace(prev, value=name, form=form, start=0, value_start=start, end=m.end(), date=prev.date or told)]  # fmt: skip
 
 
 _NAME = r"[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?"
