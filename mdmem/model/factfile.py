@@ -11,7 +11,7 @@ from typing import Any
 from mdmem.errors import FactFileError, SlugError
 from mdmem.model import life
 from mdmem.model.emit import Unsupported, entry
-from mdmem.model.limits import MAX_HISTORY, fact_text_problem, value_problem
+from mdmem.model.limits import MAX_HISTORY, MAX_VALUE, fact_text_problem, value_problem
 from mdmem.model.slug import check_slug, split_key
 
 STATUSES = ("active", "tentative", "uncertain", "expired", "deleted")
@@ -40,6 +40,9 @@ DATE_RE = re.compile(
 VALUES, EARLIER_EVIDENCE = "values", "earlier_evidence"
 Value = str | list[str] | None
 _OWN = frozenset((*FIELDS, VALUES, EARLIER_EVIDENCE))  # written by model/emit.py; others by PyYAML
+_FIELD_SET, _LIFE_FIELDS = frozenset(FIELDS), frozenset(life.FIELDS)
+# Each kind's own fields (life.own), worked out once: most facts have none to check.
+_KIND_FIELDS: dict[str | None, tuple[str, ...]] = {k: life.own(k) for k in (None, *FACT_KINDS)}
 _BOUNDARY = re.compile(r"^-{3,}[ \t]*$", re.MULTILINE)
 
 
@@ -224,6 +227,11 @@ def from_mapping(data: dict[str, Any], *, body: str = "", path: str = "<fact>") 
     return _from_mapping(dict(data), body, path, {}, None)
 
 
+def from_parsed(data: dict[str, Any], body: str, path: str) -> Fact:
+    """`from_mapping` of a mapping just parsed, which it may take apart (no copy is made)."""
+    return _from_mapping(data, body, path, {}, None)
+
+
 def _from_mapping(
     data: dict[str, Any],
     body: str,
@@ -265,11 +273,12 @@ def _from_mapping(
     if status == "deleted" and value is not None:
         raise fail("value", "must be absent on a deleted fact (remove it, or set another status)")
     for key in ("valid_from", "valid_to", "recorded_at"):
-        _check_date(data.get(key), key, fail)
+        if (day := data.get(key)) is not None:
+            _check_date(day, key, fail)
     kind = _check_kind(data.get("kind"), value, "kind", fail)
     items = _check_items(data.get("items"), value, "items", fail)
-    own = life.check_fields(data, kind, fail)
-    mine = life.own(kind)
+    mine = _KIND_FIELDS[kind]  # kind is checked: None or one of FACT_KINDS
+    own = life.check_fields(data, kind, fail) if mine else {}
     for key in ("source", "evidence"):
         if data.get(key) is not None and not isinstance(data[key], str):
             raise fail(key, "must be text")
@@ -293,11 +302,13 @@ def _from_mapping(
         raise fail("history", f"has {len(history):,} entries; a fact keeps at most {MAX_HISTORY:,}: remove the oldest (the journal keeps them: `mdmem log`)")  # fmt: skip
     for h in history:
         _check_value(h.get("value"), "history", fail)
-        _check_kind(h.get("kind"), h.get("value"), "history", fail)
+        kind_of = _check_kind(h.get("kind"), h.get("value"), "history", fail)
         _check_items(h.get("items"), h.get("value"), "history", fail)
-        life.check_fields(h, h.get("kind"), lambda _k, msg: fail("history", f"entry {msg}"))
+        if _KIND_FIELDS[kind_of]:  # none to check on most entries
+            life.check_fields(h, h.get("kind"), lambda _k, msg: fail("history", f"entry {msg}"))
         for key in ("valid_from", "valid_to", "recorded_at"):
-            _check_date(h.get(key), "history", fail)
+            if (day := h.get(key)) is not None:
+                _check_date(day, "history", fail)
     return Fact(
         entity=data["entity"],
         attribute=data["attribute"],
@@ -316,12 +327,14 @@ def _from_mapping(
         kind=kind,
         items=items,
         **own,
-        extra={k: v for k, v in data.items() if k not in FIELDS or (k in life.FIELDS and k not in mine)},
+        extra={k: v for k, v in data.items() if k not in _FIELD_SET or (k in _LIFE_FIELDS and k not in mine)},
         body=body,
     )
 
 
 def _check_value(value: Any, key: str, fail: Any) -> Value:
+    if type(value) is str and len(value) <= MAX_VALUE:  # the usual value: one short text
+        return value
     if isinstance(value, str | list) and (too := value_problem(value)) is not None:
         raise fail(key, too)
     if value is None or isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value)):  # fmt: skip
