@@ -31,6 +31,7 @@ HISTORY_FIELDS = (
     "evidence", "reason",
 )  # fmt: skip
 _PY = {"with": "with_"}  # a field whose Python name is not its key
+_ATTRS = tuple((name, _PY.get(name, name)) for name in FIELDS)  # (key, Python name)
 DATE_RE = re.compile(
     r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
 )
@@ -95,15 +96,16 @@ class Fact:
     def to_mapping(self) -> dict[str, Any]:
         """The frontmatter mapping in canonical field order; empty fields left out."""
         out: dict[str, Any] = {}
-        for name in FIELDS:
-            v = getattr(self, _PY.get(name, name))
-            if v is None or v == [] or v == {}:
+        for name, attr in _ATTRS:
+            v = getattr(self, attr)
+            if v is None or (not v and (v == [] or v == {})):  # empty text stays
                 continue
             if name == "history":
                 v = [_ordered(h, HISTORY_FIELDS) for h in v]
             out[name] = v
-        for k in sorted(self.extra, key=str):
-            out[k] = self.extra[k]
+        if self.extra:
+            for k in sorted(self.extra, key=str):
+                out[k] = self.extra[k]
         return out
 
     def last_value(self) -> Value:

@@ -18,13 +18,14 @@ import stat
 from pathlib import Path
 
 from mdmem import boundary
-from mdmem.files import current
+from mdmem.files import current, unlink
 
 _FLAGS = os.O_RDONLY | boundary.NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 
 
 class FolderReader:
-    """`current(root/rel)` for vault-relative paths, folder by folder; `close()` when done."""
+    """`current(root/rel)` (and `unlink`) for vault-relative paths, folder by folder; `close()`
+    when done."""
 
     def __init__(self, root: Path | str) -> None:
         self.base = os.fspath(root)
@@ -55,6 +56,20 @@ class FolderReader:
             return parts[0] if len(parts) == 1 else b"".join(parts)
         finally:
             os.close(fd)
+
+    def unlink(self, rel: str) -> bool:
+        """`files.unlink(root/rel)`: remove the file (True if there was one); a link at the
+        last name goes that function's whole way."""
+        folder, _, name = rel.rpartition("/")
+        if folder != self._folder:
+            self._open(folder)
+        if self._fd is None or not name or boundary.link_target(self._fd, name) is not None:
+            return unlink(f"{self.base}/{rel}")
+        try:
+            os.unlink(name, dir_fd=self._fd)
+        except FileNotFoundError:
+            return False
+        return True
 
     def _open(self, folder: str) -> None:
         self.close()
