@@ -293,10 +293,10 @@ def _from_mapping(
     for dep in depends_on:
         _check_dependency(dep, fail)
     upstream = data.get("upstream") or []
-    if not isinstance(upstream, list) or not all(isinstance(u, str) for u in upstream):
+    if not isinstance(upstream, list) or (upstream and not all(isinstance(u, str) for u in upstream)):
         raise fail("upstream", "must be a list of links like '[[facts/user/home_city]]' (mdmem writes it; you may delete the line)")  # fmt: skip
     history = data.get("history") or []
-    if not isinstance(history, list) or not all(isinstance(h, dict) for h in history):
+    if not isinstance(history, list) or (history and not all(isinstance(h, dict) for h in history)):
         raise fail(
             "history", "must be a list of mappings, each with a value and its validity period"
         )
@@ -345,10 +345,17 @@ def _check_value(value: Any, key: str, fail: Any) -> Value:
 
 
 def _check_date(value: Any, key: str, fail: Any) -> None:
+    if type(value) is str and value in _GOOD_DAYS:
+        return
     if value is not None and not (isinstance(value, str) and DATE_RE.fullmatch(value)):
         raise fail(
             key, f"is {value!r}; write an ISO date like '2026-02-10' or '2026-02-10T09:12:00Z'"
         )
+    if type(value) is str and len(_GOOD_DAYS) < 4096:
+        _GOOD_DAYS.add(value)
+
+
+_GOOD_DAYS: set[str] = set()  # dates seen well-formed: a vault's repeat (each matched once)
 
 
 def _check_dependency(dep: Any, fail: Any) -> None:

@@ -31,6 +31,9 @@ _UNSAFE = lazy("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\
 _KNOWN = frozenset((*FIELDS, *HISTORY_FIELDS, VALUES, EARLIER_EVIDENCE, "fact", "change", "changed_at",
                     "question", "en", "zh", "on", "action", "rule", "from", "statement"))  # fmt: skip
 _INDENTED = ("  ", "- ")
+# `key: scalar` lines already read, with what they read as (text or null, never a container):
+# a vault repeats most of its lines (status, source, dates, names), each read once a process.
+_LINES: dict[str, tuple[str, str | None]] = {}
 
 
 class _Doubt(Exception):
@@ -80,12 +83,23 @@ def _key(key: str, out: dict[str, Any]) -> str:
 def _mapping(lines: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     i, n = 0, len(lines)
+    seen = _LINES
     while i < n:
         line = lines[i]
         i += 1
+        hit = seen.get(line)
+        if hit is not None:  # a line read before: its key (checked) and its text or null
+            if hit[0] in out:
+                raise _Doubt
+            out[hit[0]] = hit[1]
+            continue
         key, sep, rest = line.partition(": ")
         if sep:
-            out[_key(key, out)] = _scalar(rest)
+            value = out[_key(key, out)] = _scalar(rest)
+            if (value is None or type(value) is str) and len(line) <= 120:
+                if len(seen) >= 16384:
+                    seen.clear()
+                seen[line] = (key, value)
             continue
         if line[-1:] != ":":
             raise _Doubt
