@@ -44,6 +44,7 @@ _OWN = frozenset((*FIELDS, VALUES, EARLIER_EVIDENCE))  # written by model/emit.p
 _FIELD_SET, _LIFE_FIELDS = frozenset(FIELDS), frozenset(life.FIELDS)
 # Each kind's own fields (life.own), worked out once: most facts have none to check.
 _KIND_FIELDS: dict[str | None, tuple[str, ...]] = {k: life.own(k) for k in (None, *FACT_KINDS)}
+_GOOD_DAYS: set[str] = set()  # dates seen well-formed: a vault's repeat (each matched once)
 _BOUNDARY = re.compile(r"^-{3,}[ \t]*$", re.MULTILINE)
 
 
@@ -103,9 +104,8 @@ class Fact:
             if name == "history":
                 v = [_ordered(h, HISTORY_FIELDS) for h in v]
             out[name] = v
-        if self.extra:
-            for k in sorted(self.extra, key=str):
-                out[k] = self.extra[k]
+        for k in sorted(self.extra, key=str):
+            out[k] = self.extra[k]
         return out
 
     def last_value(self) -> Value:
@@ -353,9 +353,6 @@ def _check_date(value: Any, key: str, fail: Any) -> None:
         )
     if type(value) is str and len(_GOOD_DAYS) < 4096:
         _GOOD_DAYS.add(value)
-
-
-_GOOD_DAYS: set[str] = set()  # dates seen well-formed: a vault's repeat (each matched once)
 
 
 def _check_dependency(dep: Any, fail: Any) -> None:
