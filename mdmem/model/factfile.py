@@ -11,7 +11,7 @@ from typing import Any
 from mdmem.errors import FactFileError, SlugError
 from mdmem.model import life
 from mdmem.model.emit import Unsupported, entry
-from mdmem.model.limits import MAX_HISTORY, fact_text_problem, value_problem
+from mdmem.model.limits import MAX_HISTORY, MAX_VALUE, fact_text_problem, value_problem
 from mdmem.model.slug import check_slug, split_key
 
 STATUSES = ("active", "tentative", "uncertain", "expired", "deleted")
@@ -31,6 +31,7 @@ HISTORY_FIELDS = (
     "evidence", "reason",
 )  # fmt: skip
 _PY = {"with": "with_"}  # a field whose Python name is not its key
+_ATTRS = tuple((name, _PY.get(name, name)) for name in FIELDS)  # (key, Python name)
 DATE_RE = re.compile(
     r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
 )
@@ -40,6 +41,10 @@ DATE_RE = re.compile(
 VALUES, EARLIER_EVIDENCE = "values", "earlier_evidence"
 Value = str | list[str] | None
 _OWN = frozenset((*FIELDS, VALUES, EARLIER_EVIDENCE))  # written by model/emit.py; others by PyYAML
+_FIELD_SET, _LIFE_FIELDS = frozenset(FIELDS), frozenset(life.FIELDS)
+# Each kind's own fields (life.own), worked out once: most facts have none to check.
+_KIND_FIELDS: dict[str | None, tuple[str, ...]] = {k: life.own(k) for k in (None, *FACT_KINDS)}
+_GOOD_DAYS: set[str] = set()  # dates seen well-formed: a vault's repeat (each matched once)
 _BOUNDARY = re.compile(r"^-{3,}[ \t]*$", re.MULTILINE)
 
 
@@ -92,9 +97,9 @@ class Fact:
     def to_mapping(self) -> dict[str, Any]:
         """The frontmatter mapping in canonical field order; empty fields left out."""
         out: dict[str, Any] = {}
-        for name in FIELDS:
-            v = getattr(self, _PY.get(name, name))
-            if v is None or v == [] or v == {}:
+        for name, attr in _ATTRS:
+            v = getattr(self, attr)
+            if v is None or (not v and (v == [] or v == {})):  # empty text stays
                 continue
             if name == "history":
                 v = [_ordered(h, HISTORY_FIELDS) for h in v]
@@ -224,6 +229,11 @@ def from_mapping(data: dict[str, Any], *, body: str = "", path: str = "<fact>") 
     return _from_mapping(dict(data), body, path, {}, None)
 
 
+def from_parsed(data: dict[str, Any], body: str, path: str) -> Fact:
+    """`from_mapping` of a mapping just parsed, which it may take apart (no copy is made)."""
+    return _from_mapping(data, body, path, {}, None)
+
+
 def _from_mapping(
     data: dict[str, Any],
     body: str,
@@ -265,11 +275,12 @@ def _from_mapping(
     if status == "deleted" and value is not None:
         raise fail("value", "must be absent on a deleted fact (remove it, or set another status)")
     for key in ("valid_from", "valid_to", "recorded_at"):
-        _check_date(data.get(key), key, fail)
+        if (day := data.get(key)) is not None:
+            _check_date(day, key, fail)
     kind = _check_kind(data.get("kind"), value, "kind", fail)
     items = _check_items(data.get("items"), value, "items", fail)
-    own = life.check_fields(data, kind, fail)
-    mine = life.own(kind)
+    mine = _KIND_FIELDS[kind]  # kind is checked: None or one of FACT_KINDS
+    own = life.check_fields(data, kind, fail) if mine else {}
     for key in ("source", "evidence"):
         if data.get(key) is not None and not isinstance(data[key], str):
             raise fail(key, "must be text")
@@ -282,10 +293,10 @@ def _from_mapping(
     for dep in depends_on:
         _check_dependency(dep, fail)
     upstream = data.get("upstream") or []
-    if not isinstance(upstream, list) or not all(isinstance(u, str) for u in upstream):
+    if not isinstance(upstream, list) or (upstream and not all(isinstance(u, str) for u in upstream)):
         raise fail("upstream", "must be a list of links like '[[facts/user/home_city]]' (mdmem writes it; you may delete the line)")  # fmt: skip
     history = data.get("history") or []
-    if not isinstance(history, list) or not all(isinstance(h, dict) for h in history):
+    if not isinstance(history, list) or (history and not all(isinstance(h, dict) for h in history)):
         raise fail(
             "history", "must be a list of mappings, each with a value and its validity period"
         )
@@ -293,11 +304,13 @@ def _from_mapping(
         raise fail("history", f"has {len(history):,} entries; a fact keeps at most {MAX_HISTORY:,}: remove the oldest (the journal keeps them: `mdmem log`)")  # fmt: skip
     for h in history:
         _check_value(h.get("value"), "history", fail)
-        _check_kind(h.get("kind"), h.get("value"), "history", fail)
+        kind_of = _check_kind(h.get("kind"), h.get("value"), "history", fail)
         _check_items(h.get("items"), h.get("value"), "history", fail)
-        life.check_fields(h, h.get("kind"), lambda _k, msg: fail("history", f"entry {msg}"))
+        if _KIND_FIELDS[kind_of]:  # none to check on most entries
+            life.check_fields(h, h.get("kind"), lambda _k, msg: fail("history", f"entry {msg}"))
         for key in ("valid_from", "valid_to", "recorded_at"):
-            _check_date(h.get(key), "history", fail)
+            if (day := h.get(key)) is not None:
+                _check_date(day, "history", fail)
     return Fact(
         entity=data["entity"],
         attribute=data["attribute"],
@@ -316,12 +329,14 @@ def _from_mapping(
         kind=kind,
         items=items,
         **own,
-        extra={k: v for k, v in data.items() if k not in FIELDS or (k in life.FIELDS and k not in mine)},
+        extra={k: v for k, v in data.items() if k not in _FIELD_SET or (k in _LIFE_FIELDS and k not in mine)},
         body=body,
     )
 
 
 def _check_value(value: Any, key: str, fail: Any) -> Value:
+    if type(value) is str and len(value) <= MAX_VALUE:  # the usual value: one short text
+        return value
     if isinstance(value, str | list) and (too := value_problem(value)) is not None:
         raise fail(key, too)
     if value is None or isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value)):  # fmt: skip
@@ -330,10 +345,14 @@ def _check_value(value: Any, key: str, fail: Any) -> Value:
 
 
 def _check_date(value: Any, key: str, fail: Any) -> None:
+    if type(value) is str and value in _GOOD_DAYS:
+        return
     if value is not None and not (isinstance(value, str) and DATE_RE.fullmatch(value)):
         raise fail(
             key, f"is {value!r}; write an ISO date like '2026-02-10' or '2026-02-10T09:12:00Z'"
         )
+    if type(value) is str and len(_GOOD_DAYS) < 4096:
+        _GOOD_DAYS.add(value)
 
 
 def _check_dependency(dep: Any, fail: Any) -> None:

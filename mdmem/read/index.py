@@ -28,7 +28,7 @@ from mdmem.model.fastparse import parse_canonical
 from mdmem.model.slug import check_slug
 from mdmem.read import index_refresh
 from mdmem.read.index_refresh import Parser, Refresh
-from mdmem.read.index_rows import fact_record, fact_tokens, load_record, owner_token
+from mdmem.read.index_rows import fact_columns, fact_record, load_record, owner_token
 from mdmem.store.cachedb import CACHE_FILE, connect, discard
 from mdmem.store.snapshot import is_racy
 from mdmem.store.walk import Sig, entity_folders, sig_of
@@ -198,16 +198,21 @@ class Index:
         self.db.execute("DELETE FROM files WHERE id = ?", (rowid,))
         self.db.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
 
-    def insert(self, rel: str, fact: Fact, sig: Sig, text: str) -> None:
-        cur = self.db.execute(
-            "INSERT INTO files(path, entity, attribute, mtime_ns, ctime_ns, size, ino, status, data)"
-            " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (rel, fact.entity, fact.attribute, *sig, fact.status, text),
+    def insert(self, rows: list[tuple[str, Fact, Sig, str]]) -> None:
+        """Add these files' rows: two statements for the lot, the ids those SQLite would give
+        them one by one (after the largest id now)."""
+        if not rows:
+            return
+        last = self.db.execute("SELECT max(id) FROM files").fetchone()[0] or 0
+        ids = range(last + 1, last + 1 + len(rows))
+        self.db.executemany(
+            "INSERT INTO files(id, path, entity, attribute, mtime_ns, ctime_ns, size, ino, status, data)"
+            " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(i, rel, f.entity, f.attribute, *sig, f.status, text) for i, (rel, f, sig, text) in zip(ids, rows, strict=True)],
         )
-        cols = fact_tokens(fact)
-        self.db.execute(
+        self.db.executemany(
             "INSERT INTO fts(rowid, name, value, body, history, owner) VALUES(?, ?, ?, ?, ?, ?)",
-            (cur.lastrowid, *(cols[c] for c in COLUMNS), owner_token(fact.entity)),
+            [(i, *fact_columns(f)) for i, (_, f, _, _) in zip(ids, rows, strict=True)],
         )
 
     def parse(self, rel: str) -> tuple[Fact, str] | None:

@@ -52,7 +52,7 @@ class Index(Protocol):
     def parse(self, rel: str) -> tuple[Fact, str] | None: ...
     def row(self, rel: str) -> tuple[int, str] | None: ...
     def delete(self, rowid: int) -> None: ...
-    def insert(self, rel: str, fact: Fact, sig: Sig, text: str) -> None: ...
+    def insert(self, rows: list[tuple[str, Fact, Sig, str]]) -> None: ...
     def set_meta(self, key: str, value: str) -> None: ...
     def entities_now(self) -> list[str]: ...
     def meta(self, key: str) -> str | None: ...
@@ -89,6 +89,7 @@ class _Run:
         ix.db.execute("BEGIN IMMEDIATE")
         try:
             now = ix.stats_of(rels)  # another reader may have refreshed meanwhile
+            new: list[tuple[str, Fact, Sig, str]] = []  # inserted together, in order
             with paused_gc():  # rows and tokens of many files: acyclic
                 for rel, sig in part:
                     if now.get(rel) == sig:
@@ -102,12 +103,15 @@ class _Run:
                     old = ix.row(rel) if rel in now else None  # none on a first build
                     if old is not None:
                         self.scrub |= vanished(old[1], rel, fact)
+                        ix.insert(new)  # those before it first: ids as one by one
+                        new = []
                         ix.delete(old[0])
                         self.updated += 1
                     else:
                         self.added += 1
                         self.new_folder |= rel.split("/")[1] not in self.known
-                    ix.insert(rel, fact, sig, text)
+                    new.append((rel, fact, sig, text))
+                ix.insert(new)
             if final:
                 self._settle()
             ix.db.execute("COMMIT")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from typing import Any
@@ -15,13 +16,27 @@ def fact_tokens(fact: Fact) -> dict[str, str]:
     """The four token columns of a fact, space-separated (the FTS tokenizer splits on spaces)."""
     hist = " ".join(_text(h.get("value")) for h in fact.history)
     return {
-        "name": " ".join(tokens(fact.attribute)),
+        "name": _joined(fact.attribute),
         "value": " ".join(tokens(_text(fact.value))),
-        "body": " ".join(tokens(fact.body)),
-        "history": " ".join(tokens(hist)),
+        "body": _joined(fact.body) if len(fact.body) <= 200 else " ".join(tokens(fact.body)),
+        "history": " ".join(tokens(hist)) if hist else "",
     }
 
 
+def fact_columns(fact: Fact) -> tuple[str, str, str, str, str]:
+    """A fact's FTS row: name, value, body, history (`fact_tokens`) and owner."""
+    cols = fact_tokens(fact)
+    return cols["name"], cols["value"], cols["body"], cols["history"], owner_token(fact.entity)
+
+
+@functools.lru_cache(maxsize=4096)
+def _joined(text: str) -> str:
+    """The tokens of short text that repeats across a vault (attribute names, bodies such as
+    'Said.'), each worked out once a process."""
+    return " ".join(tokens(text))
+
+
+@functools.lru_cache(maxsize=4096)
 def owner_token(entity: str) -> str:
     """The entity as one ASCII token for the FTS `owner` column (slugs may hold CJK or '-')."""
     return "e" + hashlib.blake2b(entity.encode("utf-8"), digest_size=8).hexdigest()

@@ -24,6 +24,7 @@ from mdmem import boundary
 from mdmem.files import current, sha256
 from mdmem.model.factfile import Fact
 from mdmem.store.cachedb import CACHE_FILE, paused_gc
+from mdmem.store.folder_read import FolderReader
 from mdmem.store.snapshot_db import SnapStore, changed, everything
 from mdmem.store.snapshot_entry import Entry, Record, decode, new_entry, row_text
 from mdmem.store.snapshot_queries import SnapshotQueries, locked
@@ -297,32 +298,33 @@ class Snapshot(SnapshotQueries):
 
     def _absorb(self, root: Path, rels: list[str], written: Callable[[], Mapping[str, str]],
                 journaled: Callable[[], Mapping[str, Fact | None]], keep: bool) -> dict[str, Record | None]:  # fmt: skip
-        now_ns, base = time.time_ns(), str(root)
+        now_ns = time.time_ns()
         put: list[Any] = []
         rows: list[Any] = []
         out: dict[str, Record | None] = {}
-        for rel, sig in stat_paths(root, rels):
-            refused = None
-            try:
-                data = current(f"{base}/{rel}")  # through the vault's boundary
-            except (IsADirectoryError, NotADirectoryError):
-                continue
-            except boundary.OutsideVault as err:  # a link out of the vault: never read, a problem
-                data, refused = b"", err.bare_message
-            if data is None:
-                continue
-            e = new_entry(rel, data, sha256(data), sig, is_racy(sig, now_ns), None, written, journaled, refused)  # fmt: skip
-            self._unsettled |= e.racy or e.volatile
-            if keep and e.problem is None and e.row is not None and e.text is not None:
-                out[rel] = (decode(e.row), e.text)
-            elif keep and (e.problem is not None or e.row is None):
-                out[rel] = None  # does not parse: nothing to index
-            if e.volatile:  # values JSON cannot keep: the index parses it itself, and so does
-                continue  # the next refresh (as every process does for such a file)
-            put.append(e.db_row(rel, False))
-            text = e.text if e.text is not None else (row_text(e.row) if e.row else None)
-            if text is not None and e.good_sha is not None:  # (a broken file's: the journal's)
-                rows.append((rel, e.good_sha, text))
+        with FolderReader(root) as reader, paused_gc():  # entries and rows: acyclic
+            for rel, sig in stat_paths(root, rels):
+                refused = None
+                try:
+                    data = reader.read(rel)  # through the vault's boundary, a folder at a time
+                except (IsADirectoryError, NotADirectoryError):
+                    continue
+                except boundary.OutsideVault as err:  # a link out of the vault: never read, a problem
+                    data, refused = b"", err.bare_message
+                if data is None:
+                    continue
+                e = new_entry(rel, data, sha256(data), sig, is_racy(sig, now_ns), None, written, journaled, refused)  # fmt: skip
+                self._unsettled |= e.racy or e.volatile
+                if keep and e.problem is None and e.row is not None and e.text is not None:
+                    out[rel] = (decode(e.row), e.text)
+                elif keep and (e.problem is not None or e.row is None):
+                    out[rel] = None  # does not parse: nothing to index
+                if e.volatile:  # values JSON cannot keep: the index parses it itself, and so does
+                    continue  # the next refresh (as every process does for such a file)
+                put.append(e.db_row(rel, False))
+                text = e.text if e.text is not None else (row_text(e.row) if e.row else None)
+                if text is not None and e.good_sha is not None:  # (a broken file's: the journal's)
+                    rows.append((rel, e.good_sha, text))
         gen = os.urandom(8).hex()
         if self.store.append(self._gen, gen, put, rows):
             self._gen = gen

@@ -27,6 +27,9 @@ Record = tuple[Fact, str]  # a parsed fact and its row as stored (JSON text)
 
 def encode(fact: Fact) -> Row:
     """A fact as a JSON-ready mapping of all its fields."""
+    fields = fact.__dict__
+    if tuple(fields) == NAMES:  # as Fact() made it: its fields, in order (one copy in C)
+        return dict(fields)
     return {n: getattr(fact, n) for n in NAMES}
 
 
@@ -115,12 +118,16 @@ def _dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
+# One encoder, made once: json.dumps with options builds a new one every call.
+_ROW = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
 def row_text(row: Row, exact: bool = False) -> str | None:
     """A parse as stored, or None when JSON cannot keep its values (hand-typed YAML tags:
     !!binary, !!timestamp, keys that are not text): those are parsed again by each process.
     `exact`: the row is known to hold only text, lists and text-keyed mappings."""
     try:
-        text = json.dumps(row, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        text = _ROW.encode(row)
     except (TypeError, ValueError):
         return None
     return text if exact or json.loads(text) == row else None

@@ -35,6 +35,7 @@ from mdmem.files import (
     swap,
     unlink,
 )
+from mdmem.store.folder_read import FolderReader
 from mdmem.store.journal import Journal, make_entry
 from mdmem.store.manifest import Manifest
 from mdmem.temps import ASIDE_GLOB, remove_temps
@@ -84,9 +85,9 @@ def _commit(root: Path, journal: Journal, manifest: Manifest, entry: dict[str, A
     txn = root / ".mdmem" / TXN_FILE
     ops = list(dict(ops).items())  # a path given twice: the later text is the one that lands
     befores: list[str | None] = []
-    base = os.fspath(root)
-    for rel, _ in ops:
-        data = current(f"{base}/{rel}")
+    with FolderReader(root) as files:
+        datas = [files.read(rel) for rel, _ in ops]  # each folder checked once
+    for (rel, _), data in zip(ops, datas, strict=True):
         seen = sha256(data) if data else None  # an empty note (Obsidian's click) is no file
         if expect is not None and rel in expect and seen != expect[rel]:
             raise WriteConflict(rel)
@@ -132,19 +133,26 @@ def _write_all(root: Path, ops: list[dict[str, Any]], txn: Path) -> None:
                     time.sleep(PAUSE)
         # The last check, once the whole batch is in: a save written into a file after it was
         # set aside (an editor that had it open) is found here and put back below.
-        for op, aside in done:
-            failed = op["path"]
-            if aside is not None and current(aside) != _b(op["before"]):
-                raise WriteConflict(failed)
+        with FolderReader(root) as files:
+            for op, aside in done:
+                failed = op["path"]
+                if aside is not None and files.read(_rel(base, aside)) != _b(op["before"]):
+                    raise WriteConflict(failed)
     except WriteConflict as e:
         kept = [k for op, aside in reversed(done)
                 if (k := restore(root / op["path"], aside, _b(op["after"]), _b(op["before"])))]  # fmt: skip
         os.sync()
         remove(txn)
         raise WriteConflict(failed, e.kept or (kept[0] if kept else None)) from e
-    for _, aside in done:
-        if aside is not None:
-            unlink(aside)
+    with FolderReader(root) as files:
+        for _, aside in done:
+            if aside is not None:
+                files.unlink(_rel(base, aside))
+
+
+def _rel(base: str, path: str) -> str:
+    """The vault-relative path of a path `files.swap` gave (base + '/' + rel's folder + name)."""
+    return path[len(base) + 1 :]
 
 
 def _b(text: str | None) -> bytes | None:

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from mdmem.errors import MdmemError
 from mdmem.model.factfile import Fact, parse, render
 from mdmem.model.fastparse import parse_canonical
+from mdmem.model.limits import fact_text_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 words = st.text(
@@ -99,3 +100,27 @@ def test_the_sample_vault_reads_the_same() -> None:
         fast += got is not None
         total += 1
     assert fast == total >= 5  # mdmem wrote every one of them
+
+
+def test_bytes_past_a_limit_go_the_full_way() -> None:
+    """The fast road skips the limit scans only where no limit can be reached."""
+    base = render(Fact("user", "x", "plain", source="cli"))
+    head, _, body = base.partition("source: cli\n")
+    many = head + "".join(f"f{i}: v\n" for i in range(101)) + "source: cli\n" + body
+    deep = base.replace("value: plain", "value: '" + "[" * 25 + "'")
+    dashes = base.replace("source: cli", "source: cli\nnote:\n" + "- " * 25 + "x")
+    nested = "\n".join(" " * (2 * i) + f"k{i}:" for i in range(22)) + " y"  # 22 levels deep
+    indent = base.replace("source: cli", "source: cli\n" + nested)
+    for text in (many, deep, dashes, indent):
+        assert fact_text_problem(text) is not None
+        assert parse_canonical(text, "facts/user/x.md", ("user", "x")) is None
+        _agrees(text)
+    assert _agrees(base.replace("value: plain", "value: '" + "[" * 20 + "'")) is not None
+
+
+def test_a_line_read_before_still_counts_once() -> None:
+    """A remembered `key: text` line given twice is a duplicate key, as the first time."""
+    text = render(Fact("user", "x", "plain", status="active", source="cli"))
+    assert _agrees(text) is not None  # its lines are remembered now
+    assert parse_canonical(text.replace("source: cli\n", "source: cli\nsource: cli\n"),
+                           "facts/user/x.md", ("user", "x")) is None  # fmt: skip

@@ -293,3 +293,30 @@ def test_many_changes_go_through_the_snapshot_with_the_same_rows(
             result = shared.refresh(story_vault.parsed)
         assert (result.added, result.broken) == (2, 1)
         assert list(shared.all_rows()) == expected
+
+
+def test_rows_inserted_in_batches_keep_each_id_with_its_tokens(story_vault: Vault) -> None:
+    """New and changed files indexed together: every FTS row has the id of its file's row,
+    as when each was inserted alone (a changed file's new row after those inserted before it)."""
+    for attr, value in (("home_city", "Guangzhou"), ("employer", "Lingnan Tech"), ("pets", "猫")):
+        story_vault.set(attr, value, date="2024-01-01")
+    with Index(story_vault.root) as index:
+        index.refresh()
+        story_vault.set("pets", "Pixie the dog", date="2025-01-01")  # the largest id, changed
+        story_vault.set("birthday", "1990-05-01", date="2025-01-01")  # new
+        story_vault.set("home_city", "Shanghai", date="2025-01-01")  # changed, after the new one
+        done = index.refresh()
+        assert done.added >= 1 and done.updated >= 2
+        pairs = index.db.execute("SELECT files.attribute, fts.name, fts.value FROM files"
+                                 " JOIN fts ON fts.rowid = files.id ORDER BY files.id").fetchall()  # fmt: skip
+        ids = [i for (i,) in index.db.execute("SELECT id FROM files ORDER BY id")]
+    assert len(pairs) == len(ids) >= 4 and ids == sorted(set(ids))
+    assert all(name == " ".join(tokens(attr)) for attr, name, _ in pairs)
+    assert [set(v.split()) for attr, _, v in pairs if attr == "pets"] == [{"猫", "pixi", "dog"}]
+    assert _keys(index_of(story_vault), "shanghai") == ["user/home_city"]
+
+
+def index_of(vault: Vault) -> Index:
+    index = Index(vault.root)
+    index.refresh()
+    return index

@@ -10,7 +10,7 @@ import mdmem.store.txn as txn
 from mdmem import Vault
 from mdmem.edit.sync import sync
 from mdmem.errors import RefusedError
-from mdmem.files import WriteConflict, current
+from mdmem.files import WriteConflict
 from tests.store.test_faults import EDIT, before_move, tree
 
 
@@ -45,12 +45,14 @@ def test_a_save_into_a_file_already_swapped_is_put_back(story_vault, monkeypatch
 def crash_after_swaps(v: Vault, monkeypatch) -> None:
     """Run `set` and kill it once every file is swapped in, at the last check of the old files."""
 
-    def killed_at_last_check(path: str | Path) -> bytes | None:
-        if str(path).endswith(".aside.tmp"):
-            raise KeyboardInterrupt
-        return current(path)
+    real = txn.FolderReader.read
 
-    monkeypatch.setattr(txn, "current", killed_at_last_check)
+    def killed_at_last_check(reader: txn.FolderReader, rel: str) -> bytes | None:
+        if rel.endswith(".aside.tmp"):
+            raise KeyboardInterrupt
+        return real(reader, rel)
+
+    monkeypatch.setattr(txn.FolderReader, "read", killed_at_last_check)
     with pytest.raises(KeyboardInterrupt):
         v.set("home_city", "上海", date="2026-02-10")
     monkeypatch.undo()
