@@ -1,0 +1,49 @@
+"""Span and ranking rules of the eighth answer round (made-up sentences, none from a corpus)."""
+
+from __future__ import annotations
+
+from mdmem.read.compose import from_passages
+from mdmem.read.passages import Passage
+from mdmem.read.question import Question
+from mdmem.read.spans import span, when_text
+
+SPEAKERS = ["Priya", "Tomas"]
+
+
+def _q(text: str) -> Question:
+    return Question.of(text).naming([], SPEAKERS)
+
+
+def test_a_when_span_is_typed_only_when_the_words_say_a_time() -> None:
+    q = _q("When did Tomas adopt his parrot Kiwi?")
+    told = span(q, "I adopted Kiwi the parrot three years ago.", "2024-05-02", "en")
+    bare = span(q, "This is Kiwi, my parrot!", "2024-05-02", "en")
+    assert told.typed and told.text == "2021"
+    assert not bare.typed and bare.text == "2 May 2024"  # the day it was said, not typed
+
+
+def test_a_when_question_is_answered_by_the_passage_that_says_a_time() -> None:
+    q = _q("When did Tomas adopt his parrot Kiwi?")
+    bare = Passage("episodes/2024/a.md", "m1", "2024-05-02", None, "Tomas", "Meet Kiwi, the parrot I adopted!", 2.0)
+    told = Passage("episodes/2024/b.md", "m4", "2024-06-11", None, "Tomas",
+                   "I adopted Kiwi three years ago, when the flat felt empty.", 1.5)  # fmt: skip
+    got = from_passages(q, [bare, told], "en")
+    assert got is not None and got.first == "2021" and got.basis[0]["anchor"] == "m4"
+
+
+def test_next_season_and_this_or_next_weekend_are_said_from_the_day_said() -> None:
+    assert when_text("We are planning a reunion next summer.", "2023-11-20", "en") == "summer 2024"
+    assert when_text("We are planning a reunion next summer.", "2023-04-02", "en") == "summer 2023"
+    assert when_text("Next spring I repaint the shed.", "2023-03-15", "en") == "spring 2024"
+    assert when_text("I'm hiking with my cousins this weekend.", "2023-06-07", "en") == "the weekend of 7 June 2023"
+    assert when_text("Next weekend we bake.", "2023-06-07", "en") == "the weekend after 7 June 2023"
+
+
+def test_a_weekday_said_alone_in_the_past_is_the_latest_one_before() -> None:
+    # 4 March 2024 is a Monday: 'on Friday' in the past is Friday 1 March.
+    assert when_text("I won the chess final on Friday!", "2024-03-04", "en") == "Friday, 1 March 2024"
+    assert when_text("We painted the fence Monday.", "2024-03-04", "en") == "Monday, 26 February 2024"
+    # A plan or a habit is no day that passed: the day said is all that is known.
+    assert when_text("I am flying out on Friday.", "2024-03-04", "en") == "4 March 2024"
+    assert when_text("On Fridays I baked bread.", "2024-03-04", "en") == "4 March 2024"
+    assert when_text("Every Sunday we walked the dog.", "2024-03-04", "en") == "4 March 2024"
