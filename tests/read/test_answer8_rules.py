@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from mdmem.read.compose import from_passages
 from mdmem.read.passages import Passage
 from mdmem.read.question import Question
@@ -47,3 +49,15 @@ def test_a_weekday_said_alone_in_the_past_is_the_latest_one_before() -> None:
     assert when_text("I am flying out on Friday.", "2024-03-04", "en") == "4 March 2024"
     assert when_text("On Fridays I baked bread.", "2024-03-04", "en") == "4 March 2024"
     assert when_text("Every Sunday we walked the dog.", "2024-03-04", "en") == "4 March 2024"
+
+
+def test_a_when_search_ranks_a_passage_that_says_a_time_first() -> None:
+    from mdmem.read.said import timed_first
+
+    q = _q("When did Tomas adopt his parrot Kiwi?")
+    bare = Passage("episodes/2024/a.md", "m1", "2024-05-02", None, "Tomas", "Kiwi the parrot says hello!", 3.0)
+    asks = Passage("episodes/2024/a.md", "m2", "2024-05-02", None, "Tomas", "Did you adopt a parrot, too?", 2.9)
+    told = Passage("episodes/2024/b.md", "m4", "2024-06-11", None, "Tomas", "I adopted Kiwi two years ago.", 2.0)
+    assert [p.anchor for p in timed_first(q, [bare, asks, told])] == ["m4", "m1", "m2"]
+    # Of passages that say no time, the order found stays.
+    assert [p.anchor for p in timed_first(q, [bare, replace(told, text="Kiwi loves seeds.")])] == ["m1", "m4"]
