@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
+import pytest
+
+from mdmem.model.episode import Episode, Said, episode_path, render
 from mdmem.read.compose import from_passages
-from mdmem.read.passages import Passage
+from mdmem.read.passages import Passage, PassageIndex
 from mdmem.read.question import Question
 from mdmem.read.spans import span, when_text
 
@@ -61,3 +65,30 @@ def test_a_when_search_ranks_a_passage_that_says_a_time_first() -> None:
     assert [p.anchor for p in timed_first(q, [bare, asks, told])] == ["m4", "m1", "m2"]
     # Of passages that say no time, the order found stays.
     assert [p.anchor for p in timed_first(q, [bare, replace(told, text="Kiwi loves seeds.")])] == ["m1", "m4"]
+
+
+def _episode(root: Path, day: str, source: str, *messages: tuple[str, str]) -> None:
+    said = [Said(f"m{i + 1}", who, None, text) for i, (who, text) in enumerate(messages)]
+    path = root / episode_path(day, source)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render(Episode(source, "0" * 64, day, sorted({w for w, _ in messages}), None, said)), encoding="utf-8")
+
+
+def test_a_question_the_named_speaker_answered_ranks_above_one_they_did_not(tmp_path: Path) -> None:
+    # Two questions by Priya; Tomas answered only the longer one: searching for what Tomas
+    # said, that one ranks up (his reply is quoted with it), the other stays behind.
+    _episode(tmp_path, "2024-04-02", "a.md", ("Priya", "How did the lantern parade in the old square go for Ana?"),
+             ("Tomas", "The kids were thrilled."))  # fmt: skip
+    _episode(tmp_path, "2024-04-09", "b.md", ("Priya", "How did the lantern parade in the square go?"),
+             ("Priya", "Never mind, tell me later."))  # fmt: skip
+    idx = PassageIndex(tmp_path, tmp_path / ".mdmem")
+    idx.refresh()
+    words = ["lantern", "parade", "square"]
+    plain = idx.search(words)
+    asked = idx.search(words, speaker="Tomas")
+    assert [p.episode[-4:] for p in plain[:2]] == ["b.md", "a.md"]  # the shorter question, by BM25 alone
+    questions = [p for p in asked if p.speaker == "Priya"]  # (Tomas's reply is found too, by its question's words)
+    assert [p.episode[-4:] for p in questions] == ["a.md", "b.md"]
+    assert questions[0].score == pytest.approx(plain[1].score * 1.5)
+    assert questions[1].score == pytest.approx(plain[0].score)
+    idx.close()
