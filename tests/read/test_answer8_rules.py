@@ -65,6 +65,10 @@ def test_a_when_search_ranks_a_passage_that_says_a_time_first() -> None:
     assert [p.anchor for p in timed_first(q, [bare, asks, told])] == ["m4", "m1", "m2"]
     # Of passages that say no time, the order found stays.
     assert [p.anchor for p in timed_first(q, [bare, replace(told, text="Kiwi loves seeds.")])] == ["m1", "m4"]
+    # How long: the passage that says a duration.
+    q = _q("How long has Tomas had his parrot Kiwi?")
+    lasted = replace(told, text="I've had Kiwi for three years now.")
+    assert [p.anchor for p in timed_first(q, [bare, lasted])] == ["m4", "m1"]
 
 
 def _episode(root: Path, day: str, source: str, *messages: tuple[str, str]) -> None:
