@@ -1,6 +1,6 @@
 """LoCoMo question answering and observation recall on the development conversations.
 
-    .venv/bin/python benchmarks/locomo_qa.py [--corpus PATH] [--conv conv-30 ...] [--json]
+    .venv/bin/python benchmarks/locomo_qa.py [--corpus PATH] [--conv conv-30 ...] [--json] [--vaults DIR]
 
 Each development conversation goes into a fresh vault with the `personal` pack, one session
 at a time in order (one transcript per session, with its dated header, as a cron job would
