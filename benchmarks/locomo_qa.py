@@ -1,6 +1,6 @@
 """LoCoMo question answering and observation recall on the development conversations.
 
-    .venv/bin/python benchmarks/locomo_qa.py [--corpus PATH] [--conv conv-30 ...] [--json]
+    .venv/bin/python benchmarks/locomo_qa.py [--corpus PATH] [--conv conv-30 ...] [--json] [--vaults DIR]
 
 Each development conversation goes into a fresh vault with the `personal` pack, one session
 at a time in order (one transcript per session, with its dated header, as a cron job would
@@ -170,13 +170,18 @@ def passes(answer: str, gold: Any, evidence: list[str], turns: dict[str, str]) -
     return False
 
 
-def run_conversation(conv: dict[str, Any], tmp: Path) -> dict[str, Any]:
+def run_conversation(conv: dict[str, Any], tmp: Path, reuse: bool = False) -> dict[str, Any]:
+    """Ingest one conversation into tmp/<id> and ask its questions. `reuse`: a vault this
+    function built there before (with its ingest record beside it) is asked again, not rebuilt."""
     from mdmem.edit.ingest import ingest_text
     from mdmem.read.ask import ask
     from mdmem.store.vault import Vault
 
     sid = conv["sample_id"]
     people = [conv["conversation"]["speaker_a"], conv["conversation"]["speaker_b"]]
+    record = tmp / f"{sid}.ingest.json"
+    if reuse and record.is_file() and (tmp / sid).is_dir():
+        return _ask_again(conv, Vault(tmp / sid), json.loads(record.read_text(encoding="utf-8")), people)
     vault = Vault.create(tmp / sid, "personal")
     turns: dict[str, str] = {}
     line_of: dict[str, tuple[str, int]] = {}  # dia_id -> (source, line)
@@ -205,6 +210,33 @@ def run_conversation(conv: dict[str, Any], tmp: Path) -> dict[str, Any]:
                                "tentative": st.tentative, "at": st.at, "decision": decision,
                                "evidence": st.evidence, "message": said.get((source, line), "")})  # fmt: skip
     ingest_s = time.perf_counter() - t0
+    probes, ask_s = _probes(conv, vault, ask, turns, people)
+    observed = kept = held = 0
+    missed: list[dict[str, Any]] = []  # observations whose evidence turn wrote nothing, with the turn
+    for by_speaker in (conv.get("observation") or {}).values():
+        for speaker, items in by_speaker.items():
+            for item in items:
+                ids = item[1] if isinstance(item[1], list) else [item[1]]
+                observed += 1
+                wrote = any(line_of.get(str(i)) in written for i in ids)
+                kept += wrote
+                held += any(line_of.get(str(i)) in stated for i in ids)
+                if not wrote:
+                    missed.append({"conversation": sid, "speaker": speaker, "observation": item[0], "evidence": ids,
+                                   "turns": [said.get(line_of.get(str(i), ("", 0)), "") for i in ids]})  # fmt: skip
+    facts = len(vault.scan(refresh=True)[0])
+    done = {"conversation": sid, "probes": probes, "observations": observed,
+            "observations_kept": kept, "observations_stated": held, "facts": facts, "ingest_s": ingest_s,
+            "ask_s": ask_s, "writes": writes, "missed": missed}  # fmt: skip
+    if reuse:  # what ingest found, for the runs that ask this vault again
+        keep = {k: v for k, v in done.items() if k not in ("probes", "ask_s")}
+        record.write_text(json.dumps(keep, ensure_ascii=False), encoding="utf-8")
+    return done
+
+
+def _probes(conv: dict[str, Any], vault: Any, ask: Any, turns: dict[str, str],
+            people: list[str]) -> tuple[list[dict[str, Any]], float]:  # fmt: skip
+    """Every question of categories 1-4 asked and scored, and the seconds asking took."""
     probes: list[dict[str, Any]] = []
     t1 = time.perf_counter()
     for qa in conv["qa"]:
@@ -221,24 +253,17 @@ def run_conversation(conv: dict[str, Any], tmp: Path) -> dict[str, Any]:
                        "f1": qa_f1(first, qa["answer"], qa["category"]), "first_chars": len(first),
                        "wrong_person": wrong_person(data, named, people),
                        "type": data.get("type"), "source": data.get("source")})  # fmt: skip
-    ask_s = time.perf_counter() - t1
-    observed = kept = held = 0
-    missed: list[dict[str, Any]] = []  # observations whose evidence turn wrote nothing, with the turn
-    for by_speaker in (conv.get("observation") or {}).values():
-        for speaker, items in by_speaker.items():
-            for item in items:
-                ids = item[1] if isinstance(item[1], list) else [item[1]]
-                observed += 1
-                wrote = any(line_of.get(str(i)) in written for i in ids)
-                kept += wrote
-                held += any(line_of.get(str(i)) in stated for i in ids)
-                if not wrote:
-                    missed.append({"conversation": sid, "speaker": speaker, "observation": item[0], "evidence": ids,
-                                   "turns": [said.get(line_of.get(str(i), ("", 0)), "") for i in ids]})  # fmt: skip
-    facts = len(vault.scan(refresh=True)[0])
-    return {"conversation": sid, "probes": probes, "observations": observed,
-            "observations_kept": kept, "observations_stated": held, "facts": facts, "ingest_s": ingest_s,
-            "ask_s": ask_s, "writes": writes, "missed": missed}  # fmt: skip
+    return probes, time.perf_counter() - t1
+
+
+def _ask_again(conv: dict[str, Any], vault: Any, record: dict[str, Any], people: list[str]) -> dict[str, Any]:
+    """A vault built by an earlier run asked again: the questions are asked and scored anew,
+    ingest's figures are the record that run left."""
+    from mdmem.read.ask import ask
+
+    turns = {t["dia_id"]: str(t.get("text", "")) for _, _, session in sessions(conv) for t in session}
+    probes, ask_s = _probes(conv, vault, ask, turns, people)
+    return {**record, "probes": probes, "ask_s": ask_s}
 
 
 def report(results: list[dict[str, Any]]) -> dict[str, Any]:
@@ -294,14 +319,20 @@ def main(argv: list[str] | None = None) -> int:
                     "with its message, to this JSONL (benchmarks/precision_sample.py reads it)")
     ap.add_argument("--missed", type=Path, help="write every observation whose evidence turn wrote no fact, "
                     "with the turn's words, to this JSONL (what the recall proxy misses)")
+    ap.add_argument("--vaults", type=Path, help="build the vaults in this folder and keep them; a later "
+                    "run with the same folder asks them again without ingesting (for changes to read/ only)")
     args = ap.parse_args(argv)
     if not args.corpus.is_file():
         print(f"LoCoMo not found at {args.corpus}; pass --corpus", file=sys.stderr)
         return 2
     os.environ.setdefault("MDMEM_NOW", "2026-03-01T12:00:00Z")
     data = {c["sample_id"]: c for c in json.loads(args.corpus.read_text(encoding="utf-8"))}
-    with tempfile.TemporaryDirectory() as tmp:
-        results = [run_conversation(data[c], Path(tmp)) for c in args.conv]
+    if args.vaults:
+        args.vaults.mkdir(parents=True, exist_ok=True)
+        results = [run_conversation(data[c], args.vaults, reuse=True) for c in args.conv]
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            results = [run_conversation(data[c], Path(tmp)) for c in args.conv]
     if args.probes:
         with args.probes.open("w", encoding="utf-8") as f:
             for r in results:

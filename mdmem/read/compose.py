@@ -147,7 +147,7 @@ def from_passages(q: Question, found: list[Passage], lang: str, *, evidence: int
         return None
     # A place, person or number taken by the question's type answers before the leftover
     # words of a passage that holds none ('Where did she go?' is not answered 'check it out').
-    typed = q.type in ("where", "who", "how_many") or q.describes or q.named or q.favorite or q.lasts
+    typed = q.type in ("when", "where", "who", "how_many") or q.describes or q.named or q.favorite or q.lasts
     ranked = sorted(enumerate(mine), key=lambda x: (typed and not x[1][1].typed, -_rank(q, x[1][0], x[1][1], x[0]), x[0]))
     best, sp = ranked[0][1]
     first = sp.text

@@ -9,8 +9,11 @@ said, never as a made-up day. read/spans.py takes it for a when-question.
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 
+from mdmem.lang.tokens import words
+from mdmem.lang.verbs import PAST
+from mdmem.lazy_regex import lazy
 from mdmem.read.days import WEEKDAYS, day_text, month_text, period_text
 
 # Time words whose span is fuzzy: said as a span before the day they were said, not as a day.
@@ -24,12 +27,23 @@ _FUZZY = re.compile(
 _AGO = re.compile(r"\b(a few|few|several|a couple of|couple of|two|three|four|five|six|2|3|4|5|6) (weeks|months|years) ago\b", re.I)
 _VAGUE_COUNT = frozenset(["a few", "few", "several", "a couple of", "couple of"])
 # The week, month or year after the one it was said in ('next month' said on 20 January 2023).
-_NEXT = re.compile(r"\bnext (week|month|year)\b", re.I)
+# 'next summer' is the first summer to begin after that day; 'this weekend' is the weekend
+# of the week it was said in, 'next weekend' the one after it.
+_NEXT = re.compile(r"\b(next|this (?=weekend))\s*(week|month|year|weekend|spring|summer|fall|autumn|winter)\b", re.I)
+# A day of the week said alone (not 'next', 'this', 'every' or 'last' Friday, not 'Fridays').
+_WEEKDAY = lazy(r"(?<!\bnext )(?<!\bthis )(?<!\bevery )(?<!\blast )\b(" + "|".join(WEEKDAYS) + r")\b(?!s\b|['’]s\b)", re.I)
+_SEASON_START = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
 
 
 def when_text(sentence: str, said_on: str, lang: str, *, whole: str = "") -> str:
     """The time a sentence tells, resolved against the day it was said: '7 May 2023', 'May
     2023', 'the week before 16 May 2023'; the day it was said when it names none."""
+    return told_time(sentence, said_on, lang, whole=whole) or day_text(said_on, lang)
+
+
+def told_time(sentence: str, said_on: str, lang: str, *, whole: str = "") -> str | None:
+    """when_text's time when the sentence (or the passage it is part of, `whole`) says one;
+    None when it names none and only the day it was said is known."""
     from mdmem.extract.dates import find_when  # its patterns compile only when a span needs them
 
     fuzzy = _FUZZY.search(sentence)
@@ -53,7 +67,19 @@ def when_text(sentence: str, said_on: str, lang: str, *, whole: str = "") -> str
             named = re.search(rf"\b{WEEKDAYS[day.weekday()]}\b", text, re.I) or (lang == "zh" and re.search(r"(?:周|星期|礼拜)[一二三四五六日天]", text))
             one = found.through is None or (date.fromisoformat(found.through) - day).days == 1
             return day_text(found.start, lang, weekday=True) if named and one else said
-    return day_text(said_on, lang)
+    return _past_weekday(sentence, said_on) if lang != "zh" else None
+
+
+def _past_weekday(sentence: str, said_on: str) -> str | None:
+    """'I won the tournament on Friday!' said on Sunday 10 July 2022: 'Friday, 8 July 2022',
+    the latest such day before the day it was said; only a sentence told in the past ('I'm
+    going on Friday' is a plan, 'on Fridays' a habit)."""
+    m = _WEEKDAY().search(sentence)
+    if m is None or not any(w in PAST or (len(w) > 4 and w.endswith("ed")) for w in words(sentence)):
+        return None
+    said = date.fromisoformat(said_on[:10])
+    back = (said.weekday() - WEEKDAYS.index(m.group(1).capitalize())) % 7 or 7
+    return day_text((said - timedelta(days=back)).isoformat(), "en", weekday=True)
 
 
 def _relative(sentence: str, said_on: str) -> str | None:
@@ -67,7 +93,12 @@ def _relative(sentence: str, said_on: str) -> str | None:
     ahead = _NEXT.search(sentence)
     if ahead is None:
         return None
-    unit = ahead.group(1).lower()
+    unit = ahead.group(2).lower()
+    if unit == "weekend":
+        return f"the weekend {'after' if ahead.group(1).lower() == 'next' else 'of'} {day_text(said_on, 'en')}"
+    if unit in _SEASON_START:
+        month = _SEASON_START[unit]
+        return f"{unit} {said.year if date(said.year, month, 1) > said else said.year + 1}"
     if unit == "week":
         return f"the week after {day_text(said_on, 'en')}"
     if unit == "month":

@@ -29,7 +29,7 @@ from mdmem.read.span_names import (
     word_matches,
 )
 from mdmem.read.span_state import favorite, state
-from mdmem.read.span_time import when_text
+from mdmem.read.span_time import told_time, when_text
 
 _SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+[\"'”’)]*|$)")
 _CLAUSE = re.compile(r"[,;:()\u2013\u2014，；：]| - ")
@@ -115,7 +115,8 @@ def span(q: Question, text: str, said_on: str, lang: str) -> Span:
     """The words of a passage that answer the question, by its type."""
     sentence, c = best_sentence(q, text)
     if q.type == "when":
-        return Span(when_text(sentence, said_on, lang, whole=text), sentence, c)
+        told = told_time(sentence, said_on, lang, whole=text)  # typed: a time is said
+        return Span(told or when_text(sentence, said_on, lang), sentence, c, typed=told is not None)
     if is_cjk(sentence):
         return Span(_clause_zh(q, sentence), sentence, c)
     # A question about a relative ("Where does her brother live?") is answered by the clause
