@@ -22,9 +22,9 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from mdmem.extract.candidates import Resolver
-from mdmem.extract.forget_base import Request, named_in, overlap
+from mdmem.extract.forget_base import Request, may_ask, named_in, overlap
 from mdmem.extract.forget_requests_zh import chinese
-from mdmem.extract.prefilter import AnyOf, lowered, may_match
+from mdmem.extract.prefilter import lowered, may_match
 
 __all__ = ["Request", "find_requests", "named_in", "quoted_spans"]
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -185,15 +185,16 @@ def _inside(spans: list[tuple[int, int]], a: int, b: int) -> bool:
 
 def find_requests(text: str, resolver: Resolver) -> list[Request]:
     """Every request to forget in a message, in order (none inside quotes or code)."""
-    low = lowered(text)
-    if not (_ENGLISH.may_match(low) or _CJK.search(text)) or not _gated(text):
+    english = may_ask(lowered(text)) and _EN_ANY.search(text) is not None
+    if not (english or _CJK.search(text)) or not _gated(text):
         return []  # (no expression could match: the gate's own search, slow, is not needed)
     quotes = quoted_spans(text)
-    cue = may_match(_CUE, low) and _CUE.search(text) is not None
+    cue = may_match(_CUE, lowered(text)) and _CUE.search(text) is not None
     out: list[Request] = []
     for a, b in _clauses(text):
         piece = text[a:b]
-        for r in _english(piece, resolver, cue) + (chinese(piece, resolver) if _CJK.search(piece) else []):
+        said = _english(piece, resolver, cue) if english and _EN_ANY.search(piece) else []
+        for r in said + (chinese(piece, resolver) if _CJK.search(piece) else []):
             r = replace(r, start=r.start + a, end=r.end + a)
             if r.kind == "that" and _AHEAD.match(text, r.end):  # "don't store it: I'm …"
                 r = replace(r, kind="this")
@@ -295,7 +296,23 @@ def _english(s: str, resolver: Resolver, cue: bool = False) -> list[Request]:
     return out
 
 
-_ENGLISH = AnyOf(_EN_BARE, _EN_PHRASAL, _EN_ALL, _EN_SAID, _EN_NOT_KEEP, _EN_THAT, _EN_NAMED)  # all _english runs
+# How every English request starts, at a word's start: a verb of _STRONG or _WEAK and a space
+# (_EN_BARE's verbs: a space, "." or "!" or the end), a refusal, the word for keeping and what
+# is not to be kept, a phrasal verb with its object and direction, the words of _EN_SAID and
+# _EN_ALL's own verbs and a space. A match of any of the seven expressions holds a match of this
+# one (each is led by one of these, after the start of the text or a character that is no
+# letter), so a text without one holds no request: one search rules out the many messages that
+# only say "get", "have", "clearly" or "don't know" in passing.
+_EN_ANY = re.compile(
+    rf"\b(?:{_STRONG}\s|(?:delete|erase|remove|wipe|scrap|scratch|strike|purge|bin|nix|redact|unlearn|expunge|trash)(?:[\s.!]|$)"
+    rf"|{_WEAK}\s|forget\s|(?:lose|reset|empty)\s"
+    rf"|{_NOT_KEEP}\s+(?:(?:please|even|really|ever|actually)\s+)?{_KEEP}(?:\s+(?:down|up))?\s+(?:{_OBJ}|my|our)"
+    r"|(?:take|cross|strike|wipe|scrub|rub|throw|get|leave|cut|pull|knock|rip)\s+(?:that|this|it|those|them|all\s+that)\s+(?:out|off|away)"
+    r"|pretend\s|unsay|un-say|take\s+(?:that|it)\s+back|off\s+the\s+record|not\s+for\s"
+    r"|to\s+(?:remember|keep|store|save|note)|keep\s+(?:that|this|it)\s+out)",
+    re.I,
+)
+_EN_EXPRESSIONS = (_EN_BARE, _EN_PHRASAL, _EN_ALL, _EN_SAID, _EN_NOT_KEEP, _EN_THAT, _EN_NAMED)  # all _english runs
 
 
 def _scan(rx: re.Pattern[str], s: str, low: str) -> Iterator[re.Match[str]]:
