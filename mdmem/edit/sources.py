@@ -7,6 +7,7 @@ files and what a `.mdmemignore` (gitignore syntax, in the folder or any folder b
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -56,6 +57,23 @@ def transcript_files(paths: Sequence[str | Path], vault: Vault | None = None, *,
             elif passed_over is not None:
                 passed_over(p, f"not a transcript type ({' '.join(suffixes)})")
     return out
+
+
+# A file larger than this is hashed by its reader only: more likely an export (whose
+# conversations are known by digests of their own) than a transcript ingested whole before.
+WHOLE_MAX = 8 << 20
+
+
+def whole_digest(path: Path) -> str | None:
+    """The SHA-256 of a file's bytes, as a transcript read whole is known by in the journal
+    (extract/importers: text, JSON messages); None for a file too large or not readable, which
+    is read the ordinary way."""
+    try:
+        if path.stat().st_size > WHOLE_MAX:
+            return None
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
 
 
 def source_name(path: Path, vault: Vault | None) -> str:

@@ -18,13 +18,12 @@ quotation, a quote block or code, and a supposition ("if I ask you to forget itâ
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import replace
 
 from mdmem.extract.candidates import Resolver
 from mdmem.extract.forget_base import Request, may_ask, named_in, overlap
 from mdmem.extract.forget_requests_zh import chinese
-from mdmem.extract.prefilter import lowered, may_match
+from mdmem.extract.prefilter import lowered
 
 __all__ = ["Request", "find_requests", "named_in", "quoted_spans"]
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -189,7 +188,7 @@ def find_requests(text: str, resolver: Resolver) -> list[Request]:
     if not (english or _CJK.search(text)) or not _gated(text):
         return []  # (no expression could match: the gate's own search, slow, is not needed)
     quotes = quoted_spans(text)
-    cue = may_match(_CUE, lowered(text)) and _CUE.search(text) is not None
+    cue = _CUE.search(text) is not None
     out: list[Request] = []
     for a, b in _clauses(text):
         piece = text[a:b]
@@ -241,22 +240,22 @@ def _clauses(text: str) -> list[tuple[int, int]]:
 
 def _english(s: str, resolver: Resolver, cue: bool = False) -> list[Request]:
     out: list[Request] = []
-    low = lowered(s)  # each expression runs only where its literal words are (prefilter.py)
-    bare = _EN_BARE.match(s) if may_match(_EN_BARE, low) else None
+    # (reached only by a piece that passed may_ask and _EN_ANY: few, so no literal tests more)
+    bare = _EN_BARE.match(s)
     if bare and _speaker_asks(s, bare.start("strong")):
         return [Request("that", bare.start(), bare.end())]
-    for m in _scan(_EN_PHRASAL, s, low):
+    for m in _EN_PHRASAL.finditer(s):
         asked = bool(re.search(r"please|pls|you", m["lead"], re.I) or _POLITE_AFTER.match(s, m.end()))
         if (m["mem"] or cue or (asked and m["verb"].lower() in ("take", "cross", "strike", "scrub", "cut"))) and _speaker_asks(s, m.start("verb")):
             out.append(Request("that", m.start(), m.end()))
-    for m in _scan(_EN_ALL, s, low):
+    for m in _EN_ALL.finditer(s):
         if _speaker_asks(s, m.start()):
             out.append(Request("all", m.start(), m.end()))
-    for m in _scan(_EN_SAID, s, low):
+    for m in _EN_SAID.finditer(s):
         if _speaker_asks(s, m.start("lead") + len(m["lead"])):
             back = re.search(r"\b(?:that|it)\b|take|was", m.group(), re.I) and not re.search(r"\bthis\b|^\s*off", m.group(), re.I)
             out.append(Request("that" if back else "this", m.start(), m.end()))
-    for m in _scan(_EN_NOT_KEEP, s, low):
+    for m in _EN_NOT_KEEP.finditer(s):
         at = m.start("neg")
         if not _speaker_asks(s, at, negation_ok=True):
             continue
@@ -264,7 +263,7 @@ def _english(s: str, resolver: Resolver, cue: bool = False) -> list[Request]:
             out.append(Request(_ref_kind(m["ref"], s, m.end()), m.start(), m.end()))
         elif m["x"]:
             out += _named(m, resolver, m["x"], strong=True)
-    for m in _scan(_EN_THAT, s, low):
+    for m in _EN_THAT.finditer(s):
         at = m.start("strong") if m["strong"] else m.start("weak")
         if not _speaker_asks(s, at, memory=bool(m["mem"])):
             continue
@@ -276,7 +275,7 @@ def _english(s: str, resolver: Resolver, cue: bool = False) -> list[Request]:
         if m["strong"] and m["strong"].lower() in ("drop", "clear", "ignore", "toss", "bin") and not polite:
             continue  # "drop it", "ignore that": a conversation move, unless memory is named
         out.append(Request(_ref_kind(m["ref"], s, m.end()), m.start(), m.end()))
-    for m in _scan(_EN_NAMED, s, low):
+    for m in _EN_NAMED.finditer(s):
         at = m.start("strong") if m["strong"] else m.start("weak")
         if any(r.start <= at < r.end for r in out) or not _speaker_asks(s, at, memory=bool(m["mem"])):
             continue
@@ -313,10 +312,6 @@ _EN_ANY = re.compile(
     re.I,
 )
 _EN_EXPRESSIONS = (_EN_BARE, _EN_PHRASAL, _EN_ALL, _EN_SAID, _EN_NOT_KEEP, _EN_THAT, _EN_NAMED)  # all _english runs
-
-
-def _scan(rx: re.Pattern[str], s: str, low: str) -> Iterator[re.Match[str]]:
-    return rx.finditer(s) if may_match(rx, low) else iter(())
 
 
 def _ref_kind(ref: str, s: str, end: int) -> str:
