@@ -58,3 +58,23 @@ def test_a_changed_file_and_reprocess_are_read_as_ever(tmp_path, chats, monkeypa
     read.clear()
     ingest_paths(vault, [chats], reprocess=True)
     assert read == ["2025-01-01.md", "2025-01-02.md"]  # reprocessing reads every file again
+
+
+def test_a_folders_links_resolve_as_each_file_would(tmp_path, chats):
+    from mdmem.edit.sources import source_name, transcript_files
+
+    vault = Vault.create(tmp_path / "v", "personal")
+    ingest_paths(vault, [chats])
+    fact = next((vault.root / "facts").rglob("*.md"))
+    (chats / "a-fact.md").symlink_to(fact)  # the vault's own file, through a link: not a transcript
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "old.md").write_text("User: I live in Porto.\n", encoding="utf-8")
+    (chats / "linked.md").symlink_to(outside / "old.md")
+    (tmp_path / "through").symlink_to(chats, target_is_directory=True)  # the folder by a link
+    for folder in (chats, tmp_path / "through"):
+        files = transcript_files([folder], vault)
+        assert [f.path.name for f in files] == ["2025-01-01.md", "2025-01-02.md", "linked.md"]
+        # each named as resolving the file on its own names it
+        assert [f.name for f in files] == [source_name(f.path, vault, f.path.resolve()) for f in files]
+        assert files[-1].name == "../elsewhere/old.md"
