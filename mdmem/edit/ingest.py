@@ -12,7 +12,6 @@ import contextlib
 import dataclasses
 import re
 import sqlite3
-import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -26,9 +25,16 @@ from mdmem.edit.new_messages import (
     episode_ops,
     statement_line,
 )
+from mdmem.edit.progress import FileProgress
 from mdmem.edit.reprocess import only_new
 from mdmem.edit.requested import honour
-from mdmem.edit.sources import TRANSCRIPT_TYPES, PassedOver, SourceFile, transcript_files
+from mdmem.edit.sources import (
+    TRANSCRIPT_TYPES,
+    PassedOver,
+    SourceFile,
+    transcript_files,
+    whole_digest,
+)
 from mdmem.engine.decide import Plan, Statement, plan_statements
 from mdmem.errors import MdmemError, RefusedError, TranscriptError
 from mdmem.extract.finder import Extraction, Finder
@@ -96,6 +102,21 @@ class _Session:
                 self.shadow = dict(self.vault.scan(refresh=True)[0])
             return self.shadow
         return self.vault.scan()[0]  # cached until mdmem's next write; `say` rescans under the lock
+
+    def known(self, f: SourceFile, fmt: str | None) -> IngestResult | None:
+        """The result for a file whose very bytes were ingested whole before (a transcript, not
+        an export's conversation): skipped as `run` skips it, without reading it again (a
+        nightly cron re-reads a year of daily files); None: read it."""
+        if self.reprocess or fmt is not None or f.path is None or not self.seen:
+            return None
+        digest = whole_digest(f.path)
+        entry = self.seen.get(digest) if digest is not None else None
+        src = entry.get("source") if entry is not None else None
+        if digest is None or not isinstance(src, dict) or src.get("kind") != "transcript" or "file" in src:
+            return None
+        if not isinstance(messages := src.get("messages"), int) or messages <= 0:
+            return None
+        return IngestResult(f.name, digest, messages=messages, dry_run=self.dry_run, previous=entry, skipped=True)
 
     def run(self, messages: list[Message], digest: str, source: str, default_date: str,
             file: str | None = None, title: str | None = None) -> IngestResult:  # fmt: skip
@@ -318,7 +339,7 @@ def ingest_paths(vault: Vault, paths: Sequence[str | Path], *, date: str | None 
     files = transcript_files(paths, vault, types=types, passed_over=passed_over)
     session = _Session(vault, dry_run=dry_run, extractor=extractor, reprocess=reprocess)
     results: list[IngestResult] = []
-    with _progress(progress, len(files)) as advance:
+    with FileProgress(progress, len(files)) as advance:
         for f in files:
             for r in _file(session, f, date, fmt, passed_over):
                 results.append(r)
@@ -336,6 +357,9 @@ def ingest_paths(vault: Vault, paths: Sequence[str | Path], *, date: str | None 
 def _file(session: _Session, f: SourceFile, date: str | None, fmt: str | None,
           passed_over: PassedOver | None) -> Iterator[IngestResult]:  # fmt: skip
     """The results of one file: one per conversation it holds."""
+    if (known := session.known(f, fmt)) is not None:
+        yield known
+        return
     empty = 0
     try:
         for conv in read_conversations(f.path if f.path is not None else "-", default_time=date, fmt=fmt):  # fmt: skip
@@ -363,38 +387,3 @@ def _file(session: _Session, f: SourceFile, date: str | None, fmt: str | None,
 
 NO_MESSAGES = "holds no messages"
 EMPTY = "with no messages passed over"  # an export's conversations opened and never written in
-
-
-class _progress:  # noqa: N801 - used as a context manager, reads like a function
-    """A rich progress bar on a terminal, per file; nothing at all under cron (no TTY). An
-    export's conversations move it too: `conversation(title)` counts one more."""
-
-    def __init__(self, wanted: bool, total: int) -> None:
-        self.on = wanted and sys.stderr.isatty()
-        self.total = total
-        self.done = 0
-
-    def __enter__(self) -> _progress:
-        if self.on:
-            from rich.console import Console
-            from rich.progress import Progress
-
-            self._bar = Progress(console=Console(stderr=True), transient=True)
-            self._bar.start()
-            self._task = self._bar.add_task("ingesting", total=self.total)
-        return self
-
-    def __call__(self, source: str) -> None:
-        """One more file done."""
-        if self.on:
-            self._bar.update(self._task, advance=1, description=source[-40:])
-
-    def conversation(self, name: str) -> None:
-        """One more conversation of an export done."""
-        self.done += 1
-        if self.on:
-            self._bar.update(self._task, description=f"{self.done} conversations: {name[-30:]}")
-
-    def __exit__(self, *exc: object) -> None:
-        if self.on:
-            self._bar.stop()

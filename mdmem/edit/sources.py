@@ -7,6 +7,7 @@ files and what a `.mdmemignore` (gitignore syntax, in the folder or any folder b
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -47,23 +48,41 @@ def transcript_files(paths: Sequence[str | Path], vault: Vault | None = None, *,
         if not path.is_dir():
             out.append(SourceFile(source_name(path, vault), path))
             continue
-        for p, ignored in _folder(path, vault):
+        for p, ignored, resolved in _folder(path, vault):
             if ignored:
                 if passed_over is not None:
                     passed_over(p, f"named in {IGNORE_FILE}")
             elif p.name.lower().endswith(suffixes):
-                out.append(SourceFile(source_name(p, vault), p, walked=True))
+                out.append(SourceFile(source_name(p, vault, resolved), p, walked=True))
             elif passed_over is not None:
                 passed_over(p, f"not a transcript type ({' '.join(suffixes)})")
     return out
 
 
-def source_name(path: Path, vault: Vault | None) -> str:
+# A file larger than this is hashed by its reader only: more likely an export (whose
+# conversations are known by digests of their own) than a transcript ingested whole before.
+WHOLE_MAX = 8 << 20
+
+
+def whole_digest(path: Path) -> str | None:
+    """The SHA-256 of a file's bytes, as a transcript read whole is known by in the journal
+    (extract/importers: text, JSON messages); None for a file too large or not readable, which
+    is read the ordinary way."""
+    try:
+        if path.stat().st_size > WHOLE_MAX:
+            return None
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def source_name(path: Path, vault: Vault | None, resolved: Path | None = None) -> str:
     """The same name on every machine and from any working directory (a cron job's is `/`):
-    relative to the vault (`../chats/a.md` beside it), else the path as given."""
+    relative to the vault (`../chats/a.md` beside it), else the path as given (`resolved`:
+    the path resolved, when the caller has it)."""
     if vault is None:
         return path.as_posix()
-    resolved = path.resolve()
+    resolved = resolved or path.resolve()
     common = Path(os.path.commonpath([vault.root, resolved]))
     if common == Path(common.anchor):  # nothing shared but the root: no shorter honest name
         return path.as_posix()
@@ -76,16 +95,17 @@ def _suffix(kind: str) -> str:
     return kind if kind.startswith(".") else f".{kind}"
 
 
-def _folder(folder: Path, vault: Vault | None) -> Iterator[tuple[Path, bool]]:
-    """(file, ignored) in name order; an ignored folder is not entered."""
+def _folder(folder: Path, vault: Vault | None) -> Iterator[tuple[Path, bool, Path]]:
+    """(file, ignored, the file resolved) in name order; an ignored folder is not entered."""
     skip = (
         {vault.root / "facts", vault.root / "episodes", vault.meta, vault.root / "rules.yaml"}
         if vault else set()
     )  # fmt: skip
-    found: list[tuple[str, Path, bool]] = []
+    found: list[tuple[str, Path, bool, Path]] = []
     rules: dict[str, Ignore] = {}
     for here, dirs, files in os.walk(folder):
         base = Path(here)
+        real = base.resolve()  # once a folder: its entries that are no links resolve inside it
         rel_dir = base.relative_to(folder).as_posix()
         rel_dir = "" if rel_dir == "." else rel_dir
         if (base / IGNORE_FILE).is_file():
@@ -95,30 +115,35 @@ def _folder(folder: Path, vault: Vault | None) -> Iterator[tuple[Path, bool]]:
         for name in sorted(dirs):
             rel = f"{rel_dir}/{name}" if rel_dir else name
             p = base / name
-            if name.startswith(".") or _inside(p, skip):
+            if name.startswith(".") or _inside(_resolved(p, real), skip):
                 continue
             if _ignored(active, rel, True):
-                found.append((rel, p, True))
+                found.append((rel, p, True, _resolved(p, real)))
             else:
                 kept.append(name)
         dirs[:] = kept
         for name in files:
             rel = f"{rel_dir}/{name}" if rel_dir else name
             p = base / name
-            if name.startswith(".") or name.endswith(EDITOR_JUNK) or _inside(p, skip):
+            if name.startswith(".") or name.endswith(EDITOR_JUNK):
                 continue
-            if p.is_file():
-                found.append((rel, p, _ignored(active, rel, False)))
-    for _, p, ignored in sorted(found, key=lambda f: f[0]):
-        yield p, ignored
+            resolved = _resolved(p, real)
+            if not _inside(resolved, skip) and p.is_file():
+                found.append((rel, p, _ignored(active, rel, False), resolved))
+    for _, p, ignored, resolved in sorted(found, key=lambda f: f[0]):
+        yield p, ignored, resolved
 
 
-def _inside(p: Path, skip: set[Path]) -> bool:
-    """The vault's own files are not transcripts."""
-    if not skip:
-        return False
-    resolved = p.resolve()
-    return any(resolved == s or s in resolved.parents for s in skip)
+def _resolved(p: Path, real: Path) -> Path:
+    """`p.resolve()` for an entry of the folder that resolves to `real`: a link is followed."""
+    return p.resolve() if p.is_symlink() else real / p.name
+
+
+def _inside(resolved: Path, skip: set[Path]) -> bool:
+    """The vault's own files are not transcripts (`resolved`: the file, resolved): one of the
+    skipped paths or below one (compared as text, as `s in resolved.parents` compares parts)."""
+    r = str(resolved)
+    return any(r == (t := str(s)) or r.startswith(t.rstrip(os.sep) + os.sep) for s in skip)
 
 
 def _ignored(active: list[tuple[str, Ignore]], rel: str, is_dir: bool) -> bool:

@@ -7,6 +7,7 @@ needs another.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -91,6 +92,13 @@ def _tables(rules: Rules) -> _Tables:
     return exact, alias, by_value
 
 
+@functools.lru_cache(maxsize=1 << 12)
+def _name_key(name: str) -> str:
+    """An attribute's name as a phrase naming it ("home_city" → "home city"), normalised: once a
+    name, not once a resolver (an ingest makes two a file, each told every attribute held)."""
+    return norm(name.replace("_", " "))
+
+
 class Resolver:
     """Turns what a person calls a slot ("address", "地址", "team lead") into an attribute."""
 
@@ -99,10 +107,10 @@ class Resolver:
         exact, self.alias, self.by_value = _tables(rules)
         self.exact = dict(exact)  # learn() adds to it: this resolver's own
         for name in known:
-            self.exact.setdefault(norm(name.replace("_", " ")), name)
+            self.exact.setdefault(_name_key(name), name)
 
     def learn(self, attribute: str) -> None:
-        self.exact.setdefault(norm(attribute.replace("_", " ")), attribute)
+        self.exact.setdefault(_name_key(attribute), attribute)
 
     def declared(self, phrase: str, aliases: bool = True) -> str | None:
         """The attribute a phrase names by its name, label or (if allowed) an alias."""

@@ -60,3 +60,47 @@ def named_in(text: str, resolver: Resolver) -> tuple[str, str] | None:
             continue
         return attr, key
     return None
+
+
+# --- the words every English request is said with (forget_requests._EN_ANY) ---------------
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+_ASK_WORDS = frozenset(_words(
+    "delete erase remove wipe scrap scratch strike purge discard disregard unlearn expunge redact clear drop toss"
+    " ditch trash bin nix ignore forget lose reset empty pretend"
+))  # fmt: skip
+_PHRASAL_VERBS = _words("take cross strike wipe scrub rub throw get leave cut pull knock rip")
+_KEEP_WORDS = _words(
+    "remember remembering keep keeping store storing save saving record recording log logging memorise memorize"
+    " memorising memorizing retain retaining note noting write writing jot jotting track tracking hold holding"
+    " hang hanging file filing put putting add adding have having know knowing"
+)
+_ASK_PAIRS = frozenset(
+    [("get", "rid"), ("throw", "away"), ("throw", "out"), ("cross", "out"), ("take", "out"), ("take", "off"),
+     ("black", "out"), ("let", "go"), ("not", "for"), ("off", "the")]
+    + [(v, o) for v in _PHRASAL_VERBS for o in ("that", "this", "it", "those", "them", "all")]
+    + [(k, o) for k in _KEEP_WORDS for o in ("that", "this", "it", "those", "these", "them", "any", "track", "my", "our", "down", "up")]
+)  # fmt: skip
+_KEPT = ("remember", "keep", "store", "save", "note")
+_LETTERS = re.compile(r"[a-z]+")
+
+
+def may_ask(low: str) -> bool:
+    """False only when no English expression can match the text whose `lowered()` form is
+    `low`, as one pass over its words: `_EN_ANY` starts with a word of `_ASK_WORDS`, a pair of
+    `_ASK_PAIRS` ("keep that", "take it"), "to" before a word for keeping, "on to" ("hold on to
+    it"), "a record" after a word for keeping, or "unsay"; words of the letters a-z, as the
+    expressions spell them (each of those words stands between characters that are not)."""
+    if "unsay" in low or "un-say" in low:
+        return True
+    words = _LETTERS.findall(low)
+    if not _ASK_WORDS.isdisjoint(words):
+        return True
+    for a, b, c in zip(words, words[1:], [*words[2:], ""], strict=False):
+        if ((a, b) in _ASK_PAIRS or (a == "to" and b.startswith(_KEPT)) or (a, b) == ("on", "to")  # "hold on to"
+                or (b == "a" and c == "record" and a in _KEEP_WORDS)):
+            return True
+    return False

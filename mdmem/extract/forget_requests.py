@@ -18,13 +18,12 @@ quotation, a quote block or code, and a supposition ("if I ask you to forget itâ
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import replace
 
 from mdmem.extract.candidates import Resolver
-from mdmem.extract.forget_base import Request, named_in, overlap
+from mdmem.extract.forget_base import Request, may_ask, named_in, overlap
 from mdmem.extract.forget_requests_zh import chinese
-from mdmem.extract.prefilter import AnyOf, lowered, may_match
+from mdmem.extract.prefilter import lowered
 
 __all__ = ["Request", "find_requests", "named_in", "quoted_spans"]
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -185,15 +184,16 @@ def _inside(spans: list[tuple[int, int]], a: int, b: int) -> bool:
 
 def find_requests(text: str, resolver: Resolver) -> list[Request]:
     """Every request to forget in a message, in order (none inside quotes or code)."""
-    low = lowered(text)
-    if not (_ENGLISH.may_match(low) or _CJK.search(text)) or not _gated(text):
+    english = may_ask(lowered(text)) and _EN_ANY.search(text) is not None
+    if not (english or _CJK.search(text)) or not _gated(text):
         return []  # (no expression could match: the gate's own search, slow, is not needed)
     quotes = quoted_spans(text)
-    cue = may_match(_CUE, low) and _CUE.search(text) is not None
+    cue = _CUE.search(text) is not None
     out: list[Request] = []
     for a, b in _clauses(text):
         piece = text[a:b]
-        for r in _english(piece, resolver, cue) + (chinese(piece, resolver) if _CJK.search(piece) else []):
+        said = _english(piece, resolver, cue) if english and _EN_ANY.search(piece) else []
+        for r in said + (chinese(piece, resolver) if _CJK.search(piece) else []):
             r = replace(r, start=r.start + a, end=r.end + a)
             if r.kind == "that" and _AHEAD.match(text, r.end):  # "don't store it: I'm â€¦"
                 r = replace(r, kind="this")
@@ -240,22 +240,22 @@ def _clauses(text: str) -> list[tuple[int, int]]:
 
 def _english(s: str, resolver: Resolver, cue: bool = False) -> list[Request]:
     out: list[Request] = []
-    low = lowered(s)  # each expression runs only where its literal words are (prefilter.py)
-    bare = _EN_BARE.match(s) if may_match(_EN_BARE, low) else None
+    # (reached only by a piece that passed may_ask and _EN_ANY: few, so no literal tests more)
+    bare = _EN_BARE.match(s)
     if bare and _speaker_asks(s, bare.start("strong")):
         return [Request("that", bare.start(), bare.end())]
-    for m in _scan(_EN_PHRASAL, s, low):
+    for m in _EN_PHRASAL.finditer(s):
         asked = bool(re.search(r"please|pls|you", m["lead"], re.I) or _POLITE_AFTER.match(s, m.end()))
         if (m["mem"] or cue or (asked and m["verb"].lower() in ("take", "cross", "strike", "scrub", "cut"))) and _speaker_asks(s, m.start("verb")):
             out.append(Request("that", m.start(), m.end()))
-    for m in _scan(_EN_ALL, s, low):
+    for m in _EN_ALL.finditer(s):
         if _speaker_asks(s, m.start()):
             out.append(Request("all", m.start(), m.end()))
-    for m in _scan(_EN_SAID, s, low):
+    for m in _EN_SAID.finditer(s):
         if _speaker_asks(s, m.start("lead") + len(m["lead"])):
             back = re.search(r"\b(?:that|it)\b|take|was", m.group(), re.I) and not re.search(r"\bthis\b|^\s*off", m.group(), re.I)
             out.append(Request("that" if back else "this", m.start(), m.end()))
-    for m in _scan(_EN_NOT_KEEP, s, low):
+    for m in _EN_NOT_KEEP.finditer(s):
         at = m.start("neg")
         if not _speaker_asks(s, at, negation_ok=True):
             continue
@@ -263,7 +263,7 @@ def _english(s: str, resolver: Resolver, cue: bool = False) -> list[Request]:
             out.append(Request(_ref_kind(m["ref"], s, m.end()), m.start(), m.end()))
         elif m["x"]:
             out += _named(m, resolver, m["x"], strong=True)
-    for m in _scan(_EN_THAT, s, low):
+    for m in _EN_THAT.finditer(s):
         at = m.start("strong") if m["strong"] else m.start("weak")
         if not _speaker_asks(s, at, memory=bool(m["mem"])):
             continue
@@ -275,7 +275,7 @@ def _english(s: str, resolver: Resolver, cue: bool = False) -> list[Request]:
         if m["strong"] and m["strong"].lower() in ("drop", "clear", "ignore", "toss", "bin") and not polite:
             continue  # "drop it", "ignore that": a conversation move, unless memory is named
         out.append(Request(_ref_kind(m["ref"], s, m.end()), m.start(), m.end()))
-    for m in _scan(_EN_NAMED, s, low):
+    for m in _EN_NAMED.finditer(s):
         at = m.start("strong") if m["strong"] else m.start("weak")
         if any(r.start <= at < r.end for r in out) or not _speaker_asks(s, at, memory=bool(m["mem"])):
             continue
@@ -295,11 +295,23 @@ def _english(s: str, resolver: Resolver, cue: bool = False) -> list[Request]:
     return out
 
 
-_ENGLISH = AnyOf(_EN_BARE, _EN_PHRASAL, _EN_ALL, _EN_SAID, _EN_NOT_KEEP, _EN_THAT, _EN_NAMED)  # all _english runs
-
-
-def _scan(rx: re.Pattern[str], s: str, low: str) -> Iterator[re.Match[str]]:
-    return rx.finditer(s) if may_match(rx, low) else iter(())
+# How every English request starts, at a word's start: a verb of _STRONG or _WEAK and a space
+# (_EN_BARE's verbs: a space, "." or "!" or the end), a refusal, the word for keeping and what
+# is not to be kept, a phrasal verb with its object and direction, the words of _EN_SAID and
+# _EN_ALL's own verbs and a space. A match of any of the seven expressions holds a match of this
+# one (each is led by one of these, after the start of the text or a character that is no
+# letter), so a text without one holds no request: one search rules out the many messages that
+# only say "get", "have", "clearly" or "don't know" in passing.
+_EN_ANY = re.compile(
+    rf"\b(?:{_STRONG}\s|(?:delete|erase|remove|wipe|scrap|scratch|strike|purge|bin|nix|redact|unlearn|expunge|trash)(?:[\s.!]|$)"
+    rf"|{_WEAK}\s|forget\s|(?:lose|reset|empty)\s"
+    rf"|{_NOT_KEEP}\s+(?:(?:please|even|really|ever|actually)\s+)?{_KEEP}(?:\s+(?:down|up))?\s+(?:{_OBJ}|my|our)"
+    r"|(?:take|cross|strike|wipe|scrub|rub|throw|get|leave|cut|pull|knock|rip)\s+(?:that|this|it|those|them|all\s+that)\s+(?:out|off|away)"
+    r"|pretend\s|unsay|un-say|take\s+(?:that|it)\s+back|off\s+the\s+record|not\s+for\s"
+    r"|to\s+(?:remember|keep|store|save|note)|keep\s+(?:that|this|it)\s+out)",
+    re.I,
+)
+_EN_EXPRESSIONS = (_EN_BARE, _EN_PHRASAL, _EN_ALL, _EN_SAID, _EN_NOT_KEEP, _EN_THAT, _EN_NAMED)  # all _english runs
 
 
 def _ref_kind(ref: str, s: str, end: int) -> str:

@@ -30,6 +30,7 @@ class MemberCounts:
     _relations: dict[str, tuple[str, str, str]]
 
     _people: dict[str, tuple[int, dict[str, str]]]  # entity → (`_version` when worked out, people_of)
+    _kin: dict[str, tuple[tuple[int, int], dict[str, str]]]  # entity → ((`_version`, relations kept), kin_of)
     _version: int  # changes whenever `state` may have: each statement emitted or forgotten
 
     def people_of(self, entity: str) -> dict[str, str]:
@@ -53,7 +54,13 @@ class MemberCounts:
     def kin_of(self, entity: str) -> dict[str, str]:
         """How `entity` is related to the people it has spoken of, where one person alone is so
         related: relation noun (casefolded) → owner token ("哥" → 李想 after 我哥叫李想), so that
-        a later "我哥…" or "my brother …" speaks of that person, not of someone new."""
+        a later "我哥…" or "my brother …" speaks of that person, not of someone new. Worked out
+        again only when what it reads may have changed: a statement (`_version`) or a relation
+        kept for a person's first fact (`_relations` only grows between statements)."""
+        when = (self._version, len(self._relations))
+        cached = self._kin.get(entity)
+        if cached is not None and cached[0] == when:
+            return cached[1]
         prefix = "" if entity == "user" else f"{entity}-"
         seen: dict[str, set[str]] = {}
         said = {p: held.value for p in self._persons if (held := self.state.get(f"{p}/relation")) is not None}
@@ -61,7 +68,9 @@ class MemberCounts:
         for person, noun in said.items():
             if person.startswith(prefix) and person != entity and isinstance(noun, str) and noun:
                 seen.setdefault(noun.casefold(), set()).add(person[len(prefix) :])
-        return {noun: owners.pop() for noun, owners in seen.items() if len(owners) == 1}
+        out = {noun: owners.pop() for noun, owners in seen.items() if len(owners) == 1}
+        self._kin[entity] = (when, out)
+        return out
 
     _persons: set[str]  # entities with a relation: the people spoken of before
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from mdmem.errors import MdmemError
 from mdmem.extract.candidates import Found, Resolver
@@ -93,7 +93,7 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
     candidates = patterns.candidates(read)
     previous = None  # the sentence before
     them = ""  # the one member it spoke of, whom "him"/"her"/"them" may stand for
-    members = frozenset(members_of(lexicon(resolver.rules)).slot.values())
+    members = _slots(resolver.rules).members
     recent: list[str | None] = [None, None]  # the two sentences before
     question = sentences(asked)[-1] if asked.strip() else ""
     for n, sentence in enumerate(_sentences(text, budget)):
@@ -115,7 +115,7 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
         if not any(f.attribute == "commute_minutes" for f in found):
             near = topic | {f.attribute or "" for _, f in out} | {f.attribute or "" for f in found}
             asking = question if previous is None and is_question(question) else ""
-            found += duration_followups(sentence, near, asking, set(resolver.rules.attributes))
+            found += duration_followups(sentence, near, asking, _slots(resolver.rules).attributes)
         previous, recent = sentence, [sentence, previous]
         found = _of_kin(found, kin or {})
         mentions = [Mention(f.owner, f.start, f.end) for f in found if f.attribute == "relation" and f.owner]
@@ -203,9 +203,8 @@ def _find(sentence: str, candidates: list[tuple[tuple[str, str], Any]], resolver
     # Events and plans (extract/happenings.py). "I moved to Shanghai": the slot's change tells it
     # (and the timeline shows it), not an event too; so does a hobby taken up or given up ("I
     # started surfing five years ago": the hobby, held since then).
-    lex = lexicon(resolver.rules)
-    doings = {*lex.activities.slot.values(), *lex.skills.slot.values()}
-    read = rules + [g for g in grammar if g.attribute in doings]
+    slots = _slots(resolver.rules)
+    read = rules + [g for g in grammar if g.attribute in slots.doings]
     life = find_happenings(sentence, resolver.rules.grammar, [(r.start, r.end) for r in read], them)
     habits = [g for g in grammar if g.attribute == HABITS]  # "I've been cutting down on sugar": a habit, no event too
     life = [f for f in life if f.form != "event" or not _overlaps(f, read + habits)]
@@ -217,8 +216,34 @@ def _find(sentence: str, candidates: list[tuple[tuple[str, str], Any]], resolver
         found, rules = [fix], []  # the sentence is the correction: nothing else in it is news
     found += rules + life
     found += [g for g in find_generic(sentence, resolver) if not _overlaps(g, rules)]
-    things = frozenset(lex.things.slot.values())
-    return found + [g for g in grammar if not _said(g, found, things)]
+    return found + [g for g in grammar if not _said(g, found, slots.things)]
+
+
+class _Slots(NamedTuple):
+    """What every sentence asks of the pack's words, gathered once per lexicon."""
+
+    lex: object  # the lexicon these are of
+    doings: frozenset[str]  # the slots of activities and skills
+    things: frozenset[str]  # the slots of things
+    members: frozenset[str]  # the slots of members
+    attributes: frozenset[str]  # every attribute the rules declare
+
+
+_SLOTS: dict[int, _Slots] = {}
+
+
+def _slots(rules: Rules) -> _Slots:
+    lex = lexicon(rules)
+    got = _SLOTS.get(id(rules))
+    if got is not None and got.lex is lex and len(got.attributes) == len(rules.attributes):
+        return got
+    got = _Slots(lex, frozenset({*lex.activities.slot.values(), *lex.skills.slot.values()}),
+                 frozenset(lex.things.slot.values()), frozenset(members_of(lex).slot.values()),
+                 frozenset(rules.attributes))  # fmt: skip
+    if len(_SLOTS) > 8:
+        _SLOTS.clear()
+    _SLOTS[id(rules)] = got
+    return got
 
 
 def _sentences(text: str, budget: Budget) -> Iterator[str]:

@@ -61,6 +61,7 @@ class Extractor(PastValues, MemberCounts):
         self._relations: dict[str, tuple[str, str, str]] = {}
         self._persons = {k.split("/", 1)[0] for k in self.state if k.endswith("/relation")}
         self._people: dict[str, tuple[int, dict[str, str]]] = {}
+        self._kin: dict[str, tuple[tuple[int, int], dict[str, str]]] = {}
         self._version = 0
         self._waiting: dict[
             str, list[dict[str, Any]]

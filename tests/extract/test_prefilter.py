@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from mdmem.edit.ingest import ingest_text
 from mdmem.extract import forget_requests, prefilter, requests
+from mdmem.extract.candidates import Resolver
 from mdmem.extract.prefilter import AnyOf, PatternSet, Source, lowered, may_match
 from mdmem.model.rules_yaml import load_rules
 from mdmem.store.packs import packs_dir
@@ -17,11 +18,13 @@ from mdmem.store.rules_cache import SHIPPED_NEEDLES, needles_text
 from mdmem.store.vault import Vault
 
 # The module expressions that run only where their literal tests pass.
-GATED = [*forget_requests._ENGLISH.patterns, forget_requests._CUE, requests._VERBATIM]
+GATED = [*forget_requests._EN_EXPRESSIONS, forget_requests._CUE, requests._VERBATIM]
 WORDS = ["please", "delete", "forget", "that", "this", "it", "don't", "keep", "remember", "my",
          "address", "off", "the", "record", "take", "out", "of", "your", "notes", "word", "for",
          "exactly", "I", "you", "can", "just", "never", "mind", "TMI", "private", "save", "ſave",
-         "İt", "DELETE", "Forget", "scrap", "bin", "wipe", "everything", "about", "me", "原文", "记下来"]  # fmt: skip
+         "İt", "DELETE", "Forget", "scrap", "bin", "wipe", "everything", "about", "me", "原文", "记下来",
+         "have", "know", "to", "a", "not", "go", "let", "rid", "get", "down", "hold", "on", "unsaying",
+         "pretend", "Don’t", "dont", "stop", "would", "rather"]  # fmt: skip
 SEPARATORS = [" ", " ", ", ", ". ", "! ", ": ", "\n", "? ", " — "]
 
 
@@ -36,8 +39,9 @@ def test_a_gated_expression_is_never_skipped_where_it_matches(parts):
     for rx in GATED:
         if rx.search(text):
             assert may_match(rx, lowered(text)), (rx.pattern[:60], text)
-    if any(rx.search(text) for rx in forget_requests._ENGLISH.patterns):
-        assert forget_requests._ENGLISH.may_match(lowered(text))
+    if any(rx.search(text) for rx in forget_requests._EN_EXPRESSIONS):
+        assert forget_requests._EN_ANY.search(text), text
+        assert forget_requests.may_ask(lowered(text)), text
 
 
 @settings(max_examples=300, deadline=None)
@@ -59,8 +63,17 @@ def test_the_requests_a_gate_lets_through_are_still_found():
     said = ["Please delete that.", "Don't keep my address, please.", "Off the record: I got fired.",
             "Forget everything you know about me.", "Scrap that."]  # fmt: skip
     for text in said:
-        assert forget_requests._ENGLISH.may_match(lowered(text)), text
-    assert not forget_requests._ENGLISH.may_match(lowered("We went hiking by the lake on Sunday."))
+        assert forget_requests._EN_ANY.search(text), text
+    assert not forget_requests._EN_ANY.search("We went hiking by the lake on Sunday.")
+    # the words of a request, said in passing, are no request's start
+    for text in ["I get it, you know what I have to do.", "Keep going!", "I don't know yet.", "Clearly not."]:
+        assert not forget_requests._EN_ANY.search(text), text
+    for text in ["Keep going!", "I don't know yet.", "Clearly not.", "I have to go, my cat is waiting."]:
+        assert not forget_requests.may_ask(lowered(text)), text
+    for text in ["I'd rather you didn't hold on to it.", "Don't keep a record of that.", "Please let go of that.",
+                 "That's not for your notes.", "This is not something to remember."]:
+        assert forget_requests.may_ask(lowered(text)) and forget_requests._EN_ANY.search(text), text
+        assert forget_requests.find_requests(text, Resolver(load_rules(packs_dir() / "personal.yaml"))), text
 
 
 def test_lowered_makes_one_what_ignorecase_takes_as_one():
