@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +15,6 @@ import pydantic_core
 import pytest
 
 from mdmem.server import lean, wire
-from tests.conftest import ROOT
 from tests.server.client import NOW
 
 SERVE = "import sys\nfrom mdmem.commands import main\nmain(['mcp', '--vault', sys.argv[1]])\n"
@@ -62,13 +60,6 @@ def converse(vault: Path, messages: list[dict[str, Any]]) -> list[str]:
         proc.stdin.close()
         proc.wait(timeout=60)
     return out
-
-
-@pytest.fixture
-def vault(tmp_path: Path) -> Path:
-    dest = tmp_path / "v"
-    shutil.copytree(ROOT / "sample_vault", dest)
-    return dest
 
 
 def test_the_lean_road_writes_what_the_sdk_writes(vault: Path) -> None:

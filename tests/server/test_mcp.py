@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import time
 from pathlib import Path
 
@@ -12,19 +11,11 @@ import anyio
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from tests.conftest import ROOT
 from tests.server.client import LockHolder, call, connect, error
 
 TOOLS = {"remember", "ask", "context", "pending", "confirm", "set", "forget", "timeline", "show", "log",
          "fix", "undo", "search"}  # fmt: skip
 BOUND = 60  # seconds any one test may take, server start-ups included
-
-
-@pytest.fixture
-def vault(tmp_path: Path) -> Path:
-    dest = tmp_path / "sample"
-    shutil.copytree(ROOT / "sample_vault", dest)
-    return dest
 
 
 def digest(vault: Path) -> str:
