@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from mdmem.extract.candidates import Resolver
+from mdmem.extract.candidates import Resolver, words
 from mdmem.model.rules import norm
 
 KINDS = ("that", "this", "named", "about", "all")
@@ -64,16 +64,12 @@ def named_in(text: str, resolver: Resolver) -> tuple[str, str] | None:
 
 # --- the words every English request is said with (forget_requests._EN_ANY) ---------------
 
-def _words(text: str) -> list[str]:
-    return text.split()
-
-
-_ASK_WORDS = frozenset(_words(
+_ASK_WORDS = words(
     "delete erase remove wipe scrap scratch strike purge discard disregard unlearn expunge redact clear drop toss"
     " ditch trash bin nix ignore forget lose reset empty pretend"
-))  # fmt: skip
-_PHRASAL_VERBS = _words("take cross strike wipe scrub rub throw get leave cut pull knock rip")
-_KEEP_WORDS = _words(
+)
+_PHRASAL_VERBS = words("take cross strike wipe scrub rub throw get leave cut pull knock rip")
+_KEEP_WORDS = words(
     "remember remembering keep keeping store storing save saving record recording log logging memorise memorize"
     " memorising memorizing retain retaining note noting write writing jot jotting track tracking hold holding"
     " hang hanging file filing put putting add adding have having know knowing"
