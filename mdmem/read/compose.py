@@ -122,7 +122,10 @@ def _life_answer(fact: Fact, kind: str, lang: str) -> str | None:
 def said_alike(facts: list[Fact], spoken: Composed) -> bool:
     """Whether the best passage holds the time words of the event or plan that answers."""
     said = next((f.when_said for f in facts if f.kind in ("event", "plan")), None)
-    return bool(said and spoken.evidence and fold(said) in fold(str(spoken.evidence[0].get("quote", ""))))
+    best = spoken.basis[0] if spoken.basis else {}
+    quote = next((e.get("quote", "") for e in spoken.evidence
+                  if (e.get("episode"), e.get("anchor")) == (best.get("episode"), best.get("anchor"))), "")  # fmt: skip
+    return bool(said and fold(said) in fold(str(quote)))
 
 
 def own(q: Question, found: list[Passage]) -> list[Passage]:
@@ -266,20 +269,28 @@ def quoted(q: Question, found: list[Passage], lang: str, *, evidence: int = EVID
 
 def _quotes(found: list[Passage], best: Passage, sentence: str | None, q: Question, lang: str, n: int) -> tuple[list[str], list[dict[str, Any]]]:  # fmt: skip
     """The basis passage first, trimmed to its sentence, then the next best, `n` in all; a
-    question passage carries its reply on its line."""
-    order = [best, *[p for p in found if p is not best]]
+    question passage carries its reply on its line, and a basis that replies comes after its
+    question on the first line. No passage is quoted twice."""
+    asked = _question_of(found, best)
+    order = [*([asked] if asked else []), best, *[p for p in found if p is not best and p is not asked]]
     lines: list[str] = []
     shown: list[dict[str, Any]] = []
+
+    def cut(p: Passage) -> str:
+        return trimmed(p.text, sentence if p is best and sentence else _sentence_for(q, p.text))
+
     for p in order:
         if len(lines) >= n:
             break
+        if any(s["episode"] == p.episode and s["anchor"] == p.anchor for s in shown):
+            continue  # quoted already, with its question
         if p.reply and shown and shown[-1]["anchor"] != _before(found, p):
             continue  # a reply quoted only with its question
-        text = trimmed(p.text, sentence if p is best and sentence else _sentence_for(q, p.text))
+        text = cut(p)
         line = quote(replace(p, text=text, reply=False), lang)
         reply = _reply_of(found, p) if p.asks else None
         if reply is not None:
-            r = trimmed(reply.text, _sentence_for(q, reply.text))
+            r = cut(reply)
             line += ("" if lang == "zh" else " ") + quote(replace(reply, text=r), lang)
             shown.append({**p.to_json(), "quote": text})
             shown.append({**reply.to_json(), "quote": r})
@@ -292,6 +303,12 @@ def _quotes(found: list[Passage], best: Passage, sentence: str | None, q: Questi
 def _before(found: list[Passage], p: Passage) -> str | None:
     i = found.index(p)
     return found[i - 1].anchor if i > 0 else None
+
+
+def _question_of(found: list[Passage], p: Passage) -> Passage | None:
+    """The question passage just before a reply among those found, if it is there."""
+    i = found.index(p) if p.reply and p in found else 0
+    return found[i - 1] if i > 0 and found[i - 1].asks and found[i - 1].episode == p.episode else None
 
 
 def _reply_of(found: list[Passage], p: Passage) -> Passage | None:
