@@ -104,7 +104,7 @@ def find_candidates(text: str, patterns: PatternSet[tuple[str, str]], resolver: 
             between = None if out[-1][0] == previous else previous  # "one of my snakes! They …. This is Susie."
             found = named_next(sentence, out, between) or found  # "We adopted a puppy! His name is Biscuit."
         elif not found and n < 3:
-            # "What are your dogs' names?" — "Their names are …", "Thanks! … his name is Kyle!"
+            # "What are your dogs' names?" — "Their names are …", "Thanks! … his name is Arlo!"
             found = answered(sentence, question, resolver, context=asked, first=previous is None)
             found = found or (hobbies_answered(sentence, question, resolver) if previous is None else [])
             for said in [] if found or n else answer_statements(question, sentence, resolver.declared):

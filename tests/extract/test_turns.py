@@ -126,9 +126,9 @@ def test_starting_to_eat_meat_again_ends_a_meatless_diet():
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("Maria: That baby in the pic is adorable! What's their name?\n"
-         "John: Thanks, Maria! They're doing great. Our one-year-old is so cute, his name is Kyle!",
-         [("john/children", "Kyle")]),
+        ("Maria: That toddler in the photo is lovely! What's their name?\n"
+         "John: Thanks, Maria! He keeps us busy. Our little one just turned two, his name is Arlo!",
+         [("john/children", "Arlo")]),
         ("Maria: Guess what - I got a puppy two weeks ago! Her name's Coco and she's adorable.",
          [("user/pets", "Coco")]),
         ("A: What are your cats' names?\nB: Their names are Juniper, Basil and Clove.",

@@ -302,7 +302,7 @@ _ZH_EACH = re.compile(
     rf"^\s*{_ZH_ONE}叫(?P<a>[\u4e00-\u9fffA-Za-z]{{1,4}}?)[，,、；;]\s*(?:另一个|另一只|{_ZH_ONE})叫"
     r"(?P<b>[\u4e00-\u9fffA-Za-z]{1,4}?)(?=$|[，,。！!？?\s])"
 )
-# "…, his name is Kyle!": a name given inside the answer, to a question that asked for one
+# "…, his name is Arlo!": a name given inside the answer, to a question that asked for one
 _ANSWER_IN = re.compile(
     r"(?:^|[,;:]\s*|\b(?:and|so|but)\s+|[-–—]\s*)(?:(?:his|her|its|their) names? (?:is|are)|(?:his|her|its) name['’]s)\s+"
     rf"(?P<value>(?-i:{_NAME}(?:(?:,? and |, ){_NAME})*))(?![\w'’-])",
@@ -320,9 +320,9 @@ _WORD = re.compile(r"[A-Za-z][a-z'’-]*|[\u4e00-\u9fff]+")
 def answered(sentence: str, asked: str, resolver: Resolver, context: str = "",
              first: bool = True) -> list[Found]:  # fmt: skip
     """Names given in answer to the question just asked by someone else ("What are your dogs'
-    names?" — "Their names are Pepper, Precious and Panda."; "What are your cats called?" —
-    "Mochi and Tofu."; "That baby is adorable! What's their name?" — "Thanks! Our one-year-old
-    is so cute, his name is Kyle!"). `context` is the asking message, whose earlier words may
+    names?" — "Their names are Sorrel, Quince and Bramble."; "What are your cats called?" —
+    "Mochi and Tofu."; "That toddler is lovely! What's their name?" — "Thanks! Our little one
+    just turned two, his name is Arlo!"). `context` is the asking message, whose earlier words may
     name what is asked about; `first`: the answer's first sentence, which alone may answer
     without saying "name"."""
     if not asked or not is_question(asked.strip()):
