@@ -282,8 +282,8 @@ def _quotes(found: list[Passage], best: Passage, sentence: str | None, q: Questi
     for p in order:
         if len(lines) >= n:
             break
-        if any(s["episode"] == p.episode and s["anchor"] == p.anchor for s in shown):
-            continue  # quoted already, with its question
+        if any((s["episode"], s["anchor"], s["text"]) == (p.episode, p.anchor, p.text) for s in shown):
+            continue  # quoted already, with its question (a long message's other parts are not)
         if p.reply and shown and shown[-1]["anchor"] != _before(found, p):
             continue  # a reply quoted only with its question
         text = cut(p)

@@ -39,3 +39,10 @@ def test_the_time_said_is_looked_for_in_the_basis_quote_not_in_the_question_befo
     assert got is not None and got.evidence[0]["anchor"] == "m1"
     event = Fact(entity="tomas", attribute="event", value="camped at Lake Tahoe", kind="event", when_said="two weekends ago")
     assert said_alike([event], got)
+
+
+def test_two_parts_of_one_long_message_are_two_quotes() -> None:
+    first = Passage("episodes/2024/c.md", "m3", "2024-05-20", None, "Tomas", "We camped at Lake Tahoe for a week.", 1.5)
+    second = Passage("episodes/2024/c.md", "m3", "2024-05-20", None, "Tomas", "Then we drove on to Reno.", 1.2)
+    got = from_passages(_q("Where did Tomas camp?"), [first, second], "en")
+    assert got is not None and len(got.quotes) == 2 and "Reno" in got.quotes[1]
