@@ -25,6 +25,7 @@ _LASTED = re.compile(
     r"\s+(?P<unit>years?|months?)\b|(?P<zh>[一二两三四五六七八九十\d]{1,3})(?P<zu>年|个月)(?:后|之后|以后|了)",
     re.I,
 )
+_DESCRIBED = re.compile(r"(?:the|my|this|that|our)\s", re.I)
 _N = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
       "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20}  # fmt: skip
 
@@ -71,8 +72,11 @@ class PastValues:
         if slot is not None and slot.value is not None:
             attribute = key.split("/", 1)[1]
             held = slot.value if isinstance(slot.value, list) else [slot.value]
-            if any(self.rules.same_value(attribute, value, v) for v in held):
+            # "I quit the bakery" while holding Crumb Bakery: a description, not a name, is the one held.
+            described = isinstance(value, str) and _DESCRIBED.match(value) is not None
+            if any(self.rules.same_value(attribute, value, v) for v in held) or ending and described and len(held) == 1:
                 if ending:
+                    value = held[0] if described else value
                     self.emit(key, kind="invalidate", value=self._item(key, value), at=(when.through if when else None) or at, where=where)  # fmt: skip
                     return
                 self.notes.append(f"{where}: {key}: the current value said in the past tense")
