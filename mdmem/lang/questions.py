@@ -114,6 +114,12 @@ _DESCRIBE = {"en": r"^\W*how (?:do|does|did|is|was|are|were)\b(?:(?!\bhow\b).){0
 # three years'), never a count of the items a fact holds nor a date.
 _OFTEN = {"en": r"\bhow (?:often|frequently)\b", "zh": r"多久.{0,8}?一次|多常|隔多久"}
 _LASTS = {"en": r"^\W*(?:and |so )?how long\b(?!\s+ago\b)|\bfor how long\b", "zh": r"多长时间|多久(?!以前|之前|.{0,8}?一次)"}
+# "When did he lose his job?" asks when something ended: a fact's value that is no longer
+# held answers with the day it stopped.
+_ENDS = {"en": r"^\W*when\b.{0,60}?\b(?:lose|lost|quit|left|leave|stop(?:ped)?|end(?:ed)?|close[sd]?|shut|gave up|give up"
+               r"|retire[sd]?|broke up|break up|split up|fired|laid off|move[sd]? out)\b",
+         "zh": r"(?:什么时候|哪天|何时).{0,12}?(?:丢了|失去|辞职|辞掉|离开|不再|停止|放弃|分手|关掉|退休|被裁)"
+               r"|(?:丢了|失去|辞职|辞掉|离开|不再|停止|放弃|分手|关掉|退休|被裁).{0,12}?(?:什么时候|哪天|何时)"}  # fmt: skip
 
 
 # The noun a what/which question asks for: 'What kind of flooring did…', 'What color glow…',
@@ -136,12 +142,22 @@ def _compiled(lang: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
 @cache
 def _one(table: str, lang: str) -> re.Pattern[str]:
     src = {"list": _LIST, "why": _WHY, "how": _HOW, "describe": _DESCRIBE, "named": _NAMED, "often": _OFTEN,
-           "lasts": _LASTS}[table]
+           "lasts": _LASTS, "ends": _ENDS}[table]
     return re.compile(src.get(lang) or src["en"], re.I)
+
+
+# A yes/no question whether someone has a partner, children, pets at all ("Is she married?",
+# "Does he have kids?", 她结婚了吗): one mentioned, even unnamed, answers yes.
+HAS = lazy(r"^\W*(?:is|are)\s+\w+\s+(?:married|engaged|in a relationship)\b|^\W*(?:does|do|has|have)\s+\w+\s+(?:have|got)\s+(?:a|an|any)?\s*\w+\s*\?\s*$"
+           r"|^\w{1,4}(?:结婚|有(?:孩子|小孩|宠物|对象|男朋友|女朋友))(?:了)?吗", re.I)  # fmt: skip
+# A clause of time set before the question proper: "When Dave was a child, what did he…".
+_SET_BEFORE = re.compile(r"^\W*(?:when|while|after|before|during)\b[^,?]{3,80},\s*(?=(?:what|which|who|where|how|why|when)\b)", re.I)
 
 
 def question_type(text: str, lang: str) -> str:
     """The answer a question wants: when, where, who, how_many, yes_no or what."""
+    if lang == "en" and (m := _SET_BEFORE.match(text)):
+        text = text[m.end():]
     for name, rx in _compiled(lang):
         if rx.search(text):
             return name
@@ -170,6 +186,11 @@ def asks_duration(text: str, lang: str) -> bool:
     """Whether the question asks how long something lasted ('How long have they been
     together?'; 'how long ago' asks when): a duration answers."""
     return bool(_one("lasts", lang).search(text))
+
+
+def asks_end(text: str, lang: str) -> bool:
+    """Whether a when-question asks when something ended ("When did she quit the bakery?")."""
+    return bool(_one("ends", lang).search(text))
 
 
 def asks_describe(text: str, lang: str) -> bool:

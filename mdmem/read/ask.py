@@ -16,7 +16,7 @@ from mdmem.engine.plans import seen_on
 from mdmem.errors import MdmemError
 from mdmem.lang import phrases
 from mdmem.lang.phrases import phrase
-from mdmem.lang.questions import ACTION, PRONOUN, YES_NO
+from mdmem.lang.questions import ACTION, HAS, PRONOUN, YES_NO
 from mdmem.lang.tokens import fold, tokens
 from mdmem.model import life
 from mdmem.model.factfile import DATE_RE, Fact
@@ -201,6 +201,10 @@ def _compose(result: Answer, q: Question, found: list[Passage], route: str | Non
     # Labels cover a Chinese question's characters only in part: there, only facts with no name.
     unnamed = bool(facts) and all(f.kind in ("none", "unnamed") for f in facts)
     vague = q.type == "what" and route in ("after", "beside") and (unnamed or not asked and q.lang != "zh")
+    # A fact's state sentence answers no why or how ("Why did he apologize to his partner?"),
+    # and a fact that holds no name no when, where or who: the span of what was said does.
+    if route in ("after", "beside") and (q.why or q.how or q.describes or unnamed and q.type in ("when", "where", "who")):
+        vague = True
     spoken = compose.from_passages(q, found, result.lang, evidence=evidence) if found else None
     typed = q.type in ("when", "where", "who", "how_many") and route == "after" and result.mode == "current"
     told = None if result.mode == "none" else compose.from_facts(result.text, facts, q, result.lang, asked and result.mode == "current")
@@ -347,6 +351,8 @@ def _current(
         return phrase("doubtful", lang), origin, sentence
     if says_current and yes_no and fact.status == "active" and tpl.affirms(fact):
         return phrase("yes", lang), origin, sentence
+    if yes_no and fact.status == "active" and fact.kind == "unnamed" and HAS().search(q.text) and labelled(q, rules, [{"attribute": fact.attribute}]):
+        return phrase("yes", lang), origin, sentence  # "Is she married?": her husband was mentioned
     return "", origin, sentence
 
 

@@ -68,6 +68,9 @@ def from_facts(text: str, facts: list[Fact], q: Question, lang: str, asked: bool
         said = _life_answer(life[0], q.type, lang)
         if said:  # the date, place or company; the event's sentence comes with the evidence
             first, source, quotes = said, str(life[0].kind), [text]
+    ended = [_ended(f) for f in facts if f.status == "expired"]
+    if q.ends and ended and ended[0] and source == "fact":  # "When did he lose his job?": the day it stopped
+        first, quotes = notation_text(ended[0], lang), [text]
     listed = [f for f in facts if f.status == "active" and isinstance(f.value, list) and f.value]
     counts = [f for f in facts if f.status == "active" and isinstance(f.value, str) and f.value.isdigit()]
     if q.often:  # "How often does he take his kids out?" is no count of his children
@@ -87,6 +90,12 @@ def from_facts(text: str, facts: list[Fact], q: Question, lang: str, asked: bool
         basis=[{"entity": f.entity, "attribute": f.attribute} for f in facts],
         confidence=min((sure.get(f.status, 0.5) for f in facts), default=0.0),
     )  # fmt: skip
+
+
+def _ended(fact: Fact) -> str | None:
+    """The day a fact no longer held stopped holding: its last value's end."""
+    last = next((h for h in reversed(fact.history) if isinstance(h, dict) and h.get("valid_to")), None)
+    return str(last["valid_to"]) if last else None
 
 
 _COUNTS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
@@ -180,8 +189,8 @@ _SAID_COUNT = lazy(r"^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|el
 
 
 def _counted(sp: Span) -> bool:
-    """Whether a how-many span is a number said ('3', 'two'), not 'a few', 'both' or words."""
-    return sp.typed and bool(_SAID_COUNT().match(sp.text.strip()))
+    """Whether a how-many span is a number said ('3', 'two weeks'), not 'a few', 'both' or words."""
+    return sp.typed and bool(_SAID_COUNT().match(sp.text.strip().split(" ")[0]))
 
 
 def _told(q: Question, mine: list[tuple[Passage, Span]]) -> list[Passage]:

@@ -57,6 +57,7 @@ class Question:
     how: bool = False
     often: bool = False  # asks how often: a frequency answers ('three times a week')
     lasts: bool = False  # asks how long it lasted: a duration answers ('for three years')
+    ends: bool = False  # asks when something ended ('When did he lose his job?'): the day it stopped
     describes: bool = False  # asks how something was or felt: the words that say it answer
     named: bool = False  # asks for a thing known by its name ('What movie…'): a name answers
     favorite: bool = False  # asks for someone's favourite: what they call it answers
@@ -98,7 +99,7 @@ class Question:
             text, folded, tuple(units), offsets, tuple(dict.fromkeys(tokens(text, query=True))),
             lang=lang, type=qt.question_type(text, lang), many=qt.asks_for_list(text, lang),
             why=qt.asks_why(text, lang), how=qt.asks_how(text, lang),
-            often=often, lasts=lasts,
+            often=often, lasts=lasts, ends=qt.asks_end(text, lang),
             describes=qt.asks_describe(text, lang), named=qt.asks_named(text, lang),
             favorite=bool(qt.FAVORITE.search(text)),
             options=qt.choice_options(text, bool(qt.YES_NO.search(text))),

@@ -138,6 +138,9 @@ def span(q: Question, text: str, said_on: str, lang: str) -> Span:
         m = _NUMBER.search(focus)
         vague = _VAGUE.search(focus)
         found = m.group(1) if m else "two" if _BOTH.search(focus) else vague.group(1) if vague else None
+        unit = _UNIT.match(focus, m.end()) if m else None
+        if found and unit and is_asked(q, unit.group(1)):  # 'How many points…': '40 points'
+            found += " " + unit.group(1)
     if found is None and q.favorite and q.type in ("what", "who"):  # 'X is my favourite'
         # One the question already names ('besides coconut milk ice cream') is not the answer.
         found = next((w for w in (favorite(t) for t in [focus, *parts]) if w and not all(is_asked(q, x) for x in words(w))), None)
@@ -161,6 +164,8 @@ def span(q: Question, text: str, said_on: str, lang: str) -> Span:
     return Span(left[1] if left else _trim(sentence), sentence, c, left[0] if left else 0.0)
 
 
+# A measure said after a count goes with it ('two weeks', '40 points'); things counted do not.
+_UNIT = re.compile(r"\s+((?:second|minute|hour|day|week|month|year|point|mile|kilometer|km|pound|kilo|time)s?)\b", re.I)
 HOW_OLD = re.compile(r"^\W*how old\b", re.I)
 _AGE = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+ty(?:[- ][a-z]+)?)"
                   r"[ -](?:years?|months?|weeks?)[ -]old\b", re.I)  # fmt: skip
@@ -226,10 +231,16 @@ _CLAUSE_WORDS = frozenset(
 _SUBJECTS = frozenset(["i", "i'm", "i've", "i'd", "we", "we're", "we've", "he", "he's", "she", "she's", "they", "they're", "it", "it's", "you", "you're"])
 
 
+# A list of short items ('swimming, yoga, and walking'): its commas cut no clause.
+_LISTED = re.compile(r"\b(?:[\w'-]+(?: [\w'-]+){0,2}, ){1,5}(?:[\w'-]+(?: [\w'-]+){0,2},? )?(?:and|or) [\w'-]+")
+
+
 def _clauses(sentence: str) -> list[str]:
-    """A sentence cut at punctuation and at the words that open a clause."""
+    """A sentence cut at punctuation and at the words that open a clause; a list of short
+    items stays one clause."""
     out = []
-    for part in _CLAUSE.split(sentence):
+    kept = _LISTED.sub(lambda m: m.group(0).replace(",", "\x1f"), sentence)
+    for part in (p.replace("\x1f", ",") for p in _CLAUSE.split(kept)):
         start = 0
         ws = word_matches(part)
         for i, m in enumerate(ws):
