@@ -79,3 +79,8 @@ def test_why_is_answered_by_the_reason_said_not_by_a_fact_s_state(tmp_path: Path
     chat = "## 2024-03-20 10:00\n\nPriya: My husband and I adopted a dog because the house felt empty.\nTomas: Fun!\n"
     ingest_text(v, chat, source="chat/1.md", date="2024-03-20")
     assert first(v, "Why did Priya and her husband adopt a dog?") == "House felt empty"
+
+
+def test_work_files_lost_are_no_job_lost(tmp_path: Path) -> None:
+    v = later(tmp_path, "I lost my work files yesterday.")
+    assert v.scan()[0]["priya/employer"].status == "active"
