@@ -2,18 +2,20 @@
 
 mdmem knows exactly which fact files a transaction wrote and their bytes, so the next read in
 the same process (an ingest's next file) need not walk the vault and read those files again to
-learn what it wrote. Each file is parsed from the bytes written and stat'ed for its signature,
-and its entry is marked racy: the next `refresh` (every write's, under the lock) still reads it
-again and compares its bytes, so a save by anyone else since, even within the file system's
-timestamp granularity, is seen. Anything unusual (a delete, a file that is not regular now or
-not the size written, bytes that do not parse) leaves the snapshot to be refreshed as before.
+learn what it wrote. A Vault keeps what it wrote since its last refresh (`kept_also`); the next
+read that does not refresh puts it in (a command that only writes pays nothing): each file is
+parsed from the bytes written and stat'ed for its signature, and its entry is marked racy: the
+next `refresh` (every write's, under the lock) still reads it again and compares its bytes, so
+a save by anyone else since, even within the file system's timestamp granularity, is seen.
+Anything unusual (a delete, a file that is not regular now or not the size written, bytes that
+do not parse, a snapshot another process saved meanwhile) leaves it to be refreshed as before.
 """
 
 from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from mdmem.files import sha256
@@ -22,17 +24,32 @@ from mdmem.store.snapshot_entry import Entry, new_entry
 from mdmem.store.snapshot_queries import locked
 from mdmem.store.walk import sig_of
 
+Kept = tuple[list[tuple[str, str | None]], set[str]]  # (path, text) written; the fact files of them
+
+
+def kept_also(kept: Kept | None, ops: Sequence[tuple[str, str | None]], fact_rels: Iterable[str]) -> Kept:
+    """What was written since the snapshot was refreshed, with one more commit's files."""
+    before, rels = kept or ([], set())
+    return [*before, *ops], rels | set(fact_rels)
+
+
+def keep_written(snap: Snapshot | None, root: Path, kept: Kept | None,
+                 written: Callable[[], Mapping[str, str]]) -> Snapshot | None:  # fmt: skip
+    """`snap` with the fact files written since it was refreshed put into it; None when that
+    was not done (the snapshot is then as it was, for the caller to refresh)."""
+    if snap is None or kept is None:
+        return None
+    return snap if _put(snap, root, *kept, written) else None
+
 
 @locked
-def keep_written(snap: Snapshot, root: Path, ops: Sequence[tuple[str, str | None]],
-                 fact_rels: Collection[str], written: Callable[[], Mapping[str, str]]) -> bool:  # fmt: skip
-    """Put the fact files `ops` (path, text) wrote into `snap`; False when it was not done
-    (the snapshot is then as it was, for the next read to refresh)."""
+def _put(snap: Snapshot, root: Path, ops: Sequence[tuple[str, str | None]], fact_rels: Collection[str],
+         written: Callable[[], Mapping[str, str]]) -> bool:  # fmt: skip
     if snap._entries is None or not snap._current():  # not read, or another process saved
         return False  # it meanwhile: read what is there
     made: dict[str, Entry] = {}
     base = os.fspath(root)
-    for rel, text in dict(ops).items():  # a path given twice: the later text landed
+    for rel, text in dict(ops).items():  # a path written twice: the later text landed
         if not rel.startswith("facts/"):
             continue  # not a fact file (an episode): no entry of the snapshot
         if text is None or rel not in fact_rels:

@@ -37,7 +37,7 @@ from mdmem.store.manifest import Manifest
 from mdmem.store.rules_cache import CACHE_FILE as RULES_CACHE
 from mdmem.store.snapshot import SAVE_AFTER, Snapshot
 from mdmem.store.snapshot_entry import Record
-from mdmem.store.snapshot_kept import keep_written
+from mdmem.store.snapshot_kept import Kept, keep_written, kept_also
 from mdmem.store.walk import fact_files
 from mdmem.temps import remove_temps
 
@@ -97,7 +97,7 @@ class Vault:
         self._scan: tuple[dict[str, Fact], list[Problem]] | None = None
         self._served: dict[str, Fact] | None = None
         self._snap: Snapshot | None = None
-        self._kept = False  # _snap holds what this process last wrote: scan() reads it, no walk
+        self._kept: Kept | None = None  # fact files written since _snap was refreshed: see scan()
         self.notes: list[str] = []  # what recovery did, for the caller to tell the person
         self.report: Callable[[str], None] = lambda note: None  # the CLI prints notes here
         if (self.meta / scrub.MARK).exists():  # a forget was killed: before any cache is open
@@ -166,8 +166,8 @@ class Vault:
         """Every fact that parses, keyed 'entity/attribute', and a Problem for each that doesn't."""
         if self._scan is not None and not refresh:
             return self._scan
-        snap = self._snap if self._kept and self._snap is not None and not refresh else self._refreshed()
-        self._kept = False
+        kept, self._kept = self._kept, None  # what we wrote goes into the snapshot, unwalked
+        snap = (None if refresh else keep_written(self._snap, self.root, kept, lambda: self.manifest.data)) or self._refreshed()
         facts, problems, self._served = snap.facts(self.root)
         self._scan = (facts, [Problem(*p) for p in problems])
         return self._scan
@@ -175,7 +175,7 @@ class Vault:
     def _refreshed(self) -> Snapshot:
         """The snapshot cache, refreshed: only files whose signature changed are parsed again."""
         self.settle()
-        self._scan, self._snap = None, (snap := Snapshot.open(self.meta))  # facts read again
+        self._scan, self._kept, self._snap = None, None, (snap := Snapshot.open(self.meta))  # read again
         snap.refresh(self.root, lambda: self.manifest.data, lambda: journal_facts(self.journal.entries()))  # fmt: skip
         snap.save(self.root)
         return snap
@@ -294,11 +294,9 @@ class Vault:
         entry = make_entry(plan.changes, now=self.now, source=source, command=command)
         if extra is not None:
             ops += list(extra(entry["id"]))
-        self._scan, self._kept = None, False
+        kept, self._scan, self._kept = self._kept, None, None
         txn.commit(self.root, self.journal, self.manifest, entry, ops, expect)
-        if self._snap is not None:  # what we wrote, into the snapshot: the next scan walks not
-            self._kept = keep_written(self._snap, self.root, ops, set(rels.values()), lambda: self.manifest.data)
-            self._served = None if self._kept else self._served  # count() asks the snapshot
+        self._kept = kept_also(kept, ops, rels.values()) if self._snap is not None else None
         return entry
 
     def recover(self) -> str | None:
@@ -307,7 +305,7 @@ class Vault:
         scrubbed = scrub.recover(self.meta, self.journal)  # a forget killed before its caches
         note = "; ".join(n for n in (note, scrubbed) if n) or None
         if note is not None:
-            self._scan, self._kept = None, False
+            self._scan, self._kept = None, None
             self.notes.append(note)
             self.report(note)
         return note

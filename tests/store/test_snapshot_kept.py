@@ -10,6 +10,7 @@ import pytest
 
 from mdmem import Vault
 from mdmem.edit.ingest import ingest_paths, ingest_text
+from mdmem.files import sha256
 from mdmem.store.snapshot import Snapshot
 from tests.conftest import make_vault
 
@@ -62,10 +63,14 @@ def test_a_folder_ingest_walks_once_a_file_not_twice(tmp_path: Path, monkeypatch
 def test_a_read_after_a_write_needs_no_walk(tmp_path: Path, monkeypatch) -> None:
     v = make_vault(tmp_path / "v")
     v.set("home_city", "Guangzhou", date="2025-08-15")
+    v.set("employer", "Acme", date="2025-08-15")  # its scan refreshes: no write is kept twice
+    v.set("home_city", "Shanghai", date="2025-08-16")
+    v.set("employer", "Bolt", date="2025-08-16")
     monkeypatch.setattr(Snapshot, "refresh", lambda *a, **k: pytest.fail("walked the vault"))
-    assert v.get("home_city").value == "Guangzhou"
-    assert v.count() == len(v.facts) == 1
-    assert v.read_shas(["facts/user/home_city.md"])  # what apply expects next: what it wrote
+    assert v.get("home_city").value == "Shanghai" and v.get("employer").value == "Bolt"
+    assert v.count() == len(v.facts) == 2
+    shas = v.read_shas(["facts/user/home_city.md"])  # what apply expects next: what it wrote
+    assert shas == {"facts/user/home_city.md": sha256((v.root / "facts/user/home_city.md").read_bytes())}
 
 
 def _same_size_edit(path: Path, old: str, new: str) -> None:
@@ -85,11 +90,12 @@ def test_a_file_edited_after_a_write_is_seen_and_never_overwritten(tmp_path: Pat
 
 
 def test_an_edit_the_signature_cannot_tell_is_found_by_its_bytes(tmp_path: Path) -> None:
-    """Someone saves the file between mdmem's rename and its stat, within one timestamp tick:
+    """Someone saves the file between mdmem's write and its stat, within one timestamp tick:
     the signature kept is theirs, the bytes ours. The entry is racy, so the next refresh reads
     the bytes again and sees the edit."""
     v = make_vault(tmp_path / "v")
     v.set("employer", "Acme", date="2025-08-15")
+    assert v.get("employer").value == "Acme"  # the write put into the snapshot
     path = v.root / "facts/user/employer.md"
     _same_size_edit(path, "Acme", "Cove")
     snap = Snapshot.open(v.meta)
