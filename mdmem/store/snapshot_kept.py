@@ -22,24 +22,28 @@ from mdmem.files import sha256
 from mdmem.store.snapshot import Snapshot
 from mdmem.store.snapshot_entry import Entry, new_entry
 from mdmem.store.snapshot_queries import locked
-from mdmem.store.walk import sig_of
+from mdmem.store.walk import Sig, sig_of, stat_sig
 
-Kept = tuple[list[tuple[str, str | None]], set[str]]  # (path, text) written; the fact files of them
+# (path, text) written, the fact files among them, and the journal's signature after the last
+Kept = tuple[list[tuple[str, str | None]], set[str], Sig | None]
 
 
-def kept_also(kept: Kept | None, ops: Sequence[tuple[str, str | None]], fact_rels: Iterable[str]) -> Kept:
+def kept_also(kept: Kept | None, ops: Sequence[tuple[str, str | None]], fact_rels: Iterable[str],
+              journal: Path) -> Kept:  # fmt: skip
     """What was written since the snapshot was refreshed, with one more commit's files."""
-    before, rels = kept or ([], set())
-    return [*before, *ops], rels | set(fact_rels)
+    before, rels, _ = kept or ([], set(), None)
+    return [*before, *ops], rels | set(fact_rels), stat_sig(journal)
 
 
-def keep_written(snap: Snapshot | None, root: Path, kept: Kept | None,
+def keep_written(snap: Snapshot | None, root: Path, kept: Kept | None, journal: Path,
                  written: Callable[[], Mapping[str, str]]) -> Snapshot | None:  # fmt: skip
     """`snap` with the fact files written since it was refreshed put into it; None when that
-    was not done (the snapshot is then as it was, for the caller to refresh)."""
-    if snap is None or kept is None:
+    was not done (the snapshot is then as it was, for the caller to refresh). Not done either
+    when the journal changed since the last of those commits: someone wrote since (another
+    Vault, another process), and only a walk tells what."""
+    if snap is None or kept is None or kept[2] is None or stat_sig(journal) != kept[2]:
         return None
-    return snap if _put(snap, root, *kept, written) else None
+    return snap if _put(snap, root, kept[0], kept[1], written) else None
 
 
 @locked

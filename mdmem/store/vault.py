@@ -167,7 +167,7 @@ class Vault:
         if self._scan is not None and not refresh:
             return self._scan
         kept, self._kept = self._kept, None  # what we wrote goes into the snapshot, unwalked
-        snap = (None if refresh else keep_written(self._snap, self.root, kept, lambda: self.manifest.data)) or self._refreshed()
+        snap = (None if refresh else keep_written(self._snap, self.root, kept, self.journal.path, lambda: self.manifest.data)) or self._refreshed()
         facts, problems, self._served = snap.facts(self.root)
         self._scan = (facts, [Problem(*p) for p in problems])
         return self._scan
@@ -296,7 +296,7 @@ class Vault:
             ops += list(extra(entry["id"]))
         kept, self._scan, self._kept = self._kept, None, None
         txn.commit(self.root, self.journal, self.manifest, entry, ops, expect)
-        self._kept = kept_also(kept, ops, rels.values()) if self._snap is not None else None
+        self._kept = kept_also(kept, ops, rels.values(), self.journal.path) if self._snap is not None else None
         return entry
 
     def recover(self) -> str | None:

@@ -124,3 +124,12 @@ def test_a_forget_is_read_again_as_before(tmp_path: Path, monkeypatch) -> None:
     v.forget("employer")
     facts, problems = v.scan()
     assert (list(facts.items()), problems) == _fresh(v, monkeypatch)[:2]
+
+
+def test_a_write_by_another_vault_since_is_walked_for(tmp_path: Path) -> None:
+    """What is kept is this Vault's own writes; any other write since (another Vault, another
+    process: each appends to the journal) makes the next read walk the vault as before."""
+    v = make_vault(tmp_path / "v")
+    v.set("employer", "Acme", date="2025-08-15")
+    Vault(v.root).set("home_city", "Guangzhou", date="2025-08-16")
+    assert v.get("home_city") is not None and v.get("employer").value == "Acme"
