@@ -367,6 +367,17 @@ class Snapshot(SnapshotQueries):
                 self._rows_loaded = False
 
     @locked
+    def put(self, made: dict[str, Entry]) -> None:
+        """Take entries as `refresh` would have made them (store/snapshot_kept.py)."""
+        entries = self.entries
+        self.touched.update(made)
+        self.rows_touched.update(made)
+        for rel in made:
+            self._gone.pop(rel, None)
+        self.entries = dict(sorted({**entries, **made}.items())) if made.keys() - entries.keys() else entries | made
+        self._sweep = self._walked = None
+
+    @locked
     def settle(self, rels: list[str]) -> None:
         """Forget vanished files that `sync` has dealt with."""
         for rel in rels:

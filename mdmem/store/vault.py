@@ -37,6 +37,7 @@ from mdmem.store.manifest import Manifest
 from mdmem.store.rules_cache import CACHE_FILE as RULES_CACHE
 from mdmem.store.snapshot import SAVE_AFTER, Snapshot
 from mdmem.store.snapshot_entry import Record
+from mdmem.store.snapshot_kept import Kept, keep_written, kept_also
 from mdmem.store.walk import fact_files
 from mdmem.temps import remove_temps
 
@@ -96,6 +97,7 @@ class Vault:
         self._scan: tuple[dict[str, Fact], list[Problem]] | None = None
         self._served: dict[str, Fact] | None = None
         self._snap: Snapshot | None = None
+        self._kept: Kept | None = None  # fact files written since _snap was refreshed: see scan()
         self.notes: list[str] = []  # what recovery did, for the caller to tell the person
         self.report: Callable[[str], None] = lambda note: None  # the CLI prints notes here
         if (self.meta / scrub.MARK).exists():  # a forget was killed: before any cache is open
@@ -164,7 +166,8 @@ class Vault:
         """Every fact that parses, keyed 'entity/attribute', and a Problem for each that doesn't."""
         if self._scan is not None and not refresh:
             return self._scan
-        snap = self._refreshed()
+        kept, self._kept = self._kept, None  # what we wrote goes into the snapshot, unwalked
+        snap = (None if refresh else keep_written(self._snap, self.root, kept, self.journal.path, lambda: self.manifest.data)) or self._refreshed()
         facts, problems, self._served = snap.facts(self.root)
         self._scan = (facts, [Problem(*p) for p in problems])
         return self._scan
@@ -172,7 +175,7 @@ class Vault:
     def _refreshed(self) -> Snapshot:
         """The snapshot cache, refreshed: only files whose signature changed are parsed again."""
         self.settle()
-        self._scan, self._snap = None, (snap := Snapshot.open(self.meta))  # facts read again
+        self._scan, self._kept, self._snap = None, None, (snap := Snapshot.open(self.meta))  # read again
         snap.refresh(self.root, lambda: self.manifest.data, lambda: journal_facts(self.journal.entries()))  # fmt: skip
         snap.save(self.root)
         return snap
@@ -223,19 +226,16 @@ class Vault:
     def pending(self) -> list[dict[str, Any]]:
         """Questions waiting for the person (engine/pending.py), oldest change first."""
         from mdmem.engine.pending import pending
-
         return pending(self.facts, self.rules, self.now[:10])
 
     def check(self) -> list[Problem]:
         """Every problem with the rules, the fact files, the learned graph and links (`check`)."""
         from mdmem.store.check import check
-
         return check(self)
 
     def name_warnings(self) -> list[Problem]:
         """Facts whose attribute rules.yaml does not declare and that look like a slip (`names`)."""
         from mdmem.store.check import name_problems
-
         return name_problems(self)
 
     # --- writing ------------------------------------------------------------------------
@@ -294,8 +294,9 @@ class Vault:
         entry = make_entry(plan.changes, now=self.now, source=source, command=command)
         if extra is not None:
             ops += list(extra(entry["id"]))
-        self._scan = None
+        kept, self._scan, self._kept = self._kept, None, None
         txn.commit(self.root, self.journal, self.manifest, entry, ops, expect)
+        self._kept = kept_also(kept, ops, rels.values(), self.journal.path) if self._snap is not None else None
         return entry
 
     def recover(self) -> str | None:
@@ -304,7 +305,7 @@ class Vault:
         scrubbed = scrub.recover(self.meta, self.journal)  # a forget killed before its caches
         note = "; ".join(n for n in (note, scrubbed) if n) or None
         if note is not None:
-            self._scan = None
+            self._scan, self._kept = None, None
             self.notes.append(note)
             self.report(note)
         return note
@@ -323,9 +324,7 @@ class Vault:
 
     def statement(self, attribute: str, entity: str = DEFAULT_ENTITY, **kwargs: Any) -> Statement:
         """A Statement with checked slugs."""
-        return Statement(
-            entity=check_slug(entity, "entity"), attribute=check_slug(attribute), **kwargs
-        )
+        return Statement(entity=check_slug(entity, "entity"), attribute=check_slug(attribute), **kwargs)
 
     def set(self, attribute: str, value: str | list[str], *, entity: str = DEFAULT_ENTITY, date: str | None = None,
             dry_run: bool = False, tentative: bool = False, new: bool = False,
@@ -394,6 +393,5 @@ class Vault:
     def _near(self, attribute: str) -> str:
         """' (did you mean employer?)' among the known names, for a fact that is not there."""
         from mdmem.store.names import did_you_mean, known_names
-
         return did_you_mean(attribute, known_names(self.rules, self.facts))
 
