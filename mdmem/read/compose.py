@@ -161,7 +161,8 @@ def from_passages(q: Question, found: list[Passage], lang: str, *, evidence: int
     # words of a passage that holds none ('Where did she go?' is not answered 'check it out').
     typed = q.type in ("when", "where", "who", "how_many") or q.describes or q.named or q.favorite or q.lasts
     # A question that names a period ('on 9 November 2022') is answered by what was said then.
-    away = (lambda p: not q.period[0] <= p.date[:10] <= q.period[1]) if q.period else (lambda p: False)
+    period = q.period
+    away = (lambda p: not period[0] <= p.date[:10] <= period[1]) if period else (lambda p: False)
     ranked = sorted(enumerate(mine), key=lambda x: (typed and not x[1][1].typed, away(x[1][0]), -_rank(q, x[1][0], x[1][1], x[0]), x[0]))
     best, sp = ranked[0][1]
     first = sp.text
