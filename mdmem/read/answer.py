@@ -179,9 +179,8 @@ def state_sentence(fact: Fact, rules: Rules, lang: str) -> str:
         last = fact.last_value()
         if last is None:
             return _cap(phrase("unknown", lang, **b))
-        until = fact.history[-1].get("valid_to") if fact.history else None
         return _cap(phrase("expired", lang, value=show(rules, fact.attribute, last, lang),
-                           date=day(until or fact.valid_to), **b))  # fmt: skip
+                           date=day(ended_on(fact) or fact.valid_to), **b))  # fmt: skip
     if fact.kind == "unnamed" and fact.mentioned_as:  # "my husband": the noun said
         nouns = ("”、“" if lang == "zh" else "”, “").join(fact.mentioned_as)
         return _cap(phrase("unnamed_as", lang, nouns=nouns, date=day(fact.valid_from), **b))
@@ -262,10 +261,15 @@ def history_sentence(fact: Fact, rules: Rules, lang: str, *, full: bool) -> str:
     return _cap(phrase("past", lang, items=then, now=_now_clause(fact, rules, lang), **b))
 
 
+def ended_on(fact: Fact) -> str | None:
+    """The day a fact's last value stopped holding (the end of its last history entry)."""
+    return fact.history[-1].get("valid_to") if fact.history else None
+
+
 def _now_clause(fact: Fact, rules: Rules, lang: str) -> str:
     value = show(rules, fact.attribute, fact.value, lang)
     if fact.status == "expired":
-        return phrase("now_unknown", lang, date=day(fact.history[-1].get("valid_to")))
+        return phrase("now_unknown", lang, date=day(ended_on(fact)))
     if fact.status == "uncertain":
         trig, change, when = _trigger(fact, rules, lang)
         return phrase("now_uncertain", lang, trigger=trig, change=change, date=when)

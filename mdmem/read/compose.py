@@ -18,6 +18,7 @@ from mdmem.lang.phrases import phrase
 from mdmem.lang.tokens import fold, tokens
 from mdmem.lazy_regex import lazy
 from mdmem.model.factfile import Fact
+from mdmem.read.answer import ended_on
 from mdmem.read.cover import cover
 from mdmem.read.days import notation_text
 from mdmem.read.passages import Passage
@@ -68,9 +69,9 @@ def from_facts(text: str, facts: list[Fact], q: Question, lang: str, asked: bool
         said = _life_answer(life[0], q.type, lang)
         if said:  # the date, place or company; the event's sentence comes with the evidence
             first, source, quotes = said, str(life[0].kind), [text]
-    ended = [_ended(f) for f in facts if f.status == "expired"]
-    if q.ends and ended and ended[0] and source == "fact":  # "When did he lose his job?": the day it stopped
-        first, quotes = notation_text(ended[0], lang), [text]
+    ended = next((ended_on(f) for f in facts if f.status == "expired"), None)
+    if q.ends and ended and source == "fact":  # "When did he lose his job?": the day it stopped
+        first, quotes = notation_text(str(ended), lang), [text]
     listed = [f for f in facts if f.status == "active" and isinstance(f.value, list) and f.value]
     counts = [f for f in facts if f.status == "active" and isinstance(f.value, str) and f.value.isdigit()]
     if q.often:  # "How often does he take his kids out?" is no count of his children
@@ -90,12 +91,6 @@ def from_facts(text: str, facts: list[Fact], q: Question, lang: str, asked: bool
         basis=[{"entity": f.entity, "attribute": f.attribute} for f in facts],
         confidence=min((sure.get(f.status, 0.5) for f in facts), default=0.0),
     )  # fmt: skip
-
-
-def _ended(fact: Fact) -> str | None:
-    """The day a fact no longer held stopped holding: its last value's end."""
-    last = next((h for h in reversed(fact.history) if isinstance(h, dict) and h.get("valid_to")), None)
-    return str(last["valid_to"]) if last else None
 
 
 _COUNTS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]

@@ -19,8 +19,8 @@ from mdmem.lang.detect import has_cjk
 from mdmem.lang.phrases import doc
 from mdmem.model.factfile import Fact
 from mdmem.model.rules import Rules
+from mdmem.read.answer import ended_on, show
 from mdmem.read.answer import label as label_of
-from mdmem.read.answer import show
 from mdmem.read.timeline import Event, build_timeline
 from mdmem.read.timeline_formats import change_text, describe
 
@@ -217,7 +217,7 @@ def _change(why: dict[str, Any]) -> str:
 
 
 def _until(f: Fact) -> str:
-    return str((f.history[-1].get("valid_to") if f.history else None) or "?")[:10]
+    return str(ended_on(f) or "?")[:10]
 
 
 def _neg_day(day: str) -> tuple[int, ...]:
